@@ -1,0 +1,306 @@
+package dev.slotpool.testsupport;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One simulated database, shared by every stub connection to {@code jdbc:stub:<name>}: the knobs tests turn
+ * at runtime (latency, outages, failure injection) and the counters they assert on.
+ *
+ * <p>Thread-safe; counters are {@link LongAdder}s and settings are volatile, so the hot paths of
+ * concurrent benchmarks take no locks. Counter reads are exact whenever no connect, close or abort is in
+ * flight. Each connection ends exactly once: by its first {@code close()} (counted in {@link #closed()}) or
+ * by {@code abort()} (counted in {@link #aborted()}); later calls of either count nothing, so
+ * {@code live() == opened() - closed() - aborted()} is the number of connections not yet ended.
+ *
+ * <p>{@link #named(String)} returns the same instance for a name until {@link #reset(String)} or
+ * {@link #reset()} drops it; connections opened before a reset keep reporting to the dropped instance.
+ */
+public final class StubDatabase {
+
+    private static final ConcurrentMap<String, StubDatabase> REGISTRY = new ConcurrentHashMap<>();
+
+    private final String name;
+
+    private final LongAdder connectAttempts = new LongAdder();
+    private final LongAdder failedConnects = new LongAdder();
+    private final LongAdder opened = new LongAdder();
+    private final LongAdder closed = new LongAdder();
+    private final LongAdder aborted = new LongAdder();
+    private final LongAdder queries = new LongAdder();
+    private final LongAdder validations = new LongAdder();
+
+    private volatile long connectDelayNanos;
+    private volatile long queryDelayNanos;
+    private volatile long validationDelayNanos;
+    private volatile double failRate;
+    private volatile boolean down;
+    private volatile boolean hangConnects;
+    private final Object hangLock = new Object();
+    private final AtomicInteger connectFailuresToInject = new AtomicInteger();
+    private final AtomicInteger queryFailuresToInject = new AtomicInteger();
+    private volatile String injectedQuerySqlState = "HY000";
+    private final AtomicInteger killEpoch = new AtomicInteger();
+
+    private StubDatabase(String name) {
+        this.name = name;
+    }
+
+    /** The database with this name, created with default settings on first use. */
+    public static StubDatabase named(String name) {
+        Objects.requireNonNull(name, "name");
+        StubDatabase database = REGISTRY.get(name);
+        return database != null ? database : REGISTRY.computeIfAbsent(name, StubDatabase::new);
+    }
+
+    /**
+     * Drops the database with this name (releasing connects hung on it) and returns a fresh one with zero
+     * counters and default settings.
+     */
+    public static StubDatabase reset(String name) {
+        drop(name);
+        return named(name);
+    }
+
+    /** Drops every database, releasing connects hung on them. */
+    public static void reset() {
+        REGISTRY.keySet().forEach(StubDatabase::drop);
+    }
+
+    private static void drop(String name) {
+        StubDatabase dropped = REGISTRY.remove(name);
+        if (dropped != null) {
+            dropped.hangConnects(false);
+        }
+    }
+
+    /** The database name, as in {@code jdbc:stub:<name>}. */
+    public String name() {
+        return name;
+    }
+
+    /** The plain JDBC URL of this database, without parameters. */
+    public String url() {
+        return ConnectionUrl.PREFIX + name;
+    }
+
+    // ---- counters ------------------------------------------------------------------------------------
+
+    /** Connects attempted, successful or not. */
+    public long connectAttempts() {
+        return connectAttempts.sum();
+    }
+
+    /** Connects that threw (down, injected, random, or interrupted). */
+    public long failedConnects() {
+        return failedConnects.sum();
+    }
+
+    /** Connections successfully opened. */
+    public long opened() {
+        return opened.sum();
+    }
+
+    /** Connections ended by {@code close()}. */
+    public long closed() {
+        return closed.sum();
+    }
+
+    /** Connections ended by {@code abort(Executor)}. */
+    public long aborted() {
+        return aborted.sum();
+    }
+
+    /** Connections opened and not yet ended: {@code opened() - closed() - aborted()}. */
+    public long live() {
+        return opened.sum() - closed.sum() - aborted.sum();
+    }
+
+    /** Statement executions that reached the database, including those failed by {@link #failNextQueries}. */
+    public long queries() {
+        return queries.sum();
+    }
+
+    /** {@code Connection.isValid} calls on open connections. */
+    public long validations() {
+        return validations.sum();
+    }
+
+    // ---- settings ------------------------------------------------------------------------------------
+
+    /** How long a connect takes (default zero). */
+    public StubDatabase connectDelay(Duration delay) {
+        connectDelayNanos = nanos(delay);
+        return this;
+    }
+
+    /** How long each statement execution takes (default zero). */
+    public StubDatabase queryDelay(Duration delay) {
+        queryDelayNanos = nanos(delay);
+        return this;
+    }
+
+    /** How long {@code isValid} takes; past the caller's timeout it returns false (default zero). */
+    public StubDatabase validationDelay(Duration delay) {
+        validationDelayNanos = nanos(delay);
+        return this;
+    }
+
+    /** The probability, within [0, 1], that a connect fails with SQLState 08001 (default 0). */
+    public StubDatabase failRate(double probability) {
+        if (!(probability >= 0 && probability <= 1)) {
+            throw new IllegalArgumentException("failRate must be within [0, 1]: " + probability);
+        }
+        failRate = probability;
+        return this;
+    }
+
+    /** While down, every connect fails at once with SQLState 08001; open connections are unaffected. */
+    public StubDatabase down(boolean down) {
+        this.down = down;
+        return this;
+    }
+
+    /** Makes the next {@code n} connects fail with SQLState 08001 (replaces any pending count). */
+    public StubDatabase failNextConnects(int n) {
+        connectFailuresToInject.set(requireNonNegative(n));
+        return this;
+    }
+
+    /**
+     * While true, connects block until this is set back to false or the connecting thread is interrupted
+     * (which fails the connect with SQLState 08001 and keeps the interrupt flag set).
+     */
+    public StubDatabase hangConnects(boolean hang) {
+        synchronized (hangLock) {
+            hangConnects = hang;
+            if (!hang) {
+                hangLock.notifyAll();
+            }
+        }
+        return this;
+    }
+
+    /**
+     * Breaks every connection open now: each later call on it fails with SQLState 08006
+     * ("connection reset") and {@code isValid} returns false. Connections opened afterwards work.
+     */
+    public StubDatabase killLiveConnections() {
+        killEpoch.incrementAndGet();
+        return this;
+    }
+
+    /**
+     * Makes the next {@code n} statement executions fail with {@code sqlState} (replaces any pending count).
+     * A state of class 08 is fatal: it also breaks the connection that ran the statement.
+     */
+    public StubDatabase failNextQueries(int n, String sqlState) {
+        Objects.requireNonNull(sqlState, "sqlState");
+        injectedQuerySqlState = sqlState;
+        queryFailuresToInject.set(requireNonNegative(n));
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "StubDatabase[" + name + ", live=" + live() + "]";
+    }
+
+    // ---- used by the driver and connections ----------------------------------------------------------
+
+    /** Opens a connection, applying outages, hangs, delays and injected failures in that order. */
+    StubConnection open(ConnectionUrl url, String user) throws SQLException {
+        connectAttempts.increment();
+        try {
+            StubConnection connection = connect(url, user);
+            opened.increment();
+            return connection;
+        } catch (SQLException e) {
+            failedConnects.increment();
+            throw e;
+        }
+    }
+
+    private StubConnection connect(ConnectionUrl url, String user) throws SQLException {
+        if (down) {
+            throw new SQLException("stub database " + name + " is down", "08001");
+        }
+        try {
+            awaitHangRelease();
+            Pause.nanos(url.connectDelayNanos() != ConnectionUrl.UNSET ? url.connectDelayNanos() : connectDelayNanos);
+        } catch (InterruptedException e) {
+            throw StubErrors.interrupted("interrupted while connecting to stub database " + name, "08001", e);
+        }
+        if (takeOne(connectFailuresToInject)) {
+            throw new SQLException("stub database " + name + ": injected connect failure", "08001");
+        }
+        double rate = Double.isNaN(url.failRate()) ? failRate : url.failRate();
+        if (rate > 0 && ThreadLocalRandom.current().nextDouble() < rate) {
+            throw new SQLException("stub database " + name + ": random connect failure", "08001");
+        }
+        return new StubConnection(this, user, url.queryDelayNanos(), killEpoch.get());
+    }
+
+    private void awaitHangRelease() throws InterruptedException {
+        if (hangConnects) {
+            synchronized (hangLock) {
+                while (hangConnects) {
+                    hangLock.wait();
+                }
+            }
+        }
+    }
+
+    /** Counts a statement execution; returns the SQLState to fail it with, or null to let it run. */
+    String beginQuery() {
+        queries.increment();
+        return takeOne(queryFailuresToInject) ? injectedQuerySqlState : null;
+    }
+
+    /** Counts an {@code isValid} call on an open connection. */
+    void countValidation() {
+        validations.increment();
+    }
+
+    /** Records that a connection ended, exactly once per connection. */
+    void ended(boolean byAbort) {
+        (byAbort ? aborted : closed).increment();
+    }
+
+    long queryDelayNanos() {
+        return queryDelayNanos;
+    }
+
+    long validationDelayNanos() {
+        return validationDelayNanos;
+    }
+
+    /** Bumped by {@link #killLiveConnections()}; a connection opened under an older epoch is dead. */
+    int killEpoch() {
+        return killEpoch.get();
+    }
+
+    private static boolean takeOne(AtomicInteger budget) {
+        return budget.get() > 0 && budget.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
+
+    private static long nanos(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative: " + delay);
+        }
+        return delay.toNanos();
+    }
+
+    private static int requireNonNegative(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("count must not be negative: " + n);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.slotpool.testsupport;
+
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Properties;
+import java.util.logging.Logger;
+
+/**
+ * A JDBC driver for {@code jdbc:stub:<database>[?key=value&...]} URLs that talks to an in-memory
+ * {@link StubDatabase} instead of a server, so pool tests and benchmarks measure the pool, not the network.
+ *
+ * <p>URL parameters (see {@link StubDatabase} for the runtime equivalents, which they override for
+ * connections opened through the URL): {@code connectDelayMs}, {@code queryDelayMs} or
+ * {@code queryDelayMicros} (fractional values allowed), {@code failRate} (0..1), and {@code user} and
+ * {@code password}. Unknown or repeated parameters are rejected with SQLState 22023. The {@code user}
+ * property wins over a {@code user} URL parameter; passwords are accepted and ignored, never stored or shown.
+ *
+ * <p>Registers itself with {@link DriverManager} when loaded; {@code META-INF/services/java.sql.Driver}
+ * makes {@code DriverManager} load it.
+ */
+public final class StubDriver implements Driver {
+
+    static {
+        try {
+            DriverManager.registerDriver(new StubDriver());
+        } catch (SQLException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** For {@link java.util.ServiceLoader} and pools configured with a driver class name. */
+    public StubDriver() {
+    }
+
+    /** Returns null for URLs of other drivers, as {@link DriverManager} requires. */
+    @Override
+    public Connection connect(String url, Properties info) throws SQLException {
+        if (url == null) {
+            throw StubErrors.invalidArgument("url is null");
+        }
+        if (!ConnectionUrl.accepts(url)) {
+            return null;
+        }
+        return open(url, info == null ? null : info.getProperty("user"));
+    }
+
+    /** Opens a connection for a stub URL; shared with {@link StubDataSource}. */
+    static StubConnection open(String url, String user) throws SQLException {
+        ConnectionUrl parsed = ConnectionUrl.parse(url);
+        return StubDatabase.named(parsed.database()).open(parsed, user != null ? user : parsed.user());
+    }
+
+    @Override
+    public boolean acceptsURL(String url) throws SQLException {
+        if (url == null) {
+            throw StubErrors.invalidArgument("url is null");
+        }
+        return ConnectionUrl.accepts(url);
+    }
+
+    /** The stub needs no properties. */
+    @Override
+    public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
+        return new DriverPropertyInfo[0];
+    }
+
+    @Override
+    public int getMajorVersion() {
+        return 1;
+    }
+
+    @Override
+    public int getMinorVersion() {
+        return 0;
+    }
+
+    /** Not a full JDBC implementation. */
+    @Override
+    public boolean jdbcCompliant() {
+        return false;
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw StubErrors.unsupported();
+    }
+}
