@@ -1,0 +1,25 @@
+package dev.slotpool;
+
+/** Why the pool closed a physical connection (reported to listeners and in snapshots' event counts). */
+public enum CloseReason {
+    /** Idle longer than the inactive timeout while the pool was above minSize. */
+    INACTIVE,
+    /** Reached its maximum lifetime. */
+    MAX_LIFETIME,
+    /** A connection-level error showed it broken (SQLState class 08 or a vendor code). */
+    BROKEN,
+    /** Failed validation (on borrow or keepalive). */
+    VALIDATION_FAILED,
+    /** No JDBC activity for longer than the abandoned timeout: taken back from its holder and aborted. */
+    ABANDONED,
+    /** Borrowed for longer than the time-to-live: taken back from its holder and aborted. */
+    TIME_TO_LIVE,
+    /** Its origin was drained or marked down. */
+    ORIGIN_NOT_UP,
+    /** Retired to move capacity to another origin (rebalance). */
+    REBALANCED,
+    /** The labeling callback could not configure it for the requested labels. */
+    LABELING_FAILED,
+    /** The pool was closed. */
+    POOL_CLOSED
+}

@@ -1,0 +1,24 @@
+package dev.slotpool;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Thrown by {@link SlotPoolBuilder#build()} with every bad setting at once (never a silent rewrite). */
+public final class InvalidPoolConfigException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient List<ConfigViolation> violations;
+
+    public InvalidPoolConfigException(List<ConfigViolation> violations) {
+        super("invalid slotpool configuration (" + violations.size() + " problem"
+                + (violations.size() == 1 ? "" : "s") + "):\n  "
+                + violations.stream().map(ConfigViolation::toString).collect(Collectors.joining("\n  ")));
+        this.violations = List.copyOf(violations);
+    }
+
+    /** Every violation, in the order the settings are documented. */
+    public List<ConfigViolation> violations() {
+        return violations;
+    }
+}

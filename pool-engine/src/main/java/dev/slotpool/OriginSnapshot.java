@@ -1,0 +1,31 @@
+package dev.slotpool;
+
+import java.util.List;
+
+/**
+ * One origin as a snapshot saw it.
+ *
+ * @param name          origin name
+ * @param url           its JDBC URL with credentials redacted
+ * @param service       service dimension, or null
+ * @param database      database dimension, or null
+ * @param instance      instance dimension, or null
+ * @param host          host dimension, or null
+ * @param state         UP, DRAINING or DOWN
+ * @param stateReason   why it is in that state (e.g. "marked down", "3 consecutive connection failures")
+ * @param weight        current target weight
+ * @param targetShare   weight as a percentage of all UP origins' weights
+ * @param total         live connections (available + borrowed + closing)
+ * @param available     idle connections
+ * @param borrowed      lent connections
+ * @param reserved      connections being opened
+ * @param closing       connections being closed
+ * @param borrows       borrows served by this origin since the pool started
+ * @param consecutiveFailures failed connection attempts in a row
+ * @param slots         the origin's slots
+ */
+public record OriginSnapshot(String name, String url, String service, String database, String instance,
+                             String host, OriginState state, String stateReason, int weight, double targetShare,
+                             int total, int available, int borrowed, int reserved, int closing, long borrows,
+                             int consecutiveFailures, List<SlotSnapshot> slots) {
+}

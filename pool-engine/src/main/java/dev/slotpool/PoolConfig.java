@@ -1,0 +1,119 @@
+package dev.slotpool;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pool's settings, validated and immutable. Made by {@link SlotPoolBuilder#config()}; every field's default,
+ * unit and range are documented on the builder's setter and in {@code docs/configuration.md}.
+ */
+public final class PoolConfig {
+
+    final String name;
+    final String url;
+    final String username;
+    final String password;
+    final String driverClassName;
+    final Map<String, String> connectionProperties;
+    final List<OriginConfig> origins;
+    final int minSize;
+    final int maxSize;
+    final int initialSize;
+    final Duration borrowTimeout;
+    final Duration handOffAfter;
+    final int creatorThreads;
+    final Duration creationBackoffMax;
+    final Duration inactiveTimeout;
+    final Duration maxLifetime;
+    final Duration abandonedTimeout;
+    final Duration timeToLive;
+    final Duration keepaliveInterval;
+    final Duration validateAfterIdle;
+    final Duration validationTimeout;
+    final String validationQuery;
+    final Duration housekeepingPeriod;
+    final Duration shutdownTimeout;
+    final Duration downGracePeriod;
+    final int downAfterFailures;
+    final int rebalanceStep;
+    final boolean leakTracing;
+    final LabelingCallback labeling;
+    final List<PoolListener> listeners;
+    final Ticker ticker;
+
+    PoolConfig(SlotPoolBuilder b, List<OriginConfig> resolvedOrigins) {
+        name = b.name;
+        url = b.url;
+        username = b.username;
+        password = b.password;
+        driverClassName = b.driverClassName;
+        connectionProperties = Map.copyOf(b.connectionProperties);
+        origins = List.copyOf(resolvedOrigins);
+        minSize = b.minSize;
+        maxSize = b.maxSize;
+        initialSize = b.initialSize == null ? b.minSize : b.initialSize;
+        borrowTimeout = b.borrowTimeout;
+        handOffAfter = b.handOffAfter;
+        creatorThreads = b.creatorThreads;
+        creationBackoffMax = b.creationBackoffMax;
+        inactiveTimeout = b.inactiveTimeout;
+        maxLifetime = b.maxLifetime;
+        abandonedTimeout = b.abandonedTimeout;
+        timeToLive = b.timeToLive;
+        keepaliveInterval = b.keepaliveInterval;
+        validateAfterIdle = b.validateAfterIdle;
+        validationTimeout = b.validationTimeout;
+        validationQuery = b.validationQuery;
+        housekeepingPeriod = b.housekeepingPeriod;
+        shutdownTimeout = b.shutdownTimeout;
+        downGracePeriod = b.downGracePeriod;
+        downAfterFailures = b.downAfterFailures;
+        rebalanceStep = b.rebalanceStep;
+        leakTracing = b.leakTracing;
+        labeling = b.labeling;
+        listeners = List.copyOf(b.listeners);
+        ticker = b.ticker;
+    }
+
+    public String name() { return name; }
+    public String url() { return url; }
+    public String username() { return username; }
+    /** The password; never print it. */
+    public String password() { return password; }
+    public String driverClassName() { return driverClassName; }
+    public Map<String, String> connectionProperties() { return connectionProperties; }
+    /** The origins, each with the pool's url and credentials filled in where the origin had none. */
+    public List<OriginConfig> origins() { return origins; }
+    public int minSize() { return minSize; }
+    public int maxSize() { return maxSize; }
+    public int initialSize() { return initialSize; }
+    public Duration borrowTimeout() { return borrowTimeout; }
+    public Duration handOffAfter() { return handOffAfter; }
+    public int creatorThreads() { return creatorThreads; }
+    public Duration creationBackoffMax() { return creationBackoffMax; }
+    public Duration inactiveTimeout() { return inactiveTimeout; }
+    public Duration maxLifetime() { return maxLifetime; }
+    public Duration abandonedTimeout() { return abandonedTimeout; }
+    public Duration timeToLive() { return timeToLive; }
+    public Duration keepaliveInterval() { return keepaliveInterval; }
+    public Duration validateAfterIdle() { return validateAfterIdle; }
+    public Duration validationTimeout() { return validationTimeout; }
+    public String validationQuery() { return validationQuery; }
+    public Duration housekeepingPeriod() { return housekeepingPeriod; }
+    public Duration shutdownTimeout() { return shutdownTimeout; }
+    public Duration downGracePeriod() { return downGracePeriod; }
+    public int downAfterFailures() { return downAfterFailures; }
+    public int rebalanceStep() { return rebalanceStep; }
+    public boolean leakTracing() { return leakTracing; }
+    public LabelingCallback labeling() { return labeling; }
+    public List<PoolListener> listeners() { return listeners; }
+    public Ticker ticker() { return ticker; }
+
+    /** The settings without secrets. */
+    @Override
+    public String toString() {
+        return "PoolConfig[" + name + ", url=" + JdbcUrls.redact(url) + ", minSize=" + minSize + ", maxSize="
+                + maxSize + ", origins=" + origins + "]";
+    }
+}

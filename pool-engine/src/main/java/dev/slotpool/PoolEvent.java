@@ -1,0 +1,33 @@
+package dev.slotpool;
+
+import java.time.Instant;
+
+/**
+ * Something that happened to the pool, for listeners and the event log.
+ *
+ * @param type   what happened
+ * @param origin the origin it happened on, or null for pool-wide events
+ * @param reason why a connection was closed (for {@link Type#CLOSED}), else null
+ * @param detail a human-readable detail: never a password or URL credential
+ * @param at     when
+ */
+public record PoolEvent(Type type, String origin, CloseReason reason, String detail, Instant at) {
+
+    /** The kinds of event. */
+    public enum Type {
+        /** A physical connection was opened. */
+        CREATED,
+        /** Opening a connection failed (detail: the sanitized error). */
+        CREATION_FAILED,
+        /** A physical connection was closed or aborted ({@link #reason()} says why). */
+        CLOSED,
+        /** A borrow timed out (detail: the pool state). */
+        TIMEOUT,
+        /** A connection was taken back from a holder that kept it too long (detail: holder and stack). */
+        LEAK,
+        /** An origin changed state (detail: from, to, why). */
+        ORIGIN_STATE,
+        /** Target weights changed. */
+        REBALANCE
+    }
+}

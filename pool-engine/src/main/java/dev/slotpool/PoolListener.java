@@ -1,0 +1,31 @@
+package dev.slotpool;
+
+/**
+ * Receives pool events. Called on pool threads or the borrowing thread, so implementations must be quick and
+ * thread-safe; an exception thrown by a listener is reported through {@link System.Logger} and never reaches
+ * the pool or the borrower.
+ */
+public interface PoolListener {
+
+    /** A pool event (creation, close with reason, timeout, leak, origin state change, rebalance). */
+    default void onEvent(PoolEvent event) {
+    }
+
+    /**
+     * A connection was lent. On the borrow path: keep it allocation-free.
+     *
+     * @param origin    the origin's name
+     * @param waitNanos how long the borrow took, waiting included
+     */
+    default void onBorrow(String origin, long waitNanos) {
+    }
+
+    /**
+     * A connection came back. On the return path: keep it allocation-free.
+     *
+     * @param origin    the origin's name
+     * @param heldNanos how long the holder kept it
+     */
+    default void onReturn(String origin, long heldNanos) {
+    }
+}

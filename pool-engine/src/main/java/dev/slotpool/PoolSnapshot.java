@@ -1,0 +1,50 @@
+package dev.slotpool;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An immutable view of the whole pool, taken in one pass over the table (racy reads: each slot is read once,
+ * so the counts add up, but slots may be seen at slightly different instants).
+ *
+ * @param name                pool name
+ * @param closed              whether the pool was closed
+ * @param minSize             configured minimum
+ * @param maxSize             configured maximum
+ * @param total               live connections
+ * @param available           idle connections
+ * @param borrowed            lent connections
+ * @param reserved            connections being opened
+ * @param closing             connections being closed
+ * @param waiting             threads waiting for a connection
+ * @param oldestWaitMillis    how long the oldest waiter has waited
+ * @param borrows             borrows since start
+ * @param timeouts            borrows that timed out since start
+ * @param connectionsOpened   connections opened since start
+ * @param connectionsClosed   connections closed or aborted since start
+ * @param lastCreationFailure the last connection failure's message (sanitized), if any
+ * @param origins             per-origin detail
+ */
+public record PoolSnapshot(String name, boolean closed, int minSize, int maxSize, int total, int available,
+                           int borrowed, int reserved, int closing, int waiting, long oldestWaitMillis, long borrows,
+                           long timeouts, long connectionsOpened, long connectionsClosed, Optional<String> lastCreationFailure,
+                           List<OriginSnapshot> origins) {
+
+    /** The origin with this name, if any. */
+    public Optional<OriginSnapshot> origin(String originName) {
+        return origins.stream().filter(o -> o.name().equals(originName)).findFirst();
+    }
+
+    /** One line with the counts and each origin's state: used in timeout messages. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("pool '").append(name).append("': total=").append(total).append(", available=").append(available)
+                .append(", borrowed=").append(borrowed).append(", creating=").append(reserved)
+                .append(", waiting=").append(waiting).append(", max=").append(maxSize).append("; origins:");
+        for (OriginSnapshot o : origins) {
+            sb.append(' ').append(o.name()).append('=').append(o.state())
+                    .append("(total ").append(o.total()).append(", borrowed ").append(o.borrowed()).append(')');
+        }
+        return sb.toString();
+    }
+}

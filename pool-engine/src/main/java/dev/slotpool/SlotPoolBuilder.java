@@ -1,0 +1,304 @@
+package dev.slotpool;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Collects a pool's settings; {@link #build()} validates all of them, reports every violation in one
+ * {@link InvalidPoolConfigException}, and starts the pool. Nothing is rewritten silently. Each setter documents
+ * its default and range; {@code docs/configuration.md} has the same table.
+ */
+public final class SlotPoolBuilder {
+
+    String name = "slotpool";
+    String url;
+    String username;
+    String password;
+    String driverClassName;
+    final Map<String, String> connectionProperties = new LinkedHashMap<>();
+    final List<OriginConfig> origins = new ArrayList<>();
+    int minSize = 2;
+    int maxSize = 10;
+    Integer initialSize;
+    Duration borrowTimeout = Duration.ofSeconds(30);
+    Duration handOffAfter = Duration.ofMillis(1);
+    int creatorThreads = 2;
+    Duration creationBackoffMax = Duration.ofSeconds(5);
+    Duration inactiveTimeout = Duration.ofMinutes(10);
+    Duration maxLifetime = Duration.ofMinutes(30);
+    Duration abandonedTimeout = Duration.ZERO;
+    Duration timeToLive = Duration.ZERO;
+    Duration keepaliveInterval = Duration.ofMinutes(2);
+    Duration validateAfterIdle = Duration.ofMillis(500);
+    Duration validationTimeout = Duration.ofSeconds(5);
+    String validationQuery;
+    Duration housekeepingPeriod = Duration.ofSeconds(5);
+    Duration shutdownTimeout = Duration.ofSeconds(10);
+    Duration downGracePeriod = Duration.ofSeconds(5);
+    int downAfterFailures = 3;
+    int rebalanceStep = 2;
+    boolean leakTracing;
+    LabelingCallback labeling;
+    final List<PoolListener> listeners = new ArrayList<>();
+    Ticker ticker = Ticker.SYSTEM;
+
+    SlotPoolBuilder() {
+    }
+
+    /** Pool name, used in thread names, snapshots and metrics. Default {@code slotpool}; non-blank. */
+    public SlotPoolBuilder name(String name) { this.name = name; return this; }
+
+    /** JDBC URL of the default origin (and of origins that name none). Required unless every origin has one. */
+    public SlotPoolBuilder url(String url) { this.url = url; return this; }
+
+    /** User name for every origin that names none. Optional. */
+    public SlotPoolBuilder username(String username) { this.username = username; return this; }
+
+    /** Password for every origin that names none. Optional; never printed. */
+    public SlotPoolBuilder password(String password) { this.password = password; return this; }
+
+    /** Driver class to load; default: found by {@link java.sql.DriverManager} from the URL. */
+    public SlotPoolBuilder driverClassName(String driverClassName) { this.driverClassName = driverClassName; return this; }
+
+    /** A driver property for every origin (e.g. Oracle's {@code defaultRowPrefetch}). */
+    public SlotPoolBuilder connectionProperty(String key, String value) {
+        connectionProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return this;
+    }
+
+    /** Adds an origin. Without any, the pool has one origin named {@code default} on {@link #url(String)}. */
+    public SlotPoolBuilder origin(OriginConfig origin) { origins.add(Objects.requireNonNull(origin, "origin")); return this; }
+
+    /** Connections kept open even when idle. Default 2; 0 ≤ minSize ≤ maxSize. */
+    public SlotPoolBuilder minSize(int minSize) { this.minSize = minSize; return this; }
+
+    /** Most connections, live and being created (S3). Default 10; 1 ≤ maxSize ≤ 100000. */
+    public SlotPoolBuilder maxSize(int maxSize) { this.maxSize = maxSize; return this; }
+
+    /** Connections opened at start. Default minSize; minSize ≤ initialSize ≤ maxSize. */
+    public SlotPoolBuilder initialSize(int initialSize) { this.initialSize = initialSize; return this; }
+
+    /** Longest a borrow waits for a connection. Default 30 s; ≥ 0 (0 fails at once when none is free). */
+    public SlotPoolBuilder borrowTimeout(Duration borrowTimeout) { this.borrowTimeout = borrowTimeout; return this; }
+
+    /**
+     * How long a borrower may wait before returned connections go to it directly, in arrival order, instead of
+     * to whoever asks first. Default 1 ms; ≥ 0 (0 = strict FIFO). Lower is fairer, higher is faster under
+     * contention.
+     */
+    public SlotPoolBuilder handOffAfter(Duration handOffAfter) { this.handOffAfter = handOffAfter; return this; }
+
+    /** Pool threads that open connections (user threads never do, S6). Default 2; 1–64. */
+    public SlotPoolBuilder creatorThreads(int creatorThreads) { this.creatorThreads = creatorThreads; return this; }
+
+    /** Cap of the exponential back-off between failed connection attempts. Default 5 s; 50 ms – 10 min. */
+    public SlotPoolBuilder creationBackoffMax(Duration creationBackoffMax) { this.creationBackoffMax = creationBackoffMax; return this; }
+
+    /** Idle connections above minSize are closed after this. Default 10 min; 0 disables; else ≥ 1 s. */
+    public SlotPoolBuilder inactiveTimeout(Duration inactiveTimeout) { this.inactiveTimeout = inactiveTimeout; return this; }
+
+    /** Connections are retired (when idle or at return) after this age, minus up to 2.5 % jitter so they do
+     * not all reconnect at once. Default 30 min; 0 disables; else ≥ 1 s. */
+    public SlotPoolBuilder maxLifetime(Duration maxLifetime) { this.maxLifetime = maxLifetime; return this; }
+
+    /** A borrowed connection with no JDBC activity for this long is taken back and aborted. Default 0 (off); ≥ 0. */
+    public SlotPoolBuilder abandonedTimeout(Duration abandonedTimeout) { this.abandonedTimeout = abandonedTimeout; return this; }
+
+    /** A connection borrowed for longer than this is taken back and aborted. Default 0 (off); ≥ 0. */
+    public SlotPoolBuilder timeToLive(Duration timeToLive) { this.timeToLive = timeToLive; return this; }
+
+    /** Idle connections are validated this often. Default 2 min; 0 disables; else ≥ 1 s. */
+    public SlotPoolBuilder keepaliveInterval(Duration keepaliveInterval) { this.keepaliveInterval = keepaliveInterval; return this; }
+
+    /** A connection idle for longer than this is validated before it is lent. Default 500 ms; ≥ 0 (0 = every
+     * borrow). */
+    public SlotPoolBuilder validateAfterIdle(Duration validateAfterIdle) { this.validateAfterIdle = validateAfterIdle; return this; }
+
+    /** Longest a validation may take. Default 5 s; 1 s – 10 min (JDBC's isValid counts whole seconds). */
+    public SlotPoolBuilder validationTimeout(Duration validationTimeout) { this.validationTimeout = validationTimeout; return this; }
+
+    /** Query that validates a connection; default none ({@link java.sql.Connection#isValid(int)}). */
+    public SlotPoolBuilder validationQuery(String validationQuery) { this.validationQuery = validationQuery; return this; }
+
+    /** How often the housekeeper visits the table (timers, keepalive, rebalance, drains). Default 5 s;
+     * 10 ms – 10 min. */
+    public SlotPoolBuilder housekeepingPeriod(Duration housekeepingPeriod) { this.housekeepingPeriod = housekeepingPeriod; return this; }
+
+    /** At {@link SlotPoolDataSource#close()}, how long borrowed connections may take to come back before they
+     * are aborted. Default 10 s; ≥ 0. */
+    public SlotPoolBuilder shutdownTimeout(Duration shutdownTimeout) { this.shutdownTimeout = shutdownTimeout; return this; }
+
+    /** After an origin goes DOWN, how long its borrowed connections may run before they are aborted.
+     * Default 5 s; ≥ 0. */
+    public SlotPoolBuilder downGracePeriod(Duration downGracePeriod) { this.downGracePeriod = downGracePeriod; return this; }
+
+    /** Consecutive failed connection attempts that mark an origin DOWN (a probe marks it UP again). Default 3;
+     * 0 disables detection; ≤ 1000. */
+    public SlotPoolBuilder downAfterFailures(int downAfterFailures) { this.downAfterFailures = downAfterFailures; return this; }
+
+    /** Most idle connections a rebalance retires per housekeeping visit. Default 2; 1–1000. */
+    public SlotPoolBuilder rebalanceStep(int rebalanceStep) { this.rebalanceStep = rebalanceStep; return this; }
+
+    /** Record each borrower's stack, reported when a connection is taken back as abandoned. Default false. */
+    public SlotPoolBuilder leakTracing(boolean leakTracing) { this.leakTracing = leakTracing; return this; }
+
+    /** The callback for labeled borrows. Default none (labeled borrows are refused). */
+    public SlotPoolBuilder labeling(LabelingCallback labeling) { this.labeling = labeling; return this; }
+
+    /** Adds an event listener. */
+    public SlotPoolBuilder listener(PoolListener listener) { listeners.add(Objects.requireNonNull(listener, "listener")); return this; }
+
+    /** The clock for timers (tests inject a manual one). Default {@link Ticker#SYSTEM}. */
+    public SlotPoolBuilder ticker(Ticker ticker) { this.ticker = ticker; return this; }
+
+    /** Validates and starts the pool. */
+    public SlotPoolDataSource build() {
+        return new SlotPoolDataSource(config());
+    }
+
+    /**
+     * Validates the settings without starting a pool.
+     *
+     * @throws InvalidPoolConfigException listing every violation
+     */
+    public PoolConfig config() {
+        List<ConfigViolation> v = new ArrayList<>();
+        if (name == null || name.isBlank()) {
+            v.add(new ConfigViolation("name", String.valueOf(name), "must not be blank"));
+        }
+        if (minSize < 0) {
+            v.add(new ConfigViolation("minSize", String.valueOf(minSize), "must be ≥ 0"));
+        }
+        if (maxSize < 1 || maxSize > 100_000) {
+            v.add(new ConfigViolation("maxSize", String.valueOf(maxSize), "must be between 1 and 100000"));
+        }
+        if (minSize > maxSize && maxSize >= 1) {
+            v.add(new ConfigViolation("minSize", String.valueOf(minSize), "must be ≤ maxSize (" + maxSize + ")"));
+        }
+        if (initialSize != null && (initialSize < Math.max(minSize, 0) || initialSize > maxSize)) {
+            v.add(new ConfigViolation("initialSize", String.valueOf(initialSize),
+                    "must be between minSize (" + minSize + ") and maxSize (" + maxSize + ")"));
+        }
+        atLeast(v, "borrowTimeout", borrowTimeout, Duration.ZERO, false);
+        atLeast(v, "handOffAfter", handOffAfter, Duration.ZERO, false);
+        between(v, "creatorThreads", creatorThreads, 1, 64);
+        within(v, "creationBackoffMax", creationBackoffMax, Duration.ofMillis(50), Duration.ofMinutes(10));
+        atLeast(v, "inactiveTimeout", inactiveTimeout, Duration.ofSeconds(1), true);
+        atLeast(v, "maxLifetime", maxLifetime, Duration.ofSeconds(1), true);
+        atLeast(v, "abandonedTimeout", abandonedTimeout, Duration.ZERO, false);
+        atLeast(v, "timeToLive", timeToLive, Duration.ZERO, false);
+        atLeast(v, "keepaliveInterval", keepaliveInterval, Duration.ofSeconds(1), true);
+        atLeast(v, "validateAfterIdle", validateAfterIdle, Duration.ZERO, false);
+        within(v, "validationTimeout", validationTimeout, Duration.ofSeconds(1), Duration.ofMinutes(10));
+        within(v, "housekeepingPeriod", housekeepingPeriod, Duration.ofMillis(10), Duration.ofMinutes(10));
+        atLeast(v, "shutdownTimeout", shutdownTimeout, Duration.ZERO, false);
+        atLeast(v, "downGracePeriod", downGracePeriod, Duration.ZERO, false);
+        between(v, "downAfterFailures", downAfterFailures, 0, 1000);
+        between(v, "rebalanceStep", rebalanceStep, 1, 1000);
+        if (validationQuery != null && validationQuery.isBlank()) {
+            v.add(new ConfigViolation("validationQuery", "''", "must not be blank (leave it unset to use isValid)"));
+        }
+        if (ticker == null) {
+            v.add(new ConfigViolation("ticker", "null", "must not be null"));
+        }
+        if (url != null) {
+            checkUrl(v, "url", url);
+        }
+        if (driverClassName != null) {
+            try {
+                Class.forName(driverClassName, false, Thread.currentThread().getContextClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                v.add(new ConfigViolation("driverClassName", driverClassName, "class not found on the class path"));
+            }
+        }
+        List<OriginConfig> resolved = resolveOrigins(v);
+        if (!v.isEmpty()) {
+            throw new InvalidPoolConfigException(v);
+        }
+        return new PoolConfig(this, resolved);
+    }
+
+    private List<OriginConfig> resolveOrigins(List<ConfigViolation> v) {
+        if (origins.isEmpty()) {
+            if (url == null) {
+                v.add(new ConfigViolation("url", "null", "is required when no origin is configured"));
+                return List.of();
+            }
+            return List.of(OriginConfig.named("default").url(url).username(username).password(password));
+        }
+        List<OriginConfig> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        int totalWeight = 0;
+        for (int i = 0; i < origins.size(); i++) {
+            OriginConfig o = origins.get(i);
+            String label = o.name() == null || o.name().isBlank() ? "origins[" + i + "]" : "origins[" + o.name() + "]";
+            if (o.name() == null || o.name().isBlank()) {
+                v.add(new ConfigViolation(label + ".name", String.valueOf(o.name()), "must not be blank"));
+            } else if (!names.add(o.name())) {
+                v.add(new ConfigViolation(label + ".name", o.name(), "duplicate origin name"));
+            }
+            if (o.weight() < 0) {
+                v.add(new ConfigViolation(label + ".weight", String.valueOf(o.weight()), "must be ≥ 0"));
+            } else {
+                totalWeight += o.weight();
+            }
+            if (o.maxConnections() < 0) {
+                v.add(new ConfigViolation(label + ".maxConnections", String.valueOf(o.maxConnections()),
+                        "must be ≥ 0 (0 = no cap but maxSize)"));
+            }
+            String originUrl = o.url() != null ? o.url() : url;
+            if (originUrl == null) {
+                v.add(new ConfigViolation(label + ".url", "null", "is required (neither the origin nor the pool has a url)"));
+            } else if (o.url() != null) {
+                checkUrl(v, label + ".url", o.url());
+            }
+            Map<String, String> props = new LinkedHashMap<>(connectionProperties);
+            props.putAll(o.connectionProperties());
+            out.add(o.url(originUrl)
+                    .username(o.username() != null ? o.username() : username)
+                    .password(o.password() != null ? o.password() : password)
+                    .connectionProperties(props));
+        }
+        if (totalWeight == 0 && v.stream().noneMatch(x -> x.property().endsWith(".weight"))) {
+            v.add(new ConfigViolation("origins[*].weight", "0", "at least one origin needs a weight > 0"));
+        }
+        return out;
+    }
+
+    private static void checkUrl(List<ConfigViolation> v, String property, String url) {
+        if (!url.startsWith("jdbc:") || url.length() <= "jdbc:".length() || url.indexOf(':', 5) < 0) {
+            v.add(new ConfigViolation(property, JdbcUrls.redact(url), "must be a JDBC URL (jdbc:<subprotocol>:...)"));
+        }
+    }
+
+    private static void between(List<ConfigViolation> v, String property, int value, int min, int max) {
+        if (value < min || value > max) {
+            v.add(new ConfigViolation(property, String.valueOf(value), "must be between " + min + " and " + max));
+        }
+    }
+
+    private static void atLeast(List<ConfigViolation> v, String property, Duration value, Duration min, boolean zeroDisables) {
+        if (value == null) {
+            v.add(new ConfigViolation(property, "null", "must be set"));
+        } else if (value.isNegative()) {
+            v.add(new ConfigViolation(property, value.toString(), "must not be negative"));
+        } else if (!(zeroDisables && value.isZero()) && value.compareTo(min) < 0) {
+            v.add(new ConfigViolation(property, value.toString(),
+                    "must be ≥ " + min + (zeroDisables ? " (or 0 to disable)" : "")));
+        }
+    }
+
+    private static void within(List<ConfigViolation> v, String property, Duration value, Duration min, Duration max) {
+        if (value == null) {
+            v.add(new ConfigViolation(property, "null", "must be set"));
+        } else if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            v.add(new ConfigViolation(property, value.toString(), "must be between " + min + " and " + max));
+        }
+    }
+}

@@ -1,0 +1,778 @@
+package dev.slotpool.jdbc;
+
+import dev.slotpool.LabeledConnection;
+
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.CallableStatement;
+import java.sql.Clob;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.NClob;
+import java.sql.PreparedStatement;
+import java.sql.SQLClientInfoException;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.SQLXML;
+import java.sql.Savepoint;
+import java.sql.ShardingKey;
+import java.sql.Statement;
+import java.sql.Struct;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.Executor;
+
+/**
+ * The connection a holder gets from the pool: one per borrow, delegating to the lease's physical connection.
+ *
+ * <p>It makes the borrow safe to return. {@link #close()} closes the statements the holder left open, rolls back
+ * a transaction the holder left unfinished, restores the settings the holder changed (only those, so a clean
+ * return costs no round trip), and gives the lease back exactly once. Then the delegate becomes the closed
+ * sentinel: every later call fails with "connection is closed" and nothing can reach the physical connection,
+ * which by then may belong to another holder (S1). The same happens, without touching the physical connection,
+ * once the pool has reclaimed the lease. An SQLException that shows the connection is dead ({@link SqlErrors})
+ * evicts it, so the pool closes it at return instead of lending it again.
+ *
+ * <p>Not thread-safe, on purpose: a borrow has one holder and a JDBC connection is used by one thread at a time,
+ * so every field is plain. The pool's threads see only the lease, never this object.
+ */
+public final class ProxyConnection implements Connection, LabeledConnection {
+
+    // Dirty bits: the setters the holder called, so close() restores exactly those.
+    private static final int AUTO_COMMIT = 1;
+    private static final int ISOLATION = 1 << 1;
+    private static final int READ_ONLY = 1 << 2;
+    private static final int CATALOG = 1 << 3;
+    private static final int SCHEMA = 1 << 4;
+    private static final int NETWORK_TIMEOUT = 1 << 5;
+
+    /** For restoring the network timeout: drivers want an executor, but there is nothing to hand off at return. */
+    private static final Executor INLINE = Runnable::run;
+
+    private final ConnectionLease lease;
+    /** The physical connection, or {@link ClosedSentinel#CONNECTION} once closed. */
+    private Connection delegate;
+    /** Statements the holder has not closed; created on the first one to keep the borrow to one allocation. */
+    private ArrayList<AbstractProxyStatement<?>> openStatements;
+    private int dirty;
+    /** The auto-commit mode the physical connection is in, tracked to know whether a transaction can be open. */
+    private boolean autoCommit;
+    /** Set by statement work while auto-commit is off, cleared by commit and rollback: close() must roll back. */
+    private boolean transactionMaybeOpen;
+    /** The lease was evicted by this proxy: evict once, and skip hygiene on a connection that will be closed. */
+    private boolean evicted;
+
+    /** Called by the pool once per borrow. */
+    public ProxyConnection(ConnectionLease lease) {
+        this.lease = lease;
+        this.delegate = lease.physical();
+        this.autoCommit = lease.defaults().autoCommit();
+    }
+
+    /** The lease this proxy stands for; for the pool (labeled borrows), not for applications. */
+    public ConnectionLease lease() {
+        return lease;
+    }
+
+    // ---- lifecycle ----
+
+    /**
+     * Returns the connection to the pool; later calls do nothing. Never throws: a failure while closing the
+     * holder's statements or restoring state evicts the connection instead, which is the only remedy the pool
+     * has and leaves the holder nothing to handle.
+     */
+    @Override
+    public void close() {
+        if (!open()) {
+            return;
+        }
+        try {
+            closeOpenStatements();
+            if (!evicted) {
+                restoreDefaults();
+            }
+        } catch (SQLException e) {
+            evict(e);
+        } catch (RuntimeException e) {
+            evict(new SQLException("driver failed while the connection was returned", e));
+        } finally {
+            detach();
+            lease.giveBack();
+        }
+    }
+
+    /**
+     * Evicts the connection, aborts the physical connection and gives the lease back. A no-op once closed, as
+     * JDBC specifies for {@code abort}. JDBC means it to be called from another thread: that is safe for the pool,
+     * which sees the eviction and closes the connection instead of lending it again; the holder's own late calls
+     * may still reach the aborted physical connection, and fail there.
+     */
+    @Override
+    public void abort(Executor executor) throws SQLException {
+        if (executor == null) {
+            throw new SQLException("executor is null");
+        }
+        if (!open()) {
+            return;
+        }
+        Connection physical = delegate;
+        evict(new SQLException("aborted by holder"));
+        detach();
+        try {
+            physical.abort(executor);
+        } finally {
+            lease.giveBack();
+        }
+    }
+
+    /** True once closed, aborted or reclaimed by the pool; the physical connection is not consulted. */
+    @Override
+    public boolean isClosed() {
+        return !open();
+    }
+
+    /** False once closed; otherwise asks the driver. */
+    @Override
+    public boolean isValid(int timeout) throws SQLException {
+        if (!enter()) {
+            return false;
+        }
+        try {
+            return delegate.isValid(timeout);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    private void closeOpenStatements() {
+        ArrayList<AbstractProxyStatement<?>> statements = openStatements;
+        if (statements == null) {
+            return;
+        }
+        // Not emptied here: detach() in close()'s finally swaps every statement, even if a driver throws midway.
+        for (int i = 0; i < statements.size(); i++) {
+            Statement physical = statements.get(i).detach();
+            if (!evicted) {
+                try {
+                    physical.close();
+                } catch (SQLException e) {
+                    // The holder is gone and the statement with it; only a dead connection matters.
+                    failed(e);
+                }
+            }
+        }
+    }
+
+    /** Return-time hygiene: roll back unfinished work, then undo the holder's settings, auto-commit first. */
+    private void restoreDefaults() throws SQLException {
+        Connection c = delegate;
+        if (transactionMaybeOpen) {
+            c.rollback();
+        }
+        if (dirty == 0) {
+            return;
+        }
+        ConnectionDefaults defaults = lease.defaults();
+        // After the rollback: switching auto-commit on would otherwise commit the holder's work.
+        if ((dirty & AUTO_COMMIT) != 0) {
+            c.setAutoCommit(defaults.autoCommit());
+        }
+        if ((dirty & ISOLATION) != 0) {
+            c.setTransactionIsolation(defaults.transactionIsolation());
+        }
+        if ((dirty & READ_ONLY) != 0) {
+            c.setReadOnly(defaults.readOnly());
+        }
+        // A null default means the driver has no catalog or schema: there is nothing to go back to.
+        if ((dirty & CATALOG) != 0 && defaults.catalog() != null) {
+            c.setCatalog(defaults.catalog());
+        }
+        if ((dirty & SCHEMA) != 0 && defaults.schema() != null) {
+            c.setSchema(defaults.schema());
+        }
+        if ((dirty & NETWORK_TIMEOUT) != 0) {
+            c.setNetworkTimeout(INLINE, defaults.networkTimeoutMillis());
+        }
+    }
+
+    /** Swaps in the closed sentinels; the physical connection is not touched. */
+    private void detach() {
+        delegate = ClosedSentinel.CONNECTION;
+        ArrayList<AbstractProxyStatement<?>> statements = openStatements;
+        if (statements != null) {
+            openStatements = null;
+            for (int i = 0; i < statements.size(); i++) {
+                statements.get(i).detach();
+            }
+        }
+    }
+
+    private void evict(SQLException cause) {
+        if (!evicted) {
+            evicted = true;
+            lease.evict(cause);
+        }
+    }
+
+    // ---- shared by this class, its statements, result sets and metadata ----
+
+    /** Whether the proxy is open; notices a reclaim by the pool and then closes without the physical connection. */
+    boolean open() {
+        if (delegate == ClosedSentinel.CONNECTION) {
+            return false;
+        }
+        if (lease.reclaimed()) {
+            detach();
+            return false;
+        }
+        return true;
+    }
+
+    /** Before a call that talks to the database: records activity for the abandoned timer; false if closed. */
+    boolean enter() {
+        if (!open()) {
+            return false;
+        }
+        lease.touch();
+        return true;
+    }
+
+    /** After {@link #enter()} for SQL that runs: with auto-commit off it may have opened a transaction. */
+    void ranSql() {
+        if (!autoCommit) {
+            transactionMaybeOpen = true;
+        }
+    }
+
+    /**
+     * Classifies an error from the driver: a fatal one evicts the connection. Returns {@code e} for rethrowing.
+     * Errors from the sentinels (after close) and after a reclaim change nothing: the lease is no longer ours.
+     */
+    SQLException failed(SQLException e) {
+        if (!evicted && delegate != ClosedSentinel.CONNECTION && SqlErrors.isFatal(e) && !lease.reclaimed()) {
+            evict(e);
+        }
+        return e;
+    }
+
+    /** The delegate for a call that talks to the database: the physical connection, or the sentinel once closed. */
+    private Connection live() {
+        enter();
+        return delegate;
+    }
+
+    /** As {@link #live()}, for a call that implies a transaction (a savepoint). */
+    private Connection running() {
+        if (enter()) {
+            ranSql();
+        }
+        return delegate;
+    }
+
+    private <T extends AbstractProxyStatement<?>> T track(T statement) {
+        if (openStatements == null) {
+            openStatements = new ArrayList<>();
+        }
+        openStatements.add(statement);
+        ranSql();
+        return statement;
+    }
+
+    /** Called by a statement the holder closed. Searched from the end: statements tend to close newest first. */
+    void untrack(AbstractProxyStatement<?> statement) {
+        ArrayList<AbstractProxyStatement<?>> statements = openStatements;
+        for (int i = statements.size() - 1; i >= 0; i--) {
+            if (statements.get(i) == statement) {
+                statements.remove(i);
+                return;
+            }
+        }
+    }
+
+    // ---- transactions and the settings hygiene restores ----
+
+    @Override
+    public void commit() throws SQLException {
+        try {
+            live().commit();
+            transactionMaybeOpen = false;
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public void rollback() throws SQLException {
+        try {
+            live().rollback();
+            transactionMaybeOpen = false;
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    // Each setter marks its bit before the call (if the driver fails, the state is unknown: restore it) and
+    // clears it when the holder put the default back, so a framework that sets and resets costs nothing at return.
+
+    @Override
+    public void setAutoCommit(boolean autoCommit) throws SQLException {
+        Connection c = live();
+        dirty |= AUTO_COMMIT;
+        try {
+            c.setAutoCommit(autoCommit);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        this.autoCommit = autoCommit;
+        if (autoCommit) {
+            transactionMaybeOpen = false; // switching auto-commit on commits the open transaction
+        }
+        if (autoCommit == lease.defaults().autoCommit()) {
+            dirty &= ~AUTO_COMMIT;
+        }
+    }
+
+    @Override
+    public void setTransactionIsolation(int level) throws SQLException {
+        Connection c = live();
+        dirty |= ISOLATION;
+        try {
+            c.setTransactionIsolation(level);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        if (level == lease.defaults().transactionIsolation()) {
+            dirty &= ~ISOLATION;
+        }
+    }
+
+    @Override
+    public void setReadOnly(boolean readOnly) throws SQLException {
+        Connection c = live();
+        dirty |= READ_ONLY;
+        try {
+            c.setReadOnly(readOnly);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        if (readOnly == lease.defaults().readOnly()) {
+            dirty &= ~READ_ONLY;
+        }
+    }
+
+    @Override
+    public void setCatalog(String catalog) throws SQLException {
+        Connection c = live();
+        dirty |= CATALOG;
+        try {
+            c.setCatalog(catalog);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        if (Objects.equals(catalog, lease.defaults().catalog())) {
+            dirty &= ~CATALOG;
+        }
+    }
+
+    @Override
+    public void setSchema(String schema) throws SQLException {
+        Connection c = live();
+        dirty |= SCHEMA;
+        try {
+            c.setSchema(schema);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        if (Objects.equals(schema, lease.defaults().schema())) {
+            dirty &= ~SCHEMA;
+        }
+    }
+
+    @Override
+    public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
+        Connection c = live();
+        dirty |= NETWORK_TIMEOUT;
+        try {
+            c.setNetworkTimeout(executor, milliseconds);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        if (milliseconds == lease.defaults().networkTimeoutMillis()) {
+            dirty &= ~NETWORK_TIMEOUT;
+        }
+    }
+
+    // ---- labels ----
+
+    @Override
+    public Map<String, String> labels() throws SQLException {
+        if (!open()) {
+            throw ClosedSentinel.connectionClosed();
+        }
+        return lease.labels();
+    }
+
+    @Override
+    public void applyLabel(String key, String value) throws SQLException {
+        Map<String, String> current = labels();
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (!value.equals(current.get(key))) {
+            Map<String, String> next = new HashMap<>(current);
+            next.put(key, value);
+            lease.labels(Map.copyOf(next));
+        }
+    }
+
+    @Override
+    public void removeLabel(String key) throws SQLException {
+        Map<String, String> current = labels();
+        Objects.requireNonNull(key, "key");
+        if (current.containsKey(key)) {
+            Map<String, String> next = new HashMap<>(current);
+            next.remove(key);
+            lease.labels(Map.copyOf(next));
+        }
+    }
+
+    // ---- wrappers: the proxies, never the physical objects, unless the holder unwraps to a driver type ----
+
+    @Override
+    public DatabaseMetaData getMetaData() throws SQLException {
+        try {
+            return new ProxyDatabaseMetaData(this, live().getMetaData());
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        Connection c = live();
+        if (c != ClosedSentinel.CONNECTION && iface.isInstance(this)) {
+            return iface.cast(this);
+        }
+        try {
+            return c.unwrap(iface);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        Connection c = live();
+        if (c != ClosedSentinel.CONNECTION && iface.isInstance(this)) {
+            return true;
+        }
+        try {
+            return c.isWrapperFor(iface);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    // setClientInfo declares only SQLClientInfoException, so failed() cannot be rethrown as it is elsewhere.
+
+    @Override
+    public void setClientInfo(String name, String value) throws SQLClientInfoException {
+        try {
+            live().setClientInfo(name, value);
+        } catch (SQLClientInfoException e) {
+            failed(e);
+            throw e;
+        }
+    }
+
+    @Override
+    public void setClientInfo(Properties properties) throws SQLClientInfoException {
+        try {
+            live().setClientInfo(properties);
+        } catch (SQLClientInfoException e) {
+            failed(e);
+            throw e;
+        }
+    }
+
+    // ---- plain delegation ----
+
+    @Override
+    public Statement createStatement() throws SQLException {
+        try {
+            return track(new ProxyStatement(this, live().createStatement()));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql) throws SQLException {
+        try {
+            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql) throws SQLException {
+        try {
+            return track(new ProxyCallableStatement(this, live().prepareCall(sql)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public String nativeSQL(String sql) throws SQLException {
+        try { return live().nativeSQL(sql); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public boolean getAutoCommit() throws SQLException {
+        try { return live().getAutoCommit(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public boolean isReadOnly() throws SQLException {
+        try { return live().isReadOnly(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public String getCatalog() throws SQLException {
+        try { return live().getCatalog(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public int getTransactionIsolation() throws SQLException {
+        try { return live().getTransactionIsolation(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        try { return live().getWarnings(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        try { live().clearWarnings(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Statement createStatement(int resultSetType, int resultSetConcurrency) throws SQLException {
+        try {
+            return track(new ProxyStatement(this, live().createStatement(resultSetType, resultSetConcurrency)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
+            throws SQLException {
+        try {
+            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(
+                    sql, resultSetType, resultSetConcurrency)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
+        try {
+            return track(new ProxyCallableStatement(this, live().prepareCall(
+                    sql, resultSetType, resultSetConcurrency)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public Map<String, Class<?>> getTypeMap() throws SQLException {
+        try { return live().getTypeMap(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
+        try { live().setTypeMap(map); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void setHoldability(int holdability) throws SQLException {
+        try { live().setHoldability(holdability); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public int getHoldability() throws SQLException {
+        try { return live().getHoldability(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Savepoint setSavepoint() throws SQLException {
+        try { return running().setSavepoint(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Savepoint setSavepoint(String name) throws SQLException {
+        try { return running().setSavepoint(name); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void rollback(Savepoint savepoint) throws SQLException {
+        try { live().rollback(savepoint); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void releaseSavepoint(Savepoint savepoint) throws SQLException {
+        try { live().releaseSavepoint(savepoint); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        try {
+            return track(new ProxyStatement(this, live().createStatement(
+                    resultSetType, resultSetConcurrency, resultSetHoldability)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
+            int resultSetHoldability) throws SQLException {
+        try {
+            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(
+                    sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency,
+            int resultSetHoldability) throws SQLException {
+        try {
+            return track(new ProxyCallableStatement(this, live().prepareCall(
+                    sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+        try {
+            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql, autoGeneratedKeys)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+        try {
+            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql, columnIndexes)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+        try {
+            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql, columnNames)));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public Clob createClob() throws SQLException {
+        try { return live().createClob(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Blob createBlob() throws SQLException {
+        try { return live().createBlob(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public NClob createNClob() throws SQLException {
+        try { return live().createNClob(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public SQLXML createSQLXML() throws SQLException {
+        try { return live().createSQLXML(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public String getClientInfo(String name) throws SQLException {
+        try { return live().getClientInfo(name); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Properties getClientInfo() throws SQLException {
+        try { return live().getClientInfo(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
+        try { return live().createArrayOf(typeName, elements); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
+        try { return live().createStruct(typeName, attributes); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public String getSchema() throws SQLException {
+        try { return live().getSchema(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public int getNetworkTimeout() throws SQLException {
+        try { return live().getNetworkTimeout(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void beginRequest() throws SQLException {
+        try { live().beginRequest(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void endRequest() throws SQLException {
+        try { live().endRequest(); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public boolean setShardingKeyIfValid(ShardingKey shardingKey, ShardingKey superShardingKey, int timeout)
+            throws SQLException {
+        try {
+            return live().setShardingKeyIfValid(shardingKey, superShardingKey, timeout);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
+        try { return live().setShardingKeyIfValid(shardingKey, timeout); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey) throws SQLException {
+        try { live().setShardingKey(shardingKey, superShardingKey); } catch (SQLException e) { throw failed(e); }
+    }
+
+    @Override
+    public void setShardingKey(ShardingKey shardingKey) throws SQLException {
+        try { live().setShardingKey(shardingKey); } catch (SQLException e) { throw failed(e); }
+    }
+}

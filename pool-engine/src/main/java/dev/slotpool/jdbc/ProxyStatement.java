@@ -1,0 +1,11 @@
+package dev.slotpool.jdbc;
+
+import java.sql.Statement;
+
+/** The proxy of a plain {@link Statement}; everything is in {@link AbstractProxyStatement}. */
+final class ProxyStatement extends AbstractProxyStatement<Statement> {
+
+    ProxyStatement(ProxyConnection connection, Statement delegate) {
+        super(connection, delegate);
+    }
+}

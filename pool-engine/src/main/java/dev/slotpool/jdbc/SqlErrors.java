@@ -1,0 +1,86 @@
+package dev.slotpool.jdbc;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.util.ArrayDeque;
+import java.util.Set;
+
+/**
+ * Tells an error that kills the connection from one that only fails the statement: the first evicts the
+ * connection, so the pool never lends a dead one again; the second leaves it alone, since evicting on every
+ * constraint violation would turn an application bug into a reconnect storm.
+ */
+public final class SqlErrors {
+
+    /**
+     * SQLStates that mean the connection is gone, besides the whole of class 08 (connection exception).
+     * 0A000 (feature not supported) is deliberately absent: it describes the call, not the connection.
+     */
+    private static final Set<String> FATAL_STATES = Set.of(
+            "57P01",  // PostgreSQL admin_shutdown: the server terminated the backend
+            "57P02",  // PostgreSQL crash_shutdown: another backend crashed, the server is restarting
+            "57P03",  // PostgreSQL cannot_connect_now: the server is starting up or shutting down
+            "JZ0C0",  // Sybase jConnect / jTDS: connection is already closed
+            "JZ0C1"); // Sybase jConnect / jTDS: connection closed by an I/O error
+
+    /**
+     * Vendor error codes that mean the connection is gone. Codes are not namespaced by vendor, so a code here
+     * can also evict on another driver's unrelated error; that costs one reconnect, never a wrong result.
+     */
+    private static final Set<Integer> FATAL_CODES = Set.of(
+            28,     // ORA-00028: your session has been killed
+            3113,   // ORA-03113: end-of-file on communication channel
+            3114,   // ORA-03114: not connected to ORACLE
+            1033,   // ORA-01033: ORACLE initialization or shutdown in progress
+            1034,   // ORA-01034: ORACLE not available
+            1089,   // ORA-01089: immediate shutdown in progress
+            1090,   // ORA-01090: shutdown in progress
+            17002,  // Oracle JDBC: I/O error
+            17008,  // Oracle JDBC: closed connection
+            17410,  // Oracle JDBC: no more data to read from socket
+            17447,  // Oracle JDBC: OALL8 is in an inconsistent state
+            90067,  // H2: connection is broken
+            90098); // H2: the database has been closed
+
+    /** Bounds the walk over causes and next-exceptions: both chains can be cyclic in broken drivers. */
+    private static final int MAX_LINKS = 64;
+
+    private SqlErrors() {
+    }
+
+    /**
+     * Whether {@code e}, any exception chained to it by {@link SQLException#getNextException()}, or any cause
+     * shows that the connection it came from is dead.
+     */
+    public static boolean isFatal(SQLException e) {
+        ArrayDeque<Throwable> pending = new ArrayDeque<>();
+        pending.add(e);
+        for (int seen = 0; seen < MAX_LINKS && !pending.isEmpty(); seen++) {
+            Throwable t = pending.poll();
+            if (t instanceof SQLException s) {
+                if (isFatalLink(s)) {
+                    return true;
+                }
+                if (s.getNextException() != null) {
+                    pending.add(s.getNextException());
+                }
+            }
+            if (t.getCause() != null) {
+                pending.add(t.getCause());
+            }
+        }
+        return false;
+    }
+
+    private static boolean isFatalLink(SQLException e) {
+        if (e instanceof SQLRecoverableException || e instanceof SQLNonTransientConnectionException) {
+            return true;
+        }
+        String state = e.getSQLState();
+        if (state != null && (state.startsWith("08") || FATAL_STATES.contains(state))) {
+            return true;
+        }
+        return FATAL_CODES.contains(e.getErrorCode());
+    }
+}

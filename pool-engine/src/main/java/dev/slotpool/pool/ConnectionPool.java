@@ -1,0 +1,404 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.JdbcUrls;
+import dev.slotpool.LabelingCallback;
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.Ticker;
+import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.table.EntryFilter;
+import dev.slotpool.table.Slot;
+import dev.slotpool.table.SlotTable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The pool: borrow and return over the {@link SlotTable}, with the JDBC concerns the table does not know
+ * (origins, validation, closing, labels). Creation runs on {@link Creator} threads, timers on the
+ * {@link Housekeeper}; origin operations are in {@link OriginOperations}.
+ */
+public final class ConnectionPool {
+
+    final PoolConfig config;
+    final String name;
+    final Ticker ticker;
+    final SlotTable<PooledConnection> table;
+    final Events events;
+    final Origins origins;
+    final Creator creator;
+    final Housekeeper housekeeper;
+    final OriginOperations operations;
+
+    /** Live connections plus those being opened, pool-wide (S3, with the table's capacity as the hard bound). */
+    final java.util.concurrent.atomic.AtomicInteger occupied = new java.util.concurrent.atomic.AtomicInteger();
+    /** Connections being opened now. */
+    final java.util.concurrent.atomic.AtomicInteger creating = new java.util.concurrent.atomic.AtomicInteger();
+    /** Connections retired by a rebalance step that the creator still owes to under-share origins. */
+    final java.util.concurrent.atomic.AtomicInteger replacements = new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicLong timeouts = new AtomicLong();
+    final AtomicLong opened = new AtomicLong();
+    final AtomicLong closed = new AtomicLong();
+    volatile SQLException lastCreationFailure;
+    private volatile boolean shutdown;
+
+    private final long borrowTimeoutNanos;
+    private final long validateAfterIdleNanos;
+    private final int validationTimeoutSeconds;
+    /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
+    private final Runnable onShortage;
+
+    public ConnectionPool(PoolConfig config) {
+        this.config = config;
+        this.name = config.name();
+        this.ticker = config.ticker();
+        this.table = new SlotTable<>(config.maxSize(), config.handOffAfter().toNanos());
+        this.events = new Events(name, config.listeners());
+        this.origins = new Origins(this, config.origins());
+        this.borrowTimeoutNanos = config.borrowTimeout().toNanos();
+        this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
+        this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
+        this.creator = new Creator(this);
+        this.onShortage = creator::signal;
+        this.housekeeper = new Housekeeper(this);
+        this.operations = new OriginOperations(this);
+        creator.start();
+        housekeeper.start();
+    }
+
+    // ---- borrow ------------------------------------------------------------------------------------------
+
+    /** Borrows a connection, waiting up to the borrow timeout. */
+    public Connection borrow() throws SQLException {
+        EntryFilter<PooledConnection> preferred = origins.pickByWeight();
+        Slot<PooledConnection> s = table.tryBorrow(preferred);
+        if (s == null && preferred != null) {
+            s = table.tryBorrow(null);
+        }
+        if (s != null) {
+            PooledConnection e = s.entry();
+            long now = ticker.nanoTime();
+            if (usable(e, now)) {
+                return lend(e, now, 0);
+            }
+        }
+        return borrowSlow(preferred);
+    }
+
+    private Connection borrowSlow(EntryFilter<PooledConnection> preferred) throws SQLException {
+        long start = System.nanoTime();
+        long deadline = start + borrowTimeoutNanos;
+        while (true) {
+            checkOpen();
+            Slot<PooledConnection> s;
+            try {
+                s = table.borrow(Math.max(0, deadline - System.nanoTime()), preferred, onShortage);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("pool '" + name + "': interrupted while waiting for a connection", ie);
+            }
+            if (s == null) {
+                checkOpen();
+                throw timeout(start);
+            }
+            PooledConnection e = s.entry();
+            long now = ticker.nanoTime();
+            if (usable(e, now)) {
+                return lend(e, now, System.nanoTime() - start);
+            }
+        }
+    }
+
+    /**
+     * Checks a connection this thread now owns: its origin must be UP (S7: checked after the slot CAS, so a
+     * drain that returned before is seen), it must not be marked, and it is validated if it sat idle too long.
+     * An unusable one is closed here and the caller looks again.
+     */
+    private boolean usable(PooledConnection e, long now) {
+        if (e.mustClose()) {
+            closeOwned(e, e.origin.isUp() ? (e.broken != null ? CloseReason.BROKEN : CloseReason.MAX_LIFETIME)
+                    : CloseReason.ORIGIN_NOT_UP, false);
+            return false;
+        }
+        if (now - e.retireAt >= 0) {
+            closeOwned(e, CloseReason.MAX_LIFETIME, false);
+            return false;
+        }
+        if (now - e.returnedAt >= validateAfterIdleNanos && now - e.lastValidatedAt >= validateAfterIdleNanos) {
+            if (!validate(e)) {
+                closeOwned(e, CloseReason.VALIDATION_FAILED, false);
+                return false;
+            }
+            e.lastValidatedAt = ticker.nanoTime();
+        }
+        return true;
+    }
+
+    private Connection lend(PooledConnection e, long now, long waitNanos) {
+        e.lend(now, Thread.currentThread(), config.leakTracing() ? new Throwable("borrowed here") : null);
+        if (events.any()) {
+            events.borrowed(e.origin.name, waitNanos);
+        }
+        return new ProxyConnection(e);
+    }
+
+    /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */
+    public Connection borrow(Map<String, String> labels) throws SQLException {
+        LabelingCallback labeling = config.labeling();
+        if (labeling == null) {
+            throw new SQLException("pool '" + name + "': a labeled borrow needs a labeling callback "
+                    + "(SlotPoolBuilder.labeling)");
+        }
+        Map<String, String> requested = Map.copyOf(labels);
+        Connection c = Labels.borrowCheapest(this, labeling, requested);
+        if (c == null) {
+            c = borrow();
+        }
+        return Labels.configure(this, labeling, requested, c);
+    }
+
+    /** Takes an available slot chosen by label cost, checking it like any borrow. Null if it lost the race. */
+    Connection lendIfUsable(Slot<PooledConnection> s) {
+        PooledConnection e = s.entry();
+        long now = ticker.nanoTime();
+        return usable(e, now) ? lend(e, now, 0) : null;
+    }
+
+    private boolean validate(PooledConnection e) {
+        SQLException failure;
+        try {
+            if (config.validationQuery() == null) {
+                if (e.physical.isValid(validationTimeoutSeconds)) {
+                    return true;
+                }
+                failure = new SQLException("connection is not valid (isValid returned false)", "08006");
+            } else {
+                try (var st = e.physical.createStatement()) {
+                    st.setQueryTimeout(validationTimeoutSeconds);
+                    st.execute(config.validationQuery());
+                    return true;
+                }
+            }
+        } catch (SQLException | RuntimeException ex) {
+            failure = ex instanceof SQLException sql ? sql : new SQLException(ex);
+        }
+        e.broken = failure;
+        operations.validationFailed(e.origin, failure);
+        return false;
+    }
+
+    /** Validates an idle connection if it wins it from borrowers; a good one goes back (to a waiter first). */
+    void keepalive(PooledConnection e) {
+        if (e.slot.entry() != e || !e.slot.tryBorrow()) {
+            return;
+        }
+        if (validate(e)) {
+            e.lastValidatedAt = ticker.nanoTime();
+            table.release(e.slot);
+        } else {
+            closeOwned(e, CloseReason.VALIDATION_FAILED, false);
+        }
+    }
+
+    private SQLException timeout(long start) {
+        timeouts.incrementAndGet();
+        PoolSnapshot snap = snapshot();
+        SQLException cause = lastCreationFailure;
+        String msg = "pool '" + name + "': no connection available within "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms (borrow timeout "
+                + config.borrowTimeout().toMillis() + " ms); " + snap.summary()
+                + (cause == null ? "" : "; last connection failure: " + cause.getMessage());
+        events.emit(PoolEvent.Type.TIMEOUT, null, null, snap.summary());
+        return new SQLTransientConnectionException(msg, cause == null ? null : cause.getSQLState(), cause);
+    }
+
+    private void checkOpen() throws SQLException {
+        if (shutdown) {
+            throw new SQLException("pool '" + name + "' is closed", "08003");
+        }
+    }
+
+    // ---- return ------------------------------------------------------------------------------------------
+
+    /** Called once per borrow by the proxy's close(), after hygiene. */
+    void giveBack(PooledConnection e) {
+        if (!e.endLease()) {
+            return; // reclaimed: the reclaimer owns the slot and closed the connection
+        }
+        long now = ticker.nanoTime();
+        long held = now - e.borrowedAt;
+        e.heldNanosTotal += held;
+        e.returnedAt = now;
+        e.holder = null;
+        e.borrowStack = null;
+        if ((e.borrowCount & 15) == 0) {
+            creator.sampleHold(held);
+        }
+        if (events.any()) {
+            events.returned(e.origin.name, held);
+        }
+        if (e.mustClose() || now - e.retireAt >= 0 || shutdown) {
+            closeOwned(e, closeReason(e), false);
+            return;
+        }
+        table.release(e.slot);
+    }
+
+    private CloseReason closeReason(PooledConnection e) {
+        if (shutdown) {
+            return CloseReason.POOL_CLOSED;
+        }
+        if (e.broken != null) {
+            return CloseReason.BROKEN;
+        }
+        if (!e.origin.isUp()) {
+            return CloseReason.ORIGIN_NOT_UP;
+        }
+        return e.retireAtReturn && e.retireReason != null ? e.retireReason : CloseReason.MAX_LIFETIME;
+    }
+
+    // ---- closing -----------------------------------------------------------------------------------------
+
+    /** Closes the connection of a slot this thread owns (BORROWED, won by CAS, lease or hand-off). */
+    void closeOwned(PooledConnection e, CloseReason reason, boolean abort) {
+        e.slot.closeOwned();
+        finishClose(e, reason, abort);
+    }
+
+    /** Closes an idle connection if this thread wins it from borrowers (AVAILABLE → CLOSING). */
+    boolean closeIfIdle(PooledConnection e, CloseReason reason) {
+        if (e.slot.entry() != e || !e.slot.tryReserveForClose()) {
+            return false;
+        }
+        finishClose(e, reason, false);
+        return true;
+    }
+
+    /** Takes a lent connection back from its holder (CAS on the lease, S1) and aborts it. */
+    boolean reclaim(PooledConnection e, CloseReason reason) {
+        if (!e.tryReclaim()) {
+            return false;
+        }
+        Thread holder = e.holder;
+        Throwable stack = e.borrowStack;
+        closeOwned(e, reason, true);
+        if (reason == CloseReason.ABANDONED || reason == CloseReason.TIME_TO_LIVE) {
+            events.emit(PoolEvent.Type.LEAK, e.origin.name, reason, "connection held by thread '"
+                    + (holder == null ? "?" : holder.getName()) + "' taken back (" + reason + ")"
+                    + (stack == null ? "" : "; borrowed at:\n" + Labels.stackText(stack)));
+        }
+        return true;
+    }
+
+    /** S2: every connection opened is closed exactly once: only the owner of a CLOSING slot gets here. */
+    private void finishClose(PooledConnection e, CloseReason reason, boolean abort) {
+        try {
+            if (abort) {
+                e.physical.abort(Runnable::run);
+            } else {
+                e.physical.close();
+            }
+        } catch (SQLException | RuntimeException ex) {
+            if (abort) {
+                try {
+                    e.physical.close();
+                } catch (SQLException | RuntimeException ignored) {
+                    // The connection is unusable either way; it is forgotten below.
+                }
+            }
+        }
+        e.slot.empty();
+        e.origin.occupied.decrementAndGet();
+        occupied.decrementAndGet();
+        e.origin.retiredBorrows.addAndGet(e.borrowCount);
+        closed.incrementAndGet();
+        events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
+        if (!shutdown) {
+            creator.signal();
+        }
+    }
+
+    // ---- state -------------------------------------------------------------------------------------------
+
+    public PoolSnapshot snapshot() {
+        return Snapshots.take(this);
+    }
+
+    public OriginOperations operations() {
+        return operations;
+    }
+
+    boolean isShutdown() {
+        return shutdown;
+    }
+
+    /** Closes the pool: see {@link dev.slotpool.SlotPoolDataSource#close()}. Idempotent. */
+    public void close() {
+        if (shutdown) {
+            return;
+        }
+        shutdown = true;
+        creator.stop();
+        housekeeper.stop();
+        table.shutdown();
+        table.forEach(s -> {
+            PooledConnection e = s.entry();
+            if (e != null && s.state() == dev.slotpool.SlotState.AVAILABLE) {
+                closeIfIdle(e, CloseReason.POOL_CLOSED);
+            }
+        });
+        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
+        while (borrowedCount() > 0 && System.nanoTime() - deadline < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        table.forEach(s -> {
+            PooledConnection e = s.entry();
+            if (e != null) {
+                if (s.state() == dev.slotpool.SlotState.BORROWED) {
+                    reclaim(e, CloseReason.POOL_CLOSED);
+                } else if (s.state() == dev.slotpool.SlotState.AVAILABLE) {
+                    closeIfIdle(e, CloseReason.POOL_CLOSED);
+                }
+            }
+        });
+        creator.join();
+        housekeeper.join();
+    }
+
+    private int borrowedCount() {
+        int[] n = {0};
+        table.forEach(s -> {
+            if (s.state() == dev.slotpool.SlotState.BORROWED) {
+                n[0]++;
+            }
+        });
+        return n[0];
+    }
+
+    /** Opens a physical connection for an origin; runs on pool threads only (S6). */
+    Connection connect(Origin o) throws SQLException {
+        Connection c = o.driver.connect(o.config.url(), o.connectProperties);
+        if (c == null) {
+            throw new SQLException("no driver accepted the URL of origin '" + o.name + "': "
+                    + JdbcUrls.redact(o.config.url()), "08001");
+        }
+        return c;
+    }
+
+    /** Redacted name for messages. */
+    static String describe(OriginConfig o) {
+        return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
+    }
+
+    OriginState stateOf(Origin o) {
+        return o.state();
+    }
+}

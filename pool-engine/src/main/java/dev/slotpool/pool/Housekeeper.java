@@ -1,0 +1,134 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.SlotState;
+import dev.slotpool.table.Slot;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one timer thread (design §2.3): every {@code housekeepingPeriod} it visits the table once and closes
+ * idle connections above minSize, retires connections past their lifetime, validates idle ones
+ * (keepalive), takes back abandoned and over-time-to-live connections, closes connections of origins that are
+ * not UP, and advances drains and rebalances. Tests call {@link #pass()} directly with a manual ticker.
+ */
+final class Housekeeper {
+
+    private final ConnectionPool pool;
+    private final long periodNanos;
+    private final long inactiveNanos;
+    private final long abandonedNanos;
+    private final long ttlNanos;
+    private final long keepaliveNanos;
+    private Thread thread;
+    private volatile boolean stopped;
+
+    Housekeeper(ConnectionPool pool) {
+        this.pool = pool;
+        var c = pool.config;
+        this.periodNanos = c.housekeepingPeriod().toNanos();
+        this.inactiveNanos = c.inactiveTimeout().toNanos();
+        this.abandonedNanos = c.abandonedTimeout().toNanos();
+        this.ttlNanos = c.timeToLive().toNanos();
+        this.keepaliveNanos = c.keepaliveInterval().toNanos();
+    }
+
+    void start() {
+        thread = new Thread(this::run, "slotpool-" + pool.name + "-housekeeper");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void stop() {
+        stopped = true;
+        LockSupport.unpark(thread);
+    }
+
+    void join() {
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+            if (thread.isAlive()) {
+                thread.interrupt();
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        long next = System.nanoTime() + periodNanos;
+        while (!stopped) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(this, wait);
+                continue;
+            }
+            next += periodNanos;
+            try {
+                pass();
+            } catch (RuntimeException e) {
+                System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,
+                        "[" + pool.name + "] housekeeping failed", e);
+            }
+        }
+    }
+
+    /** One visit of the table. */
+    void pass() {
+        if (pool.isShutdown()) {
+            return;
+        }
+        long now = pool.ticker.nanoTime();
+        int closableIdle = pool.occupied.get() - pool.config.minSize();
+        int hw = pool.table.highWater();
+        for (int i = 0; i < hw; i++) {
+            Slot<PooledConnection> s = pool.table.slot(i);
+            SlotState state = s.state();
+            PooledConnection e = s.entry();
+            if (e == null) {
+                continue;
+            }
+            if (state == SlotState.AVAILABLE) {
+                closableIdle -= visitIdle(e, now, closableIdle) ? 1 : 0;
+            } else if (state == SlotState.BORROWED && e.lent()) {
+                visitBorrowed(e, now);
+            }
+        }
+        pool.operations.housekeep(now);
+        if (pool.occupied.get() < pool.config.minSize()) {
+            pool.creator.signal();
+        }
+    }
+
+    /** Returns true if it closed the connection for inactivity (so the count above min shrinks). */
+    private boolean visitIdle(PooledConnection e, long now, int closableIdle) {
+        if (!e.origin.isUp()) {
+            pool.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+        } else if (now - e.retireAt >= 0) {
+            pool.closeIfIdle(e, CloseReason.MAX_LIFETIME);
+        } else if (inactiveNanos > 0 && closableIdle > 0 && now - e.returnedAt >= inactiveNanos) {
+            return pool.closeIfIdle(e, CloseReason.INACTIVE);
+        } else if (keepaliveNanos > 0 && now - Math.max(e.returnedAt, e.lastValidatedAt) >= keepaliveNanos) {
+            pool.keepalive(e);
+        }
+        return false;
+    }
+
+    private void visitBorrowed(PooledConnection e, long now) {
+        if (abandonedNanos > 0 && now - e.lastActivityAt >= abandonedNanos) {
+            pool.reclaim(e, CloseReason.ABANDONED);
+        } else if (ttlNanos > 0 && now - e.borrowedAt >= ttlNanos) {
+            pool.reclaim(e, CloseReason.TIME_TO_LIVE);
+        } else if (!e.origin.isUp()) {
+            if (now - e.origin.abortBorrowedAt >= 0) {
+                pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
+            } else {
+                e.retire(CloseReason.ORIGIN_NOT_UP);
+            }
+        } else if (now - e.retireAt >= 0) {
+            e.retire(CloseReason.MAX_LIFETIME);
+        }
+    }
+}

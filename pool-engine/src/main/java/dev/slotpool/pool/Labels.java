@@ -1,0 +1,108 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.LabelingCallback;
+import dev.slotpool.SlotState;
+import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.table.Slot;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Labeled borrows with UCP semantics (cost 0 taken at once, else the cheapest, then configured). */
+final class Labels {
+
+    private static final System.Logger LOG = System.getLogger("dev.slotpool");
+
+    private Labels() {
+    }
+
+    /**
+     * One pass over the table: the first available connection of cost 0, else the cheapest acceptable one.
+     * Null when none is acceptable or every candidate was taken by others first (the caller then borrows any).
+     */
+    static Connection borrowCheapest(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested) {
+        Slot<PooledConnection> best = null;
+        int bestCost = LabelingCallback.UNUSABLE;
+        int n = pool.table.highWater();
+        for (int i = 0; i < n; i++) {
+            Slot<PooledConnection> s = pool.table.slot(i);
+            if (s.state() != SlotState.AVAILABLE) {
+                continue;
+            }
+            PooledConnection e = s.entry();
+            if (e == null || !e.origin.isUp()) {
+                continue;
+            }
+            int cost = cost(labeling, requested, e.labels());
+            if (cost == 0 && s.tryBorrow()) {
+                Connection c = pool.lendIfUsable(s);
+                if (c != null) {
+                    return c;
+                }
+            } else if (cost < bestCost) {
+                best = s;
+                bestCost = cost;
+            }
+        }
+        if (best != null && best.tryBorrow()) {
+            return pool.lendIfUsable(best);
+        }
+        return null;
+    }
+
+    /** Makes a borrowed connection match the request, or retires it and fails the borrow. */
+    static Connection configure(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested,
+                                Connection c) throws SQLException {
+        ProxyConnection proxy = (ProxyConnection) c;
+        if (cost(labeling, requested, proxy.labels()) == 0) {
+            return c;
+        }
+        boolean ok;
+        try {
+            ok = labeling.configure(requested, c);
+        } catch (SQLException e) {
+            retireAndClose(proxy);
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "labeling callback failed", e);
+            ok = false;
+        }
+        if (!ok) {
+            retireAndClose(proxy);
+            throw new SQLException("pool '" + pool.name + "': the labeling callback could not configure a "
+                    + "connection for labels " + requested.keySet());
+        }
+        if (cost(labeling, requested, proxy.labels()) != 0) {
+            Map<String, String> merged = new HashMap<>(proxy.labels());
+            merged.putAll(requested);
+            proxy.lease().labels(merged);
+        }
+        return c;
+    }
+
+    private static void retireAndClose(ProxyConnection proxy) throws SQLException {
+        ((PooledConnection) proxy.lease()).retire(CloseReason.LABELING_FAILED);
+        proxy.close();
+    }
+
+    private static int cost(LabelingCallback labeling, Map<String, String> requested, Map<String, String> current) {
+        try {
+            int c = labeling.cost(requested, current);
+            return c < 0 ? 0 : c;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "labeling callback cost() failed; treating as unusable", e);
+            return LabelingCallback.UNUSABLE;
+        }
+    }
+
+    static String stackText(Throwable t) {
+        StringWriter w = new StringWriter();
+        t.printStackTrace(new PrintWriter(w));
+        return w.toString();
+    }
+}

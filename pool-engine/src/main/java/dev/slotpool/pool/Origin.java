@@ -1,0 +1,85 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginState;
+import dev.slotpool.table.EntryFilter;
+
+import java.sql.Driver;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An origin at run time: its configuration, state, weight and the counts the creator needs. Nothing here is
+ * touched on the borrow/return fast path except the volatile {@link #state()} read (S7).
+ */
+final class Origin {
+
+    final OriginConfig config;
+    final String name;
+    final Driver driver;
+    final Properties connectProperties;
+    /** Prefer-this-origin filter for weighted borrows; allocated once so a borrow allocates nothing. */
+    final EntryFilter<PooledConnection> mine = e -> e.origin == this;
+
+    private volatile OriginState state = OriginState.UP;
+    private volatile String stateReason = "configured";
+    /** Whether the pool marked it DOWN by itself (a probe may bring it back) rather than an operator. */
+    volatile boolean detectedDown;
+    /** When a DOWN or DRAINING origin's borrowed connections are aborted (ticker time; far future while UP). */
+    volatile long abortBorrowedAt;
+    volatile int weight;
+
+    /** Live connections plus those being opened (S3 per origin). Changed on creation and close only. */
+    final AtomicInteger occupied = new AtomicInteger();
+    /** Connections being opened now. */
+    final AtomicInteger creating = new AtomicInteger();
+    /** Borrows of connections of this origin that have since been closed (live ones count in their entry). */
+    final AtomicLong retiredBorrows = new AtomicLong();
+    /** Consecutive failed connection attempts (written by creator threads). */
+    final AtomicInteger consecutiveFailures = new AtomicInteger();
+    /** Earliest next connection attempt after a failure (ticker time); racy but benign: a creator may try a
+     * little early or late. */
+    volatile long nextAttemptAt;
+
+    Origin(OriginConfig config, Driver driver, Properties connectProperties, long now) {
+        this.config = config;
+        this.nextAttemptAt = now;
+        this.abortBorrowedAt = now + Creator.NEVER;
+        this.name = config.name();
+        this.driver = driver;
+        this.connectProperties = connectProperties;
+        this.weight = config.weight();
+    }
+
+    /** Volatile read: a borrower checks it after winning a slot so that no connection of a DRAINING or DOWN
+     * origin is lent once the state change is visible (S7). */
+    OriginState state() {
+        return state;
+    }
+
+    String stateReason() {
+        return stateReason;
+    }
+
+    /** Volatile store of state then reason; callers report the change to listeners. */
+    void state(OriginState newState, String reason) {
+        stateReason = reason;
+        state = newState;
+    }
+
+    boolean isUp() {
+        return state == OriginState.UP;
+    }
+
+    /** Whether this origin may receive a new connection now (cap and back-off). */
+    boolean hasRoom(int poolMax, long now) {
+        int cap = config.maxConnections() == 0 ? poolMax : config.maxConnections();
+        return occupied.get() < cap && now - nextAttemptAt >= 0;
+    }
+
+    @Override
+    public String toString() {
+        return "Origin[" + name + ", " + state + "]";
+    }
+}

@@ -1,0 +1,116 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.JdbcUrls;
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotSnapshot;
+import dev.slotpool.SlotState;
+import dev.slotpool.table.Slot;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** Builds a {@link PoolSnapshot} in one pass over the table: wait-free, O(slots + origins). */
+final class Snapshots {
+
+    private Snapshots() {
+    }
+
+    static PoolSnapshot take(ConnectionPool pool) {
+        long now = pool.ticker.nanoTime();
+        Origin[] origins = pool.origins.all();
+        Map<Origin, Counts> byOrigin = new IdentityHashMap<>();
+        for (Origin o : origins) {
+            byOrigin.put(o, new Counts());
+        }
+        Counts all = new Counts();
+        int n = pool.table.highWater();
+        for (int i = 0; i < n; i++) {
+            Slot<PooledConnection> s = pool.table.slot(i);
+            SlotState state = s.state();
+            PooledConnection e = s.entry();
+            if (state == SlotState.EMPTY || e == null) {
+                continue; // a RESERVED slot has no entry yet; creations are counted below
+            }
+            Counts c = byOrigin.computeIfAbsent(e.origin, k -> new Counts());
+            SlotSnapshot slot = slot(s.index(), state, e, now);
+            c.add(state, slot, e.borrowCount);
+            all.add(state, null, e.borrowCount);
+        }
+        List<OriginSnapshot> list = new ArrayList<>();
+        int upWeight = pool.origins.upWeight();
+        long retired = 0;
+        for (Origin o : origins) {
+            Counts c = byOrigin.get(o);
+            // Reserved slots carry no entry yet; the origin's creating count says whose they are.
+            int reserved = o.creating.get();
+            long borrows = o.retiredBorrows.get() + c.borrows;
+            retired += o.retiredBorrows.get();
+            double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
+            OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, reserved, borrows, share);
+            list.add(b.build());
+        }
+        long oldestWait = TimeUnit.NANOSECONDS.toMillis(pool.table.oldestWaitNanos());
+        var failure = pool.lastCreationFailure;
+        // Creations are counted from the moment a creator claims room, before it reserves a slot.
+        return new PoolSnapshot(pool.name, pool.isShutdown(), pool.config.minSize(), pool.config.maxSize(),
+                all.total(), all.available, all.borrowed, pool.creating.get(), all.closing, pool.table.waiting(),
+                oldestWait, retired + all.borrows, pool.timeouts.get(), pool.opened.get(), pool.closed.get(),
+                Optional.ofNullable(failure).map(Throwable::getMessage), List.copyOf(list));
+    }
+
+    private static SlotSnapshot slot(int index, SlotState state, PooledConnection e, long now) {
+        boolean borrowed = state == SlotState.BORROWED;
+        Thread holder = borrowed ? e.holder : null;
+        Throwable stack = borrowed ? e.borrowStack : null;
+        return new SlotSnapshot(index, state, borrowed && e.retireAtReturn, e.borrowCount, millis(now - e.createdAt),
+                state == SlotState.AVAILABLE ? millis(now - e.returnedAt) : -1,
+                borrowed ? millis(now - e.borrowedAt) : -1, holder == null ? null : holder.getName(), e.labels(),
+                stack == null ? null : Labels.stackText(stack));
+    }
+
+    private static long millis(long nanos) {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(nanos));
+    }
+
+    /** Per-origin tallies of one pass. */
+    private static final class Counts {
+        int available;
+        int borrowed;
+        int reserved;
+        int closing;
+        long borrows;
+        final List<SlotSnapshot> slots = new ArrayList<>();
+
+        void add(SlotState state, SlotSnapshot slot, long borrowCount) {
+            switch (state) {
+                case AVAILABLE -> available++;
+                case BORROWED -> borrowed++;
+                case CLOSING -> closing++;
+                case RESERVED -> reserved++;
+                case EMPTY -> { }
+            }
+            borrows += borrowCount;
+            if (slot != null) {
+                slots.add(slot);
+            }
+        }
+
+        int total() {
+            return available + borrowed + closing;
+        }
+    }
+
+    private record OriginSnapshotBuilder(Origin o, Counts c, int reserved, long borrows, double share) {
+        OriginSnapshot build() {
+            var cfg = o.config;
+            return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
+                    cfg.instance(), cfg.host(), o.state(), o.stateReason(), o.weight, share, c.total(), c.available,
+                    c.borrowed, reserved, c.closing, borrows, o.consecutiveFailures.get(), List.copyOf(c.slots));
+        }
+    }
+}

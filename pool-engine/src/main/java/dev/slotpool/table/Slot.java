@@ -1,0 +1,133 @@
+package dev.slotpool.table;
+
+import dev.slotpool.SlotState;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One slot of the table: at most one entry (a physical connection and what the pool knows of it) and one state
+ * word that changes only by the transitions below.
+ *
+ * <pre>
+ *  from        to          method                      by
+ *  EMPTY     → RESERVED    {@link #tryReserve()}              a creator (CAS; the loser tries another slot)
+ *  RESERVED  → AVAILABLE   {@link #publish(Object)}           that creator, once the connection is open
+ *  RESERVED  → BORROWED    {@link #publishBorrowed(Object)}   that creator, handing the new connection to a waiter
+ *  RESERVED  → EMPTY       {@link #cancelReservation()}       that creator, when opening failed
+ *  AVAILABLE → BORROWED    {@link #tryBorrow()}               a borrower (CAS; the loser skips the slot, S5)
+ *  BORROWED  → AVAILABLE   {@link #makeAvailable()}           the holder, returning the connection
+ *  BORROWED  → CLOSING     {@link #closeOwned()}              the holder (or a reclaimer that took the lease)
+ *  AVAILABLE → CLOSING     {@link #tryReserveForClose()}      housekeeper, drain, close (CAS against borrowers)
+ *  CLOSING   → EMPTY       {@link #empty()}                   the thread that moved the slot to CLOSING
+ * </pre>
+ *
+ * A {@code BORROWED} slot changes owner without changing state when it is handed to a waiter. Only one thread
+ * owns a slot in {@code RESERVED}, {@code BORROWED} or {@code CLOSING}, so those transitions out are plain
+ * volatile stores; the transitions out of {@code EMPTY} and {@code AVAILABLE} race and are CAS.
+ *
+ * @param <T> the entry; the table never looks inside it
+ */
+public final class Slot<T> {
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Slot.class, "state", SlotState.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int index;
+    /** Accessed through {@link #STATE} only. */
+    @SuppressWarnings("unused")
+    private volatile SlotState state = SlotState.EMPTY;
+    /**
+     * Plain: written only by the slot's owner (a creator in RESERVED, the closer in CLOSING) and published by
+     * the volatile state store that ends that phase; readers read the state first.
+     */
+    private T entry;
+
+    Slot(int index) {
+        this.index = index;
+    }
+
+    /** This slot's position in the table. */
+    public int index() {
+        return index;
+    }
+
+    /** Volatile read of the state. */
+    public SlotState state() {
+        return (SlotState) STATE.getVolatile(this);
+    }
+
+    /**
+     * The entry. Safe for the owner; for anyone else a racy read that may be stale or {@code null} (benign for
+     * scans and snapshots, which re-check after their CAS or only report).
+     */
+    public T entry() {
+        return entry;
+    }
+
+    /** EMPTY → RESERVED. CAS: two creators may race for one slot; S3 holds because a creator opens a
+     * connection only for a slot it reserved, and the table has exactly maxSize slots. */
+    boolean tryReserve() {
+        return STATE.compareAndSet(this, SlotState.EMPTY, SlotState.RESERVED);
+    }
+
+    /** RESERVED → AVAILABLE. Volatile store after the plain entry write: publishes the entry (release) and
+     * orders the store before the caller's look at the waiters (Dekker, see package doc). */
+    void publish(T newEntry) {
+        entry = newEntry;
+        STATE.setVolatile(this, SlotState.AVAILABLE);
+    }
+
+    /** RESERVED → BORROWED: the creator hands the new connection straight to a waiter (S6, fair hand-off). */
+    void publishBorrowed(T newEntry) {
+        entry = newEntry;
+        STATE.setVolatile(this, SlotState.BORROWED);
+    }
+
+    /** RESERVED → EMPTY: opening failed; the owner gives the slot up. */
+    void cancelReservation() {
+        STATE.setVolatile(this, SlotState.EMPTY);
+    }
+
+    /** AVAILABLE → BORROWED. CAS: the winner becomes the only holder (S1); a loser skips this slot (S5). */
+    public boolean tryBorrow() {
+        return STATE.compareAndSet(this, SlotState.AVAILABLE, SlotState.BORROWED);
+    }
+
+    /** BORROWED → AVAILABLE by the owner. Volatile store: releases the holder's writes to the next borrower and
+     * precedes the owner's look at the waiters (Dekker). */
+    void makeAvailable() {
+        STATE.setVolatile(this, SlotState.AVAILABLE);
+    }
+
+    /** BORROWED → CLOSING by the owner: the connection will not be reused. */
+    public void closeOwned() {
+        STATE.setVolatile(this, SlotState.CLOSING);
+    }
+
+    /** AVAILABLE → CLOSING. CAS against borrowers: whoever wins owns the slot; the caller then closes the
+     * entry and calls {@link #empty()}. */
+    public boolean tryReserveForClose() {
+        return STATE.compareAndSet(this, SlotState.AVAILABLE, SlotState.CLOSING);
+    }
+
+    /** CLOSING → EMPTY by the closer: forgets the entry and returns it (for closing outside the table). */
+    public T empty() {
+        T old = entry;
+        entry = null;
+        STATE.setVolatile(this, SlotState.EMPTY);
+        return old;
+    }
+
+    @Override
+    public String toString() {
+        return "Slot[" + index + ", " + state() + "]";
+    }
+}

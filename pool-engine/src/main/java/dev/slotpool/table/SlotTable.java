@@ -1,0 +1,291 @@
+package dev.slotpool.table;
+
+import dev.slotpool.SlotState;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * A fixed table of {@code capacity} slots and the threads waiting for one.
+ *
+ * <p><b>Borrow</b> ({@link #borrow}): scan from a per-thread random start for an {@code AVAILABLE} slot and CAS
+ * it to {@code BORROWED}; a slot that is busy or lost to another CAS is skipped, never waited on (S5). The scan
+ * is bounded by the high-water mark of slots ever reserved, so it is wait-free: at most one pass, whatever other
+ * threads do. If nothing is free, the borrower revisits a few times (yielding in between), then enqueues itself,
+ * looks once more (Dekker against {@link #release}), and parks with exactly the remaining timeout.
+ *
+ * <p><b>Return</b> ({@link #release}): a starving waiter gets the slot by hand-off (no barging past it, S6);
+ * otherwise the slot becomes {@code AVAILABLE} and the oldest waiter is signalled to look. Return is wait-free
+ * but for the waiters it skips that already left, each removed once.
+ *
+ * @param <T> the entry type; the table never looks inside it
+ */
+public final class SlotTable<T> {
+
+    /** Revisits before parking: seed 000's "re-visit, don't wait", kept short so waiting costs no CPU. */
+    private static final int REVISITS = 2;
+
+    private final Slot<T>[] slots;
+    private final WaitQueue waiters;
+    /** One past the highest slot index ever reserved; scans stop there. Only grows (CAS, creation path). */
+    private final java.util.concurrent.atomic.AtomicInteger highWater = new java.util.concurrent.atomic.AtomicInteger();
+    /** Set once by {@link #shutdown()}; waiters read it after each wake. */
+    private volatile boolean closed;
+
+    /**
+     * @param capacity          the number of slots: the pool's maxSize (S3 holds by construction)
+     * @param handOffAfterNanos how long a waiter waits before returns are handed to it directly (0 = strict FIFO)
+     */
+    @SuppressWarnings("unchecked")
+    public SlotTable(int capacity, long handOffAfterNanos) {
+        slots = new Slot[capacity];
+        for (int i = 0; i < capacity; i++) {
+            slots[i] = new Slot<>(i);
+        }
+        waiters = new WaitQueue(handOffAfterNanos);
+    }
+
+    public int capacity() {
+        return slots.length;
+    }
+
+    /** Threads waiting for a slot now. */
+    public int waiting() {
+        return waiters.size();
+    }
+
+    /** How long the oldest waiter has waited, in nanoseconds (0 when none waits). */
+    public long oldestWaitNanos() {
+        return waiters.oldestWaitNanos();
+    }
+
+    /** Visits every slot ever used, in index order (racy reads: for housekeeping and snapshots). */
+    public void forEach(Consumer<Slot<T>> action) {
+        int n = highWater.get();
+        for (int i = 0; i < n; i++) {
+            action.accept(slots[i]);
+        }
+    }
+
+    /** The slot at an index below {@link #highWater()}. */
+    public Slot<T> slot(int index) {
+        return slots[index];
+    }
+
+    /** One past the highest slot index ever used. */
+    public int highWater() {
+        return highWater.get();
+    }
+
+    // ---- creation ----------------------------------------------------------------------------------------
+
+    /**
+     * Reserves the lowest empty slot for a new connection, or returns null when every slot is in use (S3: the
+     * pool is at maxSize). Lowest-first keeps the scanned range short.
+     */
+    public Slot<T> reserve() {
+        for (Slot<T> s : slots) {
+            if (s.state() == SlotState.EMPTY && s.tryReserve()) {
+                int top = s.index() + 1;
+                for (int hw; (hw = highWater.get()) < top; ) {
+                    if (highWater.compareAndSet(hw, top)) {
+                        break;
+                    }
+                }
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Gives up a reservation whose connection could not be opened. */
+    public void cancel(Slot<T> reserved) {
+        reserved.cancelReservation();
+    }
+
+    /** Puts a new entry in a reserved slot: straight to a starving waiter, else available (and signal). */
+    public void publish(Slot<T> reserved, T entry) {
+        if (waiters.headStarving()) {
+            reserved.publishBorrowed(entry);
+            if (waiters.handOffToStarving(reserved)) {
+                return;
+            }
+            reserved.makeAvailable();
+        } else {
+            reserved.publish(entry);
+        }
+        signalIfWaiting();
+    }
+
+    /** Puts a new entry in a reserved slot and keeps it (BORROWED, owned by the caller), e.g. to close it. */
+    public void publishOwned(Slot<T> reserved, T entry) {
+        reserved.publishBorrowed(entry);
+    }
+
+    /** Stops waiting: every waiter wakes and gets null (the pool then reports it closed). */
+    public void shutdown() {
+        closed = true;
+        waiters.signalAll();
+    }
+
+    // ---- borrow ------------------------------------------------------------------------------------------
+
+    /**
+     * One bounded pass over the table for an available slot that {@code filter} accepts (null accepts all),
+     * unless a starving waiter is ahead (then null: the caller must queue). Wait-free.
+     */
+    public Slot<T> tryBorrow(EntryFilter<? super T> filter) {
+        if (waiters.headStarving()) {
+            return null;
+        }
+        return scan(filter);
+    }
+
+    private Slot<T> scan(EntryFilter<? super T> filter) {
+        int n = highWater.get();
+        if (n == 0) {
+            return null;
+        }
+        // Spread start positions so threads do not all CAS slot 0 (seed 000: per-slot, per-thread locking).
+        int i = ThreadLocalRandom.current().nextInt(n);
+        for (int visited = 0; visited < n; visited++) {
+            Slot<T> s = slots[i];
+            if (s.state() == SlotState.AVAILABLE) {
+                T e = s.entry();
+                if (e != null && (filter == null || filter.accept(e)) && s.tryBorrow()) {
+                    return s;
+                }
+            }
+            if (++i == n) {
+                i = 0;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Borrows a slot, waiting up to {@code timeoutNanos}. A slot {@code preferred} accepts is taken first when
+     * one is available; otherwise any. Returns the owned slot, or null on timeout.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting; it leaves no waiter behind
+     *                              (the caller restores the interrupt status)
+     */
+    public Slot<T> borrow(long timeoutNanos, EntryFilter<? super T> preferred, Runnable onShortage)
+            throws InterruptedException {
+        Slot<T> s = tryBorrowPreferring(preferred);
+        if (s != null) {
+            return s;
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        onShortage.run();
+        for (int i = 0; i < REVISITS; i++) {
+            Thread.yield();
+            s = tryBorrowPreferring(preferred);
+            if (s != null) {
+                return s;
+            }
+        }
+        return await(deadline, preferred, onShortage);
+    }
+
+    private Slot<T> tryBorrowPreferring(EntryFilter<? super T> preferred) {
+        if (waiters.headStarving()) {
+            return null;
+        }
+        Slot<T> s = preferred == null ? null : scan(preferred);
+        return s != null ? s : scan(null);
+    }
+
+    private Slot<T> await(long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
+            throws InterruptedException {
+        Waiter w = new Waiter(Thread.currentThread(), System.nanoTime());
+        waiters.enqueue(w);
+        // Tell the creators again now that this waiter is counted: their first look may have come before it.
+        onShortage.run();
+        try {
+            // Look again after enqueueing: a slot made available between our last scan and the enqueue was
+            // released by a returner that may not have seen us (volatile enqueue, then volatile reads: Dekker).
+            Slot<T> s = scanWhileQueued(w, preferred);
+            while (s == null) {
+                s = w.handed();
+                if (s != null) {
+                    return s;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0 || closed) {
+                    return w.cancel() ? null : w.handed();
+                }
+                LockSupport.parkNanos(this, remaining);
+                if (Thread.interrupted()) {
+                    Slot<T> late = w.cancel() ? null : w.handed();
+                    if (late != null) {
+                        release(late);
+                    }
+                    throw new InterruptedException();
+                }
+                if (w.takeSignal()) {
+                    s = scanWhileQueued(w, preferred);
+                }
+            }
+            return s;
+        } finally {
+            waiters.leave(w);
+        }
+    }
+
+    /**
+     * Scans for a slot while queued. If one is found, the waiter must also stop being a hand-off target:
+     * cancel; if a returner handed a slot first, keep that one and give the found one back.
+     */
+    private Slot<T> scanWhileQueued(Waiter w, EntryFilter<? super T> preferred) {
+        Slot<T> s = preferred == null ? null : scan(preferred);
+        if (s == null) {
+            s = scan(null);
+        }
+        if (s == null) {
+            return null;
+        }
+        if (w.cancel()) {
+            // Others may be waiting for the slots we did not take; pass the signal on.
+            if (hasAvailable()) {
+                waiters.signalHead();
+            }
+            return s;
+        }
+        Slot<T> handed = w.handed();
+        release(s);
+        return handed;
+    }
+
+    private boolean hasAvailable() {
+        int n = highWater.get();
+        for (int i = 0; i < n; i++) {
+            if (slots[i].state() == SlotState.AVAILABLE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- return ------------------------------------------------------------------------------------------
+
+    /**
+     * Returns an owned {@code BORROWED} slot whose entry stays usable: to a starving waiter by hand-off,
+     * else back to {@code AVAILABLE}, signalling the oldest waiter to look.
+     */
+    public void release(Slot<T> owned) {
+        if (waiters.handOffToStarving(owned)) {
+            return;
+        }
+        owned.makeAvailable();
+        signalIfWaiting();
+    }
+
+    /** After a volatile store of AVAILABLE: a waiter enqueued before it must be told (Dekker with await). */
+    private void signalIfWaiting() {
+        if (waiters.size() > 0) {
+            waiters.signalHead();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.slotpool.table;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A thread parked in the {@link WaitQueue}. Its {@code item} word decides, by CAS, who ends the wait: a returner
+ * that hands it a slot ({@code null → slot}) or the waiter itself when it times out, is interrupted or finds a
+ * slot on its own ({@code null → CANCELLED}). Exactly one wins, so a slot is never handed to a thread that has
+ * stopped waiting (S1) and a waiter that leaves takes nothing with it.
+ */
+final class Waiter {
+
+    private static final Object CANCELLED = new Object();
+    private static final VarHandle ITEM;
+    private static final VarHandle SIGNALLED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ITEM = lookup.findVarHandle(Waiter.class, "item", Object.class);
+            SIGNALLED = lookup.findVarHandle(Waiter.class, "signalled", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Thread thread;
+    /** When the thread began to wait (System.nanoTime); the queue's head is the longest waiter. */
+    final long since;
+    @SuppressWarnings("unused")
+    private volatile Object item;
+    @SuppressWarnings("unused")
+    private volatile boolean signalled;
+
+    Waiter(Thread thread, long since) {
+        this.thread = thread;
+        this.since = since;
+    }
+
+    /** null → slot. CAS: the returner that wins gives up its ownership of the slot to this waiter (S1). */
+    boolean tryHandOff(Slot<?> slot) {
+        return ITEM.compareAndSet(this, null, slot);
+    }
+
+    /** null → CANCELLED. CAS: true when the waiter left before anything was handed to it. */
+    boolean cancel() {
+        return ITEM.compareAndSet(this, null, CANCELLED);
+    }
+
+    /** The handed slot, or null. Acquire: sees the returner's writes before its CAS. */
+    @SuppressWarnings("unchecked")
+    <T> Slot<T> handed() {
+        Object o = ITEM.getAcquire(this);
+        return o instanceof Slot<?> s ? (Slot<T>) s : null;
+    }
+
+    /** Whether the wait is over (handed or cancelled). */
+    boolean done() {
+        return ITEM.getAcquire(this) != null;
+    }
+
+    /**
+     * Wakes the waiter to look at the table again (a slot became available). CAS on the flag so that a burst of
+     * returns unparks the thread once, not once per return (no thundering herd, no wasted unparks).
+     */
+    void signal() {
+        if (SIGNALLED.compareAndSet(this, false, true)) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Clears the signal before the waiter looks again; volatile so a later signal is not lost. */
+    boolean takeSignal() {
+        return (boolean) SIGNALLED.getVolatile(this) && SIGNALLED.compareAndSet(this, true, false);
+    }
+
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+}

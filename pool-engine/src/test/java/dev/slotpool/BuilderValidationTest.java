@@ -1,0 +1,86 @@
+package dev.slotpool;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** build() reports every bad setting at once, names it, and never rewrites a value. */
+class BuilderValidationTest {
+
+    @Test
+    void everyViolationIsReportedInOneException() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder()
+                        .minSize(-1).maxSize(0)
+                        .borrowTimeout(Duration.ofSeconds(-1))
+                        .creatorThreads(0)
+                        .maxLifetime(Duration.ofMillis(10))
+                        .housekeepingPeriod(Duration.ZERO)
+                        .validationQuery(" ")
+                        .build());
+        assertThat(e.violations()).extracting(ConfigViolation::property).containsExactlyInAnyOrder(
+                "minSize", "maxSize", "borrowTimeout", "creatorThreads", "maxLifetime", "housekeepingPeriod",
+                "validationQuery", "url");
+        assertThat(e.getMessage()).contains("minSize = -1: must be ≥ 0").contains("8 problems");
+    }
+
+    @Test
+    void minAboveMaxAndInitialOutsideTheRangeAreNamed() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:x").minSize(5).maxSize(3).initialSize(9).config());
+        assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly("minSize", "initialSize");
+        assertThat(e.violations().get(0).problem()).contains("≤ maxSize (3)");
+    }
+
+    @Test
+    void originsAreCheckedTogether() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder()
+                        .origin(OriginConfig.named("east").url("jdbc:h2:mem:e").weight(-5))
+                        .origin(OriginConfig.named("east").url("postgres://nope"))
+                        .origin(OriginConfig.named("west"))
+                        .config());
+        assertThat(e.violations()).extracting(ConfigViolation::toString).containsExactlyInAnyOrder(
+                "origins[east].weight = -5: must be ≥ 0",
+                "origins[east].name = east: duplicate origin name",
+                "origins[east].url = postgres://nope: must be a JDBC URL (jdbc:<subprotocol>:...)",
+                "origins[west].url = null: is required (neither the origin nor the pool has a url)");
+    }
+
+    @Test
+    void allZeroWeightsAreRejected() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:z")
+                        .origin(OriginConfig.named("a").weight(0)).origin(OriginConfig.named("b").weight(0))
+                        .config());
+        assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly("origins[*].weight");
+    }
+
+    @Test
+    void secretsNeverAppearInViolationsOrConfigText() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbx:oracle:thin:scott/tiger-pw@db").password("tiger-pw")
+                        .connectionProperty("password", "tiger-pw").minSize(-1).config());
+        assertThat(e.getMessage()).doesNotContain("tiger-pw");
+        PoolConfig ok = SlotPoolDataSource.builder().url("jdbc:postgresql://u:tiger-pw@h/db?password=tiger-pw")
+                .password("tiger-pw").origin(OriginConfig.named("x").password("tiger-pw")).config();
+        assertThat(ok.toString()).doesNotContain("tiger-pw").contains("***");
+        assertThat(ok.origins().get(0).password()).as("inherits the pool's password").isEqualTo("tiger-pw");
+        assertThat(ok.origins().get(0).connectionProperties()).isEqualTo(Map.of());
+    }
+
+    @Test
+    void jdbcUrlsLoseTheirCredentials() {
+        assertThat(JdbcUrls.redact("jdbc:postgresql://app:pw@db:5432/x?ssl=true&password=pw"))
+                .isEqualTo("jdbc:postgresql://***:***@db:5432/x?ssl=true&password=***");
+        assertThat(JdbcUrls.redact("jdbc:oracle:thin:scott/tiger@//db:1521/svc"))
+                .isEqualTo("jdbc:oracle:thin:***/***@//db:1521/svc");
+        assertThat(JdbcUrls.redact("jdbc:sqlserver://db;user=a;password=p;db=x"))
+                .isEqualTo("jdbc:sqlserver://db;user=a;password=***;db=x");
+        assertThat(JdbcUrls.redact("jdbc:h2:mem:x")).isEqualTo("jdbc:h2:mem:x");
+    }
+}

@@ -1,0 +1,66 @@
+package dev.slotpool.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** A lease over one physical connection that records what the proxy asked of the pool. */
+final class FakeLease implements ConnectionLease {
+
+    private final Connection physical;
+    private final ConnectionDefaults defaults;
+    int touches;
+    int giveBacks;
+    int labelWrites;
+    boolean reclaimed;
+    final List<SQLException> evictions = new ArrayList<>();
+    private Map<String, String> labels = Map.of();
+
+    FakeLease(Connection physical) throws SQLException {
+        this.physical = physical;
+        this.defaults = ConnectionDefaults.readFrom(physical);
+    }
+
+    @Override
+    public Connection physical() {
+        return physical;
+    }
+
+    @Override
+    public ConnectionDefaults defaults() {
+        return defaults;
+    }
+
+    @Override
+    public void touch() {
+        touches++;
+    }
+
+    @Override
+    public void evict(SQLException cause) {
+        evictions.add(cause);
+    }
+
+    @Override
+    public boolean reclaimed() {
+        return reclaimed;
+    }
+
+    @Override
+    public void giveBack() {
+        giveBacks++;
+    }
+
+    @Override
+    public Map<String, String> labels() {
+        return labels;
+    }
+
+    @Override
+    public void labels(Map<String, String> labels) {
+        labelWrites++;
+        this.labels = labels;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.LabeledConnection;
+import dev.slotpool.LabelingCallback;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolListener;
+import dev.slotpool.testsupport.StubConnection;
+import dev.slotpool.testsupport.StubDatabase;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LabelsAndListenersTest {
+
+    /** Cost = number of requested labels the connection lacks; configure applies them. */
+    private static final class CountingLabeling implements LabelingCallback {
+        final AtomicInteger configured = new AtomicInteger();
+        volatile boolean refuse;
+
+        @Override
+        public int cost(Map<String, String> requested, Map<String, String> current) {
+            int missing = 0;
+            for (var e : requested.entrySet()) {
+                if (!e.getValue().equals(current.get(e.getKey()))) {
+                    missing++;
+                }
+            }
+            return missing;
+        }
+
+        @Override
+        public boolean configure(Map<String, String> requested, Connection connection) throws SQLException {
+            configured.incrementAndGet();
+            if (refuse) {
+                return false;
+            }
+            for (var e : requested.entrySet()) {
+                ((LabeledConnection) connection).applyLabel(e.getKey(), e.getValue());
+            }
+            return true;
+        }
+    }
+
+    @Test
+    void aConnectionWithMatchingLabelsIsPreferredAndOthersAreConfigured() throws Exception {
+        StubDatabase db = StubDatabase.reset("labels");
+        CountingLabeling labeling = new CountingLabeling();
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).minSize(3).maxSize(3).labeling(labeling).config());
+        try {
+            Pools.await(pool, s -> s.available() == 3, "3 idle");
+            StubConnection tagged;
+            try (Connection c = pool.borrow(Map.of("tenant", "acme"))) {
+                assertThat(((LabeledConnection) c).labels()).containsEntry("tenant", "acme");
+                tagged = c.unwrap(StubConnection.class);
+            }
+            assertThat(labeling.configured.get()).isEqualTo(1);
+            for (int i = 0; i < 20; i++) {
+                try (Connection c = pool.borrow(Map.of("tenant", "acme"))) {
+                    assertThat(c.unwrap(StubConnection.class)).as("cost 0 is taken at once").isSameAs(tagged);
+                }
+            }
+            assertThat(labeling.configured.get()).as("no reconfiguration for a perfect match").isEqualTo(1);
+            assertThat(pool.snapshot().origins().get(0).slots())
+                    .anySatisfy(s -> assertThat(s.labels()).containsEntry("tenant", "acme"));
+
+            labeling.refuse = true;
+            long closedBefore = db.closed();
+            assertThatThrownBy(() -> pool.borrow(Map.of("tenant", "other")))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("could not configure");
+            assertThat(db.closed()).as("the unconfigurable connection is retired").isEqualTo(closedBefore + 1);
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void labeledBorrowWithoutCallbackIsRefusedClearly() throws Exception {
+        ConnectionPool pool = new ConnectionPool(Pools.stub(StubDatabase.reset("nolabels")).config());
+        try {
+            assertThatThrownBy(() -> pool.borrow(Map.of("a", "b"))).hasMessageContaining("labeling callback");
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void aThrowingListenerNeverReachesThePoolOrTheBorrower() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        PoolListener bad = new PoolListener() {
+            @Override
+            public void onEvent(PoolEvent event) {
+                calls.incrementAndGet();
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void onBorrow(String origin, long waitNanos) {
+                calls.incrementAndGet();
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public void onReturn(String origin, long heldNanos) {
+                calls.incrementAndGet();
+                throw new IllegalStateException("listener bug");
+            }
+        };
+        StubDatabase db = StubDatabase.reset("badlistener");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1).listener(bad).config());
+        try {
+            for (int i = 0; i < 10; i++) {
+                try (Connection c = pool.borrow()) {
+                    assertThat(c.isValid(1)).isTrue();
+                }
+            }
+            assertThat(calls.get()).as("CREATED + 10 borrows + 10 returns").isGreaterThanOrEqualTo(21);
+            assertThat(pool.snapshot().borrows()).isEqualTo(10);
+        } finally {
+            pool.close();
+        }
+    }
+}

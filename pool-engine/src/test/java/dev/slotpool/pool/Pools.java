@@ -1,0 +1,52 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolBuilder;
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.StubDatabase;
+
+import java.time.Duration;
+import java.util.function.Predicate;
+import java.util.concurrent.locks.LockSupport;
+
+/** Test helpers: a builder over a fresh stub database, and waiting for a pool condition with a deadline. */
+final class Pools {
+
+    private Pools() {
+    }
+
+    /** A builder whose timers stay quiet unless a test drives them (long housekeeping period, no keepalive). */
+    static SlotPoolBuilder stub(StubDatabase db) {
+        return SlotPoolDataSource.builder()
+                .name("test")
+                .url(db.url())
+                .username("app").password("s3cret-pw")
+                .housekeepingPeriod(Duration.ofMinutes(10))
+                .keepaliveInterval(Duration.ZERO)
+                .validateAfterIdle(Duration.ofHours(1));
+    }
+
+    /** Runs one housekeeping pass and waits until the creations it asked for are done. */
+    static void passAndSettle(ConnectionPool pool) {
+        pool.housekeeper.pass();
+        await(pool, s -> pool.replacements.get() == 0 && pool.creating.get() == 0
+                && pool.occupied.get() >= pool.config.minSize(), "creations settled");
+    }
+
+    /**
+     * Waits until the pool's snapshot satisfies a condition (background creation is asynchronous by design),
+     * failing after 20 s: a bound for a broken pool, never a timing assertion.
+     */
+    static PoolSnapshot await(ConnectionPool pool, Predicate<PoolSnapshot> condition, String what) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        PoolSnapshot s = pool.snapshot();
+        while (!condition.test(s)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting for " + what + "; last snapshot: " + s.summary());
+            }
+            LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+            s = pool.snapshot();
+        }
+        return s;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.testsupport.StubDatabase;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Seed 003's spike: connections take 150 ms to open, queries 2 ms; the pool idles at 5 (max 50) when 50
+ * requests arrive at once. Returns serve the burst long before a new connection could open, so the creator
+ * elides: HikariCP ends with 5–6 connections, DBCP2/Vibur/Tomcat with 40–45. We assert the count, not a time.
+ */
+class SpikeTest {
+
+    @Test
+    void burstOverIdlePoolCreatesAtMostOneConnection() throws Exception {
+        StubDatabase db = StubDatabase.reset("spike").connectDelay(Duration.ofMillis(150))
+                .queryDelay(Duration.ofMillis(2));
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).minSize(5).maxSize(50)
+                .borrowTimeout(Duration.ofSeconds(30)).config());
+        try {
+            Pools.await(pool, s -> s.available() == 5, "5 idle connections");
+            long openedBefore = db.opened();
+
+            CountDownLatch go = new CountDownLatch(1);
+            AtomicLong failures = new AtomicLong();
+            List<Thread> requests = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                Thread t = new Thread(() -> {
+                    try {
+                        go.await();
+                        try (Connection c = pool.borrow(); Statement st = c.createStatement()) {
+                            st.execute("SELECT 1");
+                        }
+                    } catch (Exception e) {
+                        failures.incrementAndGet();
+                    }
+                });
+                t.start();
+                requests.add(t);
+            }
+            go.countDown();
+            for (Thread t : requests) {
+                t.join(Duration.ofSeconds(30).toMillis());
+                assertThat(t.isAlive()).isFalse();
+            }
+            // Let any creation the burst triggered finish, so it is counted.
+            var end = Pools.await(pool, s -> s.reserved() == 0, "no creation in flight");
+
+            assertThat(failures.get()).isZero();
+            long created = db.opened() - openedBefore;
+            System.out.printf("spike: 50 requests over 5 idle connections created %d connection(s); "
+                    + "%d live at the end%n", created, end.total());
+            assertThat(created).as("connections created by the spike").isLessThanOrEqualTo(1);
+            assertThat(end.total()).isLessThanOrEqualTo(6);
+        } finally {
+            pool.close();
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolListener;
+import dev.slotpool.SlotState;
+import dev.slotpool.testsupport.StubConnection;
+import dev.slotpool.testsupport.StubDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The housekeeper's timers, driven by a manual clock: {@link Housekeeper#pass()} is called by the test. */
+class TimersTest {
+
+    private final ManualTicker clock = new ManualTicker();
+    private final List<PoolEvent> events = new CopyOnWriteArrayList<>();
+    private final PoolListener recorder = new PoolListener() {
+        @Override
+        public void onEvent(PoolEvent event) {
+            events.add(event);
+        }
+    };
+    private ConnectionPool pool;
+
+    @AfterEach
+    void close() {
+        if (pool != null) {
+            pool.close();
+        }
+    }
+
+    private List<PoolEvent> closes(CloseReason reason) {
+        return events.stream().filter(e -> e.type() == PoolEvent.Type.CLOSED && e.reason() == reason).toList();
+    }
+
+    @Test
+    void inactiveConnectionsAboveMinAreClosed() throws Exception {
+        StubDatabase db = StubDatabase.reset("inactive");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(2).maxSize(6)
+                .initialSize(5).inactiveTimeout(Duration.ofMinutes(1)).config());
+        Pools.await(pool, s -> s.available() == 5, "5 idle");
+
+        clock.advance(Duration.ofSeconds(59));
+        pool.housekeeper.pass();
+        assertThat(pool.snapshot().total()).as("not idle long enough yet").isEqualTo(5);
+
+        clock.advance(Duration.ofSeconds(2));
+        pool.housekeeper.pass();
+        assertThat(pool.snapshot().total()).as("closed down to minSize, never below").isEqualTo(2);
+        assertThat(closes(CloseReason.INACTIVE)).hasSize(3);
+        assertThat(db.live()).isEqualTo(2);
+    }
+
+    @Test
+    void maxLifetimeRetiresIdleAtOnceAndBorrowedAtReturn() throws Exception {
+        StubDatabase db = StubDatabase.reset("lifetime");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(2).maxSize(2)
+                .maxLifetime(Duration.ofMinutes(30)).config());
+        Pools.await(pool, s -> s.available() == 2, "2 idle");
+        Connection held = pool.borrow();
+        StubConnection heldPhysical = held.unwrap(StubConnection.class);
+
+        clock.advance(Duration.ofMinutes(31));
+        pool.housekeeper.pass();
+        assertThat(closes(CloseReason.MAX_LIFETIME)).as("the idle one").hasSize(1);
+        assertThat(pool.snapshot().origins().get(0).slots()).anySatisfy(s -> {
+            assertThat(s.state()).isEqualTo(SlotState.BORROWED);
+            assertThat(s.retiring()).isTrue();
+        });
+        assertThat(heldPhysical.isClosed()).as("the holder is not interrupted").isFalse();
+
+        held.close();
+        assertThat(closes(CloseReason.MAX_LIFETIME)).as("the borrowed one, at return").hasSize(2);
+        assertThat(heldPhysical.isClosed()).isTrue();
+        Pools.await(pool, s -> s.available() == 2, "replacements up to minSize");
+    }
+
+    @Test
+    void abandonedConnectionIsTakenBackReportedAndItsSlotReused() throws Exception {
+        StubDatabase db = StubDatabase.reset("abandoned");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(1).maxSize(1)
+                .leakTracing(true).abandonedTimeout(Duration.ofMinutes(5)).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+        Connection leaked = pool.borrow();
+        StubConnection physical = leaked.unwrap(StubConnection.class);
+        try (Statement st = leaked.createStatement()) {
+            st.execute("SELECT 1");
+        }
+        clock.advance(Duration.ofMinutes(4));
+        pool.housekeeper.pass();
+        assertThat(events).noneMatch(e -> e.type() == PoolEvent.Type.LEAK);
+
+        clock.advance(Duration.ofMinutes(2));
+        pool.housekeeper.pass();
+        PoolEvent leak = events.stream().filter(e -> e.type() == PoolEvent.Type.LEAK).findFirst().orElseThrow();
+        assertThat(leak.reason()).isEqualTo(CloseReason.ABANDONED);
+        assertThat(leak.detail()).contains(Thread.currentThread().getName())
+                .contains("abandonedConnectionIsTakenBackReportedAndItsSlotReused");
+        assertThat(db.aborted()).as("the physical connection is aborted").isEqualTo(1);
+        assertThat(physical.isClosed()).isTrue();
+        assertThatThrownBy(leaked::createStatement).isInstanceOf(SQLException.class)
+                .hasMessageContaining("connection is closed");
+        leaked.close(); // the late close of the old holder must not disturb the slot's next user
+
+        try (Connection again = pool.borrow()) {
+            assertThat(again.unwrap(StubConnection.class)).isNotSameAs(physical);
+        }
+        assertThat(db.opened() - db.closed() - db.aborted()).isEqualTo(pool.snapshot().total());
+    }
+
+    @Test
+    void timeToLiveTakesBackAConnectionBorrowedTooLongEvenIfActive() throws Exception {
+        StubDatabase db = StubDatabase.reset("ttl");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(1).maxSize(1)
+                .timeToLive(Duration.ofMinutes(10)).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+        Connection busy = pool.borrow();
+        for (int i = 0; i < 3; i++) {
+            clock.advance(Duration.ofMinutes(4));
+            try (Statement st = busy.createStatement()) {
+                st.execute("SELECT 1");
+            } catch (SQLException e) {
+                assertThat(i).as("only the last use may fail").isEqualTo(2);
+            }
+            pool.housekeeper.pass();
+        }
+        assertThat(closes(CloseReason.TIME_TO_LIVE)).hasSize(1);
+        assertThat(busy.isClosed()).isTrue();
+    }
+
+    @Test
+    void keepaliveValidatesIdleConnectionsAndClosesDeadOnes() throws Exception {
+        StubDatabase db = StubDatabase.reset("keepalive");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(2).maxSize(2)
+                .keepaliveInterval(Duration.ofMinutes(2)).config());
+        Pools.await(pool, s -> s.available() == 2, "2 idle");
+        long validationsBefore = db.validations();
+
+        clock.advance(Duration.ofMinutes(3));
+        pool.housekeeper.pass();
+        assertThat(db.validations() - validationsBefore).isEqualTo(2);
+        assertThat(pool.snapshot().available()).isEqualTo(2);
+
+        db.killLiveConnections();
+        clock.advance(Duration.ofMinutes(3));
+        pool.housekeeper.pass();
+        assertThat(closes(CloseReason.VALIDATION_FAILED)).hasSize(2);
+        Pools.await(pool, s -> s.available() == 2, "replacements");
+    }
+
+    @Test
+    void aConnectionIdleLongerThanTheThresholdIsValidatedBeforeItIsLent() throws Exception {
+        StubDatabase db = StubDatabase.reset("validate");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(1).maxSize(1)
+                .validateAfterIdle(Duration.ofSeconds(1)).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+        db.killLiveConnections();
+        clock.advance(Duration.ofSeconds(5));
+        try (Connection c = pool.borrow(); Statement st = c.createStatement()) {
+            st.execute("SELECT 1"); // a dead connection handed out would throw here
+        }
+        assertThat(closes(CloseReason.VALIDATION_FAILED)).hasSize(1);
+    }
+}
