@@ -230,7 +230,8 @@ public final class SlotPoolBuilder {
                 v.add(new ConfigViolation("url", "null", "is required when no origin is configured"));
                 return List.of();
             }
-            return List.of(OriginConfig.named("default").url(url).username(username).password(password));
+            return List.of(OriginConfig.named("default").url(url).username(username).password(password)
+                    .connectionProperties(connectionProperties));
         }
         List<OriginConfig> out = new ArrayList<>();
         Set<String> names = new HashSet<>();

@@ -19,8 +19,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>When to create</b>: below minSize (or initialSize until first reached); or when threads wait and the
  * creations already pending do not cover them, unless creating would not help (elision, seed 003): when the
  * waiters will be served by returns sooner than a connection can be opened (predicted drain time =
- * waiting × mean hold ÷ borrowed, below the mean creation time, and the oldest waiter has not yet waited a
- * creation time). Without those estimates, only one speculative creation runs at a time.
+ * waiting × mean hold ÷ borrowed, below the mean creation time) and the demand is a spike, not a sustained
+ * load (threads have been waiting without a break for less than a creation time). Without those estimates,
+ * only one speculative creation runs at a time.
  *
  * <p><b>Where</b>: the UP origin with room whose live count is lowest relative to its weight. A failed attempt
  * backs the origin off exponentially (50 ms doubling to {@code creationBackoffMax}); {@code downAfterFailures}
@@ -155,7 +156,7 @@ final class Creator {
         int borrowed = count(SlotState.BORROWED);
         if (hold > 0 && create > 0 && borrowed > 0) {
             long drain = (long) ((double) waiting * hold / borrowed);
-            return drain < create && pool.table.oldestWaitNanos() < create;
+            return drain < create && pool.table.backlogNanos() < create;
         }
         return creating > 0;
     }

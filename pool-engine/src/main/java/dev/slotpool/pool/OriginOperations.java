@@ -168,10 +168,10 @@ public final class OriginOperations {
     /**
      * One bounded step toward the target shares: integer targets by largest remainder over the UP origins'
      * connections; while an origin below its target can receive a connection now (UP, room, not backing off),
-     * retire one idle connection of the origin furthest above its target and owe a replacement, which the
-     * creator places on the origin lowest relative to its weight. At most {@code rebalanceStep} per visit, and
-     * each retired connection is replaced, so capacity does not drop; a failing origin causes no churn while it
-     * backs off.
+     * retire one connection of the origin furthest above its target (idle at once, else borrowed at its return)
+     * and owe a replacement, which the creator places on the origin lowest relative to its weight. At most
+     * {@code rebalanceStep} per visit; each retired connection is replaced, so capacity does not drop, and a
+     * failing origin causes no churn while it backs off.
      */
     private void rebalanceStep(long now) {
         Origin[] os = pool.origins.all();
@@ -198,7 +198,7 @@ public final class OriginOperations {
                     overIdx = i;
                 }
             }
-            if (shortIdx < 0 || overIdx < 0 || !retireOneIdle(os[overIdx])) {
+            if (shortIdx < 0 || overIdx < 0 || !retireOne(os[overIdx])) {
                 break;
             }
             pool.replacements.incrementAndGet();
@@ -245,14 +245,29 @@ public final class OriginOperations {
         return t;
     }
 
-    private boolean retireOneIdle(Origin o) {
+    /**
+     * Retires one connection of the origin: an idle one at once, else (a saturated pool has none idle) a
+     * borrowed one at its return, so the holder is never interrupted.
+     */
+    private boolean retireOne(Origin o) {
+        PooledConnection borrowed = null;
         for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
             Slot<PooledConnection> s = pool.table.slot(i);
             PooledConnection e = s.entry();
-            if (e != null && e.origin == o && s.state() == SlotState.AVAILABLE
-                    && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
+            if (e == null || e.origin != o) {
+                continue;
+            }
+            SlotState state = s.state();
+            if (state == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
                 return true;
             }
+            if (state == SlotState.BORROWED && !e.retireAtReturn && borrowed == null) {
+                borrowed = e;
+            }
+        }
+        if (borrowed != null) {
+            borrowed.retire(CloseReason.REBALANCED);
+            return true;
         }
         return false;
     }

@@ -60,6 +60,11 @@ public final class SlotTable<T> {
         return waiters.oldestWaitNanos();
     }
 
+    /** How long threads have been waiting without a break, in nanoseconds (0 when none waits). */
+    public long backlogNanos() {
+        return waiters.backlogNanos();
+    }
+
     /** Visits every slot ever used, in index order (racy reads: for housekeeping and snapshots). */
     public void forEach(Consumer<Slot<T>> action) {
         int n = highWater.get();

@@ -18,6 +18,12 @@ final class WaitQueue {
     /** Waiters in the queue. Changed only on the slow path (enqueue and leave). */
     private final AtomicInteger size = new AtomicInteger();
     private final long handOffAfterNanos;
+    /**
+     * When the queue last went from empty to non-empty (System.nanoTime). Written only by the thread whose
+     * enqueue took the size from 0 to 1; racy but benign: a late writer can make the backlog look slightly
+     * older, which at worst lets the creator open one connection sooner.
+     */
+    private volatile long busySince;
 
     WaitQueue(long handOffAfterNanos) {
         this.handOffAfterNanos = handOffAfterNanos;
@@ -28,8 +34,15 @@ final class WaitQueue {
     }
 
     void enqueue(Waiter w) {
-        size.incrementAndGet();
+        if (size.incrementAndGet() == 1) {
+            busySince = w.since;
+        }
         queue.offer(w);
+    }
+
+    /** How long threads have been waiting without a break (the queue non-empty), in nanoseconds; 0 if none. */
+    long backlogNanos() {
+        return size.get() == 0 ? 0 : Math.max(0, System.nanoTime() - busySince);
     }
 
     /** Called by the waiter once its wait is over, whoever ended it; removes its node if still queued. */
