@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -35,6 +36,10 @@ public final class StubDatabase {
     private final LongAdder aborted = new LongAdder();
     private final LongAdder queries = new LongAdder();
     private final LongAdder validations = new LongAdder();
+    /** Open connections now, exact at every instant (an AtomicLong, unlike the summed adders). */
+    private final AtomicLong openNow = new AtomicLong();
+    /** The most connections that were ever open at the same instant. */
+    private final AtomicLong maxOpen = new AtomicLong();
 
     private volatile long connectDelayNanos;
     private volatile long queryDelayNanos;
@@ -115,6 +120,14 @@ public final class StubDatabase {
     /** Connections ended by {@code abort(Executor)}. */
     public long aborted() {
         return aborted.sum();
+    }
+
+    /**
+     * The most connections that were open at the same instant since this database was created or reset: an
+     * exact high-water mark, for checking a pool's maximum size under concurrency.
+     */
+    public long maxOpen() {
+        return maxOpen.get();
     }
 
     /** Connections opened and not yet ended: {@code opened() - closed() - aborted()}. */
@@ -220,6 +233,7 @@ public final class StubDatabase {
         try {
             StubConnection connection = connect(url, user);
             opened.increment();
+            maxOpen.accumulateAndGet(openNow.incrementAndGet(), Math::max);
             return connection;
         } catch (SQLException e) {
             failedConnects.increment();
@@ -270,6 +284,7 @@ public final class StubDatabase {
 
     /** Records that a connection ended, exactly once per connection. */
     void ended(boolean byAbort) {
+        openNow.decrementAndGet();
         (byAbort ? aborted : closed).increment();
     }
 
