@@ -14,97 +14,93 @@ import java.util.Objects;
  */
 public final class OriginConfig {
 
-    private final String name;
-    private final String url;
-    private final String username;
-    private final String password;
-    private final String service;
-    private final String database;
-    private final String instance;
-    private final String host;
-    private final int weight;
-    private final int maxConnections;
-    private final Map<String, String> connectionProperties;
+    private String name;
+    private String url;
+    private String username;
+    private String password;
+    private String service;
+    private String database;
+    private String instance;
+    private String host;
+    private int weight = 1;
+    private int maxConnections;
+    private Map<String, String> connectionProperties = Map.of();
 
-    private OriginConfig(String name, String url, String username, String password, String service,
-                         String database, String instance, String host, int weight, int maxConnections,
-                         Map<String, String> connectionProperties) {
+    private OriginConfig(String name) {
         this.name = name;
-        this.url = url;
-        this.username = username;
-        this.password = password;
-        this.service = service;
-        this.database = database;
-        this.instance = instance;
-        this.host = host;
-        this.weight = weight;
-        this.maxConnections = maxConnections;
-        this.connectionProperties = Map.copyOf(connectionProperties);
     }
 
     /** An origin with the given name, weight 1, no cap, and everything else taken from the pool. */
     public static OriginConfig named(String name) {
-        return new OriginConfig(name, null, null, null, null, null, null, null, 1, 0, Map.of());
+        return new OriginConfig(name);
     }
 
     /** JDBC URL of this origin; null uses the pool's URL. */
     public OriginConfig url(String url) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.url = url);
     }
 
     /** User name for this origin; null uses the pool's. */
     public OriginConfig username(String username) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.username = username);
     }
 
     /** Password for this origin; null uses the pool's. Never printed. */
     public OriginConfig password(String password) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.password = password);
     }
 
     /** The service dimension (e.g. an Oracle service name). */
     public OriginConfig service(String service) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.service = service);
     }
 
     /** The database dimension. */
     public OriginConfig database(String database) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.database = database);
     }
 
     /** The instance dimension (e.g. an Oracle RAC instance). */
     public OriginConfig instance(String instance) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.instance = instance);
     }
 
     /** The host dimension. */
     public OriginConfig host(String host) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.host = host);
     }
 
     /** Relative share of connections and borrows; 0 keeps the origin configured but unused. Default 1. */
     public OriginConfig weight(int weight) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.weight = weight);
     }
 
     /** Most connections (live and being created) this origin may hold; 0 = only the pool's maxSize. */
     public OriginConfig maxConnections(int maxConnections) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, connectionProperties);
+        return copy(c -> c.maxConnections = maxConnections);
     }
 
     /** Driver properties for this origin, merged over the pool's. */
     public OriginConfig connectionProperties(Map<String, String> properties) {
-        return new OriginConfig(name, url, username, password, service, database, instance, host, weight,
-                maxConnections, Objects.requireNonNull(properties, "properties"));
+        Map<String, String> copy = Map.copyOf(Objects.requireNonNull(properties, "properties"));
+        return copy(c -> c.connectionProperties = copy);
+    }
+
+    /** Instances are immutable once returned: every setter changes a fresh copy before anyone sees it. */
+    private OriginConfig copy(java.util.function.Consumer<OriginConfig> change) {
+        OriginConfig c = new OriginConfig(name);
+        c.url = url;
+        c.username = username;
+        c.password = password;
+        c.service = service;
+        c.database = database;
+        c.instance = instance;
+        c.host = host;
+        c.weight = weight;
+        c.maxConnections = maxConnections;
+        c.connectionProperties = connectionProperties;
+        change.accept(c);
+        return c;
     }
 
     public String name() {

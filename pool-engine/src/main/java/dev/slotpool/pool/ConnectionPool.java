@@ -4,10 +4,10 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.JdbcUrls;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.OriginConfig;
-import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.table.EntryFilter;
@@ -19,7 +19,9 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The pool: borrow and return over the {@link SlotTable}, with the JDBC concerns the table does not know
@@ -39,11 +41,11 @@ public final class ConnectionPool {
     final OriginOperations operations;
 
     /** Live connections plus those being opened, pool-wide (S3, with the table's capacity as the hard bound). */
-    final java.util.concurrent.atomic.AtomicInteger occupied = new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicInteger occupied = new AtomicInteger();
     /** Connections being opened now. */
-    final java.util.concurrent.atomic.AtomicInteger creating = new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicInteger creating = new AtomicInteger();
     /** Connections retired by a rebalance step that the creator still owes to under-share origins. */
-    final java.util.concurrent.atomic.AtomicInteger replacements = new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicInteger replacements = new AtomicInteger();
     final AtomicLong timeouts = new AtomicLong();
     final AtomicLong opened = new AtomicLong();
     final AtomicLong closed = new AtomicLong();
@@ -239,7 +241,9 @@ public final class ConnectionPool {
         e.returnedAt = now;
         e.holder = null;
         e.borrowStack = null;
-        if ((e.borrowCount & 15) == 0) {
+        // Every 16th return per connection, starting with the first, feeds the creator's hold-time estimate:
+        // early enough for a fresh pool, rare enough not to make every return write a shared field.
+        if ((e.borrowCount & 15) == 1) {
             creator.sampleHold(held);
         }
         if (events.any()) {
@@ -351,20 +355,20 @@ public final class ConnectionPool {
         table.shutdown();
         table.forEach(s -> {
             PooledConnection e = s.entry();
-            if (e != null && s.state() == dev.slotpool.SlotState.AVAILABLE) {
+            if (e != null && s.state() == SlotState.AVAILABLE) {
                 closeIfIdle(e, CloseReason.POOL_CLOSED);
             }
         });
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         while (borrowedCount() > 0 && System.nanoTime() - deadline < 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
         table.forEach(s -> {
             PooledConnection e = s.entry();
             if (e != null) {
-                if (s.state() == dev.slotpool.SlotState.BORROWED) {
+                if (s.state() == SlotState.BORROWED) {
                     reclaim(e, CloseReason.POOL_CLOSED);
-                } else if (s.state() == dev.slotpool.SlotState.AVAILABLE) {
+                } else if (s.state() == SlotState.AVAILABLE) {
                     closeIfIdle(e, CloseReason.POOL_CLOSED);
                 }
             }
@@ -376,7 +380,7 @@ public final class ConnectionPool {
     private int borrowedCount() {
         int[] n = {0};
         table.forEach(s -> {
-            if (s.state() == dev.slotpool.SlotState.BORROWED) {
+            if (s.state() == SlotState.BORROWED) {
                 n[0]++;
             }
         });
@@ -396,9 +400,5 @@ public final class ConnectionPool {
     /** Redacted name for messages. */
     static String describe(OriginConfig o) {
         return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
-    }
-
-    OriginState stateOf(Origin o) {
-        return o.state();
     }
 }

@@ -1,5 +1,6 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
@@ -207,7 +208,7 @@ final class Creator {
             if (!o.isUp() || pool.isShutdown()) {
                 // The origin was drained or the pool closed while we were connecting: do not lend it (S7).
                 pool.table.publishOwned(slot, e);
-                pool.closeOwned(e, dev.slotpool.CloseReason.ORIGIN_NOT_UP, false);
+                pool.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
                 return;
             }
             pool.table.publish(slot, e);

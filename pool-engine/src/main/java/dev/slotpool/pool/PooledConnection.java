@@ -1,5 +1,7 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.CloseReason;
+import dev.slotpool.OriginState;
 import dev.slotpool.jdbc.ConnectionDefaults;
 import dev.slotpool.jdbc.ConnectionLease;
 import dev.slotpool.table.Slot;
@@ -52,7 +54,7 @@ final class PooledConnection implements ConnectionLease {
     /** Set by anyone (drain, max lifetime, rebalance); read by the holder at return. */
     volatile boolean retireAtReturn;
     /** Why it is retired; written before {@link #retireAtReturn} (volatile store publishes it). */
-    volatile dev.slotpool.CloseReason retireReason;
+    volatile CloseReason retireReason;
     /** Set by the holder's proxy on a fatal error; read at return. */
     volatile SQLException broken;
     private volatile Map<String, String> labels = Map.of();
@@ -103,7 +105,7 @@ final class PooledConnection implements ConnectionLease {
     }
 
     /** Marks the connection to be closed when it comes back (its holder is not interrupted). */
-    void retire(dev.slotpool.CloseReason reason) {
+    void retire(CloseReason reason) {
         retireReason = reason;
         retireAtReturn = true;
     }
@@ -114,7 +116,7 @@ final class PooledConnection implements ConnectionLease {
 
     /** Whether the connection must be closed rather than reused at return. */
     boolean mustClose() {
-        return broken != null || retireAtReturn || origin.state() != dev.slotpool.OriginState.UP;
+        return broken != null || retireAtReturn || origin.state() != OriginState.UP;
     }
 
     @Override

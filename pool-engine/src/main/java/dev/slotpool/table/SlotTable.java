@@ -3,6 +3,7 @@ package dev.slotpool.table;
 import dev.slotpool.SlotState;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -29,7 +30,7 @@ public final class SlotTable<T> {
     private final Slot<T>[] slots;
     private final WaitQueue waiters;
     /** One past the highest slot index ever reserved; scans stop there. Only grows (CAS, creation path). */
-    private final java.util.concurrent.atomic.AtomicInteger highWater = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger highWater = new AtomicInteger();
     /** Set once by {@link #shutdown()}; waiters read it after each wake. */
     private volatile boolean closed;
 
