@@ -21,7 +21,7 @@ public final class PoolConfig {
     final int maxSize;
     final int initialSize;
     final Duration borrowTimeout;
-    final Duration handOffAfter;
+    final Duration turnDuration;
     final int creatorThreads;
     final Duration creationBackoffMax;
     final Duration inactiveTimeout;
@@ -54,7 +54,7 @@ public final class PoolConfig {
         maxSize = b.maxSize;
         initialSize = b.initialSize == null ? b.minSize : b.initialSize;
         borrowTimeout = b.borrowTimeout;
-        handOffAfter = b.handOffAfter;
+        turnDuration = b.turnDuration;
         creatorThreads = b.creatorThreads;
         creationBackoffMax = b.creationBackoffMax;
         inactiveTimeout = b.inactiveTimeout;
@@ -89,7 +89,7 @@ public final class PoolConfig {
     public int maxSize() { return maxSize; }
     public int initialSize() { return initialSize; }
     public Duration borrowTimeout() { return borrowTimeout; }
-    public Duration handOffAfter() { return handOffAfter; }
+    public Duration turnDuration() { return turnDuration; }
     public int creatorThreads() { return creatorThreads; }
     public Duration creationBackoffMax() { return creationBackoffMax; }
     public Duration inactiveTimeout() { return inactiveTimeout; }

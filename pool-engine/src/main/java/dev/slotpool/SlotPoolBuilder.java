@@ -27,7 +27,7 @@ public final class SlotPoolBuilder {
     int maxSize = 10;
     Integer initialSize;
     Duration borrowTimeout = Duration.ofSeconds(30);
-    Duration handOffAfter = Duration.ofMillis(1);
+    Duration turnDuration = Duration.ofNanos(250_000);
     int creatorThreads = 2;
     Duration creationBackoffMax = Duration.ofSeconds(5);
     Duration inactiveTimeout = Duration.ofMinutes(10);
@@ -88,11 +88,12 @@ public final class SlotPoolBuilder {
     public SlotPoolBuilder borrowTimeout(Duration borrowTimeout) { this.borrowTimeout = borrowTimeout; return this; }
 
     /**
-     * How long a borrower may wait before returned connections go to it directly, in arrival order, instead of
-     * to whoever asks first. Default 1 ms; ≥ 0 (0 = strict FIFO). Lower is fairer, higher is faster under
-     * contention.
+     * While threads wait, how long a thread that the queue gave a connection may keep borrowing ahead of the
+     * queue (its turn) before its returns go to the oldest waiter and its borrows join the back of the queue.
+     * Default 250 µs; ≥ 0 (0 = strict FIFO: every return goes to the oldest waiter). Shorter is fairer over
+     * short windows, longer costs fewer context switches under contention.
      */
-    public SlotPoolBuilder handOffAfter(Duration handOffAfter) { this.handOffAfter = handOffAfter; return this; }
+    public SlotPoolBuilder turnDuration(Duration turnDuration) { this.turnDuration = turnDuration; return this; }
 
     /** Pool threads that open connections (user threads never do, S6). Default 2; 1–64. */
     public SlotPoolBuilder creatorThreads(int creatorThreads) { this.creatorThreads = creatorThreads; return this; }
@@ -186,7 +187,7 @@ public final class SlotPoolBuilder {
                     "must be between minSize (" + minSize + ") and maxSize (" + maxSize + ")"));
         }
         atLeast(v, "borrowTimeout", borrowTimeout, Duration.ZERO, false);
-        atLeast(v, "handOffAfter", handOffAfter, Duration.ZERO, false);
+        atLeast(v, "turnDuration", turnDuration, Duration.ZERO, false);
         between(v, "creatorThreads", creatorThreads, 1, 64);
         within(v, "creationBackoffMax", creationBackoffMax, Duration.ofMillis(50), Duration.ofMinutes(10));
         atLeast(v, "inactiveTimeout", inactiveTimeout, Duration.ofSeconds(1), true);

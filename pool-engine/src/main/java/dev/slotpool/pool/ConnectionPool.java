@@ -62,14 +62,14 @@ public final class ConnectionPool {
         this.config = config;
         this.name = config.name();
         this.ticker = config.ticker();
-        this.table = new SlotTable<>(config.maxSize(), config.handOffAfter().toNanos());
+        this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos());
         this.events = new Events(name, config.listeners());
         this.origins = new Origins(this, config.origins());
         this.borrowTimeoutNanos = config.borrowTimeout().toNanos();
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
         this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
         this.creator = new Creator(this);
-        this.onShortage = creator::signal;
+        this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
         this.operations = new OriginOperations(this);
         creator.start();

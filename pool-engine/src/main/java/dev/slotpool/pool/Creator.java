@@ -63,10 +63,20 @@ final class Creator {
         }
     }
 
-    /** Asks the creators to look at demand again. Cheap enough for the borrow slow path. */
+    /** Asks the creators to look at demand again (borrowers short of a connection, closes). */
     void signal() {
         for (Thread t : threads) {
             LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * A borrower found nothing free: wake the creators only if a connection could be created, so a saturated
+     * pool at maxSize does not wake them on every queued borrow.
+     */
+    void shortage() {
+        if (pool.occupied.get() < pool.config.maxSize()) {
+            signal();
         }
     }
 

@@ -16,9 +16,10 @@ import java.util.function.Consumer;
  * threads do. If nothing is free, the borrower revisits a few times (yielding in between), then enqueues itself,
  * looks once more (Dekker against {@link #release}), and parks with exactly the remaining timeout.
  *
- * <p><b>Return</b> ({@link #release}): a starving waiter gets the slot by hand-off (no barging past it, S6);
- * otherwise the slot becomes {@code AVAILABLE} and the oldest waiter is signalled to look. Return is wait-free
- * but for the waiters it skips that already left, each removed once.
+ * <p><b>Return</b> ({@link #release}): while threads wait, a returner whose turn is over hands the slot to the
+ * oldest waiter (S6, see {@link Turns}); otherwise the slot becomes {@code AVAILABLE}, and the oldest waiter is
+ * signalled once, after which it polls the table once per turn until it gets a slot (no lost wake-up, and no
+ * wake per return). Return is wait-free but for the waiters it skips that already left, each removed once.
  *
  * @param <T> the entry type; the table never looks inside it
  */
@@ -29,22 +30,27 @@ public final class SlotTable<T> {
 
     private final Slot<T>[] slots;
     private final WaitQueue waiters;
+    private final Turns turns;
+    /** How often a signalled head looks at the table while it waits: one turn (0: never, strict FIFO). */
+    private final long headPollNanos;
     /** One past the highest slot index ever reserved; scans stop there. Only grows (CAS, creation path). */
     private final AtomicInteger highWater = new AtomicInteger();
     /** Set once by {@link #shutdown()}; waiters read it after each wake. */
     private volatile boolean closed;
 
     /**
-     * @param capacity          the number of slots: the pool's maxSize (S3 holds by construction)
-     * @param handOffAfterNanos how long a waiter waits before returns are handed to it directly (0 = strict FIFO)
+     * @param capacity  the number of slots: the pool's maxSize (S3 holds by construction)
+     * @param turnNanos how long a thread given a slot by the queue may borrow ahead of it (0 = strict FIFO)
      */
     @SuppressWarnings("unchecked")
-    public SlotTable(int capacity, long handOffAfterNanos) {
+    public SlotTable(int capacity, long turnNanos) {
         slots = new Slot[capacity];
         for (int i = 0; i < capacity; i++) {
             slots[i] = new Slot<>(i);
         }
-        waiters = new WaitQueue(handOffAfterNanos);
+        waiters = new WaitQueue();
+        turns = new Turns(turnNanos);
+        headPollNanos = turnNanos;
     }
 
     public int capacity() {
@@ -110,11 +116,11 @@ public final class SlotTable<T> {
         reserved.cancelReservation();
     }
 
-    /** Puts a new entry in a reserved slot: straight to a starving waiter, else available (and signal). */
+    /** Puts a new entry in a reserved slot: new capacity goes to the oldest waiter, else becomes available. */
     public void publish(Slot<T> reserved, T entry) {
-        if (waiters.headStarving()) {
+        if (waiters.size() > 0) {
             reserved.publishBorrowed(entry);
-            if (waiters.handOffToStarving(reserved)) {
+            if (waiters.handOffToOldest(reserved)) {
                 return;
             }
             reserved.makeAvailable();
@@ -139,13 +145,20 @@ public final class SlotTable<T> {
 
     /**
      * One bounded pass over the table for an available slot that {@code filter} accepts (null accepts all),
-     * unless a starving waiter is ahead (then null: the caller must queue). Wait-free.
+     * unless threads are queued and the caller is not in its turn (then null: the caller must queue).
+     * Wait-free.
      */
     public Slot<T> tryBorrow(EntryFilter<? super T> filter) {
-        if (waiters.headStarving()) {
-            return null;
+        return mayTakeAhead() ? scan(filter) : null;
+    }
+
+    /** Whether the current thread may take an available slot now: nobody waits, or it is in its turn. */
+    private boolean mayTakeAhead() {
+        if (waiters.size() == 0) {
+            turns.yieldIfVirtualAndDue();
+            return true;
         }
-        return scan(filter);
+        return turns.inTurn();
     }
 
     private Slot<T> scan(EntryFilter<? super T> filter) {
@@ -185,18 +198,22 @@ public final class SlotTable<T> {
         }
         long deadline = System.nanoTime() + timeoutNanos;
         onShortage.run();
-        for (int i = 0; i < REVISITS; i++) {
+        for (int i = 0; i < REVISITS && mayTakeAhead(); i++) {
             Thread.yield();
             s = tryBorrowPreferring(preferred);
             if (s != null) {
                 return s;
             }
         }
-        return await(deadline, preferred, onShortage);
+        s = await(deadline, preferred, onShortage);
+        if (s != null) {
+            turns.begin();
+        }
+        return s;
     }
 
     private Slot<T> tryBorrowPreferring(EntryFilter<? super T> preferred) {
-        if (waiters.headStarving()) {
+        if (!mayTakeAhead()) {
             return null;
         }
         Slot<T> s = preferred == null ? null : scan(preferred);
@@ -222,7 +239,10 @@ public final class SlotTable<T> {
                 if (remaining <= 0 || closed) {
                     return w.cancel() ? null : w.handed();
                 }
-                LockSupport.parkNanos(this, remaining);
+                // A polling head wakes once per turn on its own: a slot made available by a thread in its turn
+                // that then stops borrowing is found within a turn without that thread signalling anyone.
+                LockSupport.parkNanos(this, w.polling && headPollNanos > 0 ? Math.min(remaining, headPollNanos)
+                        : remaining);
                 if (Thread.interrupted()) {
                     Slot<T> late = w.cancel() ? null : w.handed();
                     if (late != null) {
@@ -231,6 +251,9 @@ public final class SlotTable<T> {
                     throw new InterruptedException();
                 }
                 if (w.takeSignal()) {
+                    w.polling = true;
+                }
+                if (w.polling) {
                     s = scanWhileQueued(w, preferred);
                 }
             }
@@ -253,7 +276,7 @@ public final class SlotTable<T> {
             return null;
         }
         if (w.cancel()) {
-            // Others may be waiting for the slots we did not take; pass the signal on.
+            // Others may be waiting for slots we did not take: the next head is told once and then polls.
             if (hasAvailable()) {
                 waiters.signalHead();
             }
@@ -277,11 +300,12 @@ public final class SlotTable<T> {
     // ---- return ------------------------------------------------------------------------------------------
 
     /**
-     * Returns an owned {@code BORROWED} slot whose entry stays usable: to a starving waiter by hand-off,
-     * else back to {@code AVAILABLE}, signalling the oldest waiter to look.
+     * Returns an owned {@code BORROWED} slot whose entry stays usable: to the oldest waiter by hand-off when
+     * threads wait and the returner's turn is over, else back to {@code AVAILABLE}, signalling the oldest
+     * waiter to look.
      */
     public void release(Slot<T> owned) {
-        if (waiters.handOffToStarving(owned)) {
+        if (waiters.size() > 0 && !turns.inTurn() && waiters.handOffToOldest(owned)) {
             return;
         }
         owned.makeAvailable();

@@ -4,20 +4,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads waiting for a slot, oldest first (a lock-free {@link ConcurrentLinkedQueue}), and the rule that
- * decides whether a returned slot goes straight to the oldest waiter.
- *
- * <p>Fairness rule (S6): a waiter that has waited at least {@code handOffAfterNanos} is <em>starving</em>.
- * A returner hands its slot to a starving head directly, and a new borrower does not take an available slot
- * past a starving head. Below the threshold, slots are made available and the head is only signalled to look,
- * which keeps the fast path free of context switches when waits are short. A threshold of zero is strict FIFO.
+ * The threads waiting for a slot, oldest first (a lock-free {@link ConcurrentLinkedQueue}), with the hand-off
+ * of a returned slot to the oldest waiter. When a slot goes to the queue rather than to a thread in its turn
+ * is decided by {@link Turns}.
  */
 final class WaitQueue {
 
     private final ConcurrentLinkedQueue<Waiter> queue = new ConcurrentLinkedQueue<>();
     /** Waiters in the queue. Changed only on the slow path (enqueue and leave). */
     private final AtomicInteger size = new AtomicInteger();
-    private final long handOffAfterNanos;
     /**
      * When the queue last went from empty to non-empty (System.nanoTime). Written only by the thread whose
      * enqueue took the size from 0 to 1; racy but benign: a late writer can make the backlog look slightly
@@ -25,8 +20,7 @@ final class WaitQueue {
      */
     private volatile long busySince;
 
-    WaitQueue(long handOffAfterNanos) {
-        this.handOffAfterNanos = handOffAfterNanos;
+    WaitQueue() {
     }
 
     int size() {
@@ -45,48 +39,29 @@ final class WaitQueue {
         return size.get() == 0 ? 0 : Math.max(0, System.nanoTime() - busySince);
     }
 
-    /** Called by the waiter once its wait is over, whoever ended it; removes its node if still queued. */
+    /**
+     * Called by the waiter once its wait is over, whoever ended it; removes its node if a returner did not
+     * already (ConcurrentLinkedQueue.remove of an absent node walks the whole queue, so it is skipped).
+     */
     void leave(Waiter w) {
-        queue.remove(w);
+        if (!w.unlinked) {
+            queue.remove(w);
+        }
         size.decrementAndGet();
     }
 
-    /** Whether the oldest waiter has waited long enough that nobody may take a slot ahead of it. */
-    boolean headStarving() {
-        Waiter head = queue.peek();
-        return head != null && (handOffAfterNanos == 0 || System.nanoTime() - head.since >= handOffAfterNanos);
-    }
-
-    /**
-     * Hands an owned slot to the oldest starving waiter. Returns false (the caller keeps the slot) when there
-     * is none. Waiters that already left are skipped.
-     */
-    boolean handOffToStarving(Slot<?> slot) {
-        for (Waiter head; (head = queue.peek()) != null; ) {
-            if (head.done()) {
-                queue.remove(head);
-                continue;
-            }
-            if (handOffAfterNanos != 0 && System.nanoTime() - head.since < handOffAfterNanos) {
-                return false;
-            }
-            if (head.tryHandOff(slot)) {
-                queue.remove(head);
-                head.wake();
-                return true;
-            }
+    /** Removes a waiter this thread is ending the wait of; marks it so its own leave() does not search. */
+    private void unlink(Waiter w) {
+        if (queue.remove(w)) {
+            w.unlinked = true;
         }
-        return false;
     }
 
-    /**
-     * Hands an owned slot to the oldest waiter, starving or not (used when the caller cannot keep the slot,
-     * e.g. a waiter that was handed a second slot). Returns false when nobody waits.
-     */
+    /** Hands an owned slot to the oldest waiter still waiting; false (the caller keeps it) when nobody waits. */
     boolean handOffToOldest(Slot<?> slot) {
         for (Waiter head; (head = queue.peek()) != null; ) {
             if (!head.done() && head.tryHandOff(slot)) {
-                queue.remove(head);
+                unlink(head);
                 head.wake();
                 return true;
             }
@@ -95,11 +70,16 @@ final class WaitQueue {
         return false;
     }
 
-    /** Asks the oldest waiter still waiting to look at the table again. */
+    /**
+     * Asks the oldest waiter still waiting to look at the table, unless it already polls (it will look within a
+     * turn anyway): one wake per head, not one per return.
+     */
     void signalHead() {
         for (Waiter head; (head = queue.peek()) != null; ) {
             if (!head.done()) {
-                head.signal();
+                if (!head.polling) {
+                    head.signal();
+                }
                 return;
             }
             queue.remove(head);

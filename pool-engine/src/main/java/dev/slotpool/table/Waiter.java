@@ -33,6 +33,14 @@ final class Waiter {
     private volatile Object item;
     @SuppressWarnings("unused")
     private volatile boolean signalled;
+    /**
+     * Set by the waiter once it has been signalled as the queue's head: from then on it polls the table once per
+     * turn while it waits, so returners need not signal it again (see {@link SlotTable} and {@link Turns}).
+     * Written by the waiter only; volatile so returners see it.
+     */
+    volatile boolean polling;
+    /** Set by a returner that removed this waiter from the queue (before it wakes the waiter). */
+    volatile boolean unlinked;
 
     Waiter(Thread thread, long since) {
         this.thread = thread;
@@ -66,7 +74,9 @@ final class Waiter {
      * returns unparks the thread once, not once per return (no thundering herd, no wasted unparks).
      */
     void signal() {
-        if (SIGNALLED.compareAndSet(this, false, true)) {
+        // Read first: under contention many returners signal the same head, and a failing CAS still takes the
+        // cache line exclusively; a read shares it.
+        if (!(boolean) SIGNALLED.getVolatile(this) && SIGNALLED.compareAndSet(this, false, true)) {
             LockSupport.unpark(thread);
         }
     }

@@ -15,12 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** S6: a returned connection goes to the longest waiter, in arrival order, with no barging past it. */
 class FairHandOffTest {
 
-    @ParameterizedTest(name = "handOffAfter={0}ms")
+    @ParameterizedTest(name = "turnDuration={0}ms")
     @ValueSource(longs = {0, 1})
-    void returnsGoToWaitersInArrivalOrder(long handOffAfterMillis) throws Exception {
+    void returnsGoToWaitersInArrivalOrder(long turnMillis) throws Exception {
         StubDatabase db = StubDatabase.reset("fair");
         ConnectionPool pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1)
-                .handOffAfter(Duration.ofMillis(handOffAfterMillis)).config());
+                .turnDuration(Duration.ofMillis(turnMillis)).config());
         try {
             Pools.await(pool, s -> s.available() == 1, "one idle connection");
             Connection held = pool.borrow();
