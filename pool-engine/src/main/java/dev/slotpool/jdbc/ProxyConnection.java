@@ -72,6 +72,17 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         this.autoCommit = lease.defaults().autoCommit();
     }
 
+    /**
+     * Builds the closed sentinels now. They are reflective proxies whose first use costs a few hundred
+     * milliseconds of class generation; paid at pool start instead of by the first borrower to close a
+     * connection, which would hold that connection meanwhile (a cold spike then looked like sustained demand).
+     */
+    public static void prepareClasses() {
+        if (ClosedSentinel.CONNECTION == null) {
+            throw new IllegalStateException("closed sentinels not built");
+        }
+    }
+
     /** The lease this proxy stands for; for the pool (labeled borrows), not for applications. */
     public ConnectionLease lease() {
         return lease;

@@ -72,6 +72,7 @@ public final class ConnectionPool {
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
         this.operations = new OriginOperations(this);
+        ProxyConnection.prepareClasses();
         creator.start();
         housekeeper.start();
     }
