@@ -158,7 +158,7 @@ public final class SlotTable<T> {
             turns.yieldIfVirtualAndDue();
             return true;
         }
-        return turns.inTurn();
+        return turns.takeTurnBorrow();
     }
 
     private Slot<T> scan(EntryFilter<? super T> filter) {

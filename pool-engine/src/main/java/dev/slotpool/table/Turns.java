@@ -4,8 +4,8 @@ package dev.slotpool.table;
  * Per-thread turns: the concurrency restriction that keeps a pool under contention both fair and fast.
  *
  * <p>While threads wait, only a thread <em>in its turn</em> may take an available slot ahead of them. A thread
- * starts a turn when the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos} it then
- * borrows and returns without queueing, so a handful of threads cycle the connections at memory speed while the
+ * starts a turn when the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos}, and for at
+ * most {@link #TURN_BORROWS} borrows, it then borrows and returns without queueing, so a handful of threads cycle the connections at memory speed while the
  * rest stay parked in arrival order. When its turn is over, its next return hands the slot to the oldest waiter
  * (which starts a turn) and its next borrow joins the back of the queue. A context switch is paid once per turn,
  * not once per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is
@@ -19,25 +19,45 @@ package dev.slotpool.table;
 final class Turns {
 
     private static final long NONE = Long.MIN_VALUE;
+    /**
+     * Borrows a turn may take ahead of the queue. A turn bounded by time alone gives a thread preempted during
+     * it a few borrows and one that is not hundreds; bounding it by count too makes every admission worth about
+     * the same, so per-thread shares even out, and it keeps the rotation through the queue fast at thousands of
+     * waiters (measured: docs/benchmarks.md).
+     */
+    static final int TURN_BORROWS = 64;
     /** {@code java.lang.VirtualThread} on JDKs that have it, else null (the engine compiles for Java 17). */
     private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
     private final long turnNanos;
-    private final ThreadLocal<long[]> turnEnd = ThreadLocal.withInitial(() -> new long[] {NONE});
+    /** Per thread: [0] when the turn ends (nanoTime, or NONE), [1] borrows left in it. */
+    private final ThreadLocal<long[]> turn = ThreadLocal.withInitial(() -> new long[] {NONE, 0});
 
     Turns(long turnNanos) {
         this.turnNanos = turnNanos;
     }
 
-    /** Whether the current thread is in its turn. */
+    /** Whether the current thread is in its turn (time and borrows left). */
     boolean inTurn() {
-        long end = turnEnd.get()[0];
-        return end != NONE && System.nanoTime() - end < 0;
+        long[] t = turn.get();
+        return t[0] != NONE && t[1] > 0 && System.nanoTime() - t[0] < 0;
+    }
+
+    /** Whether the current thread may borrow ahead of the queue now; if so, counts the borrow against its turn. */
+    boolean takeTurnBorrow() {
+        long[] t = turn.get();
+        if (t[0] != NONE && t[1] > 0 && System.nanoTime() - t[0] < 0) {
+            t[1]--;
+            return true;
+        }
+        return false;
     }
 
     /** Starts the current thread's turn (it was just given a slot by the queue). */
     void begin() {
-        turnEnd.get()[0] = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
+        long[] t = turn.get();
+        t[0] = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
+        t[1] = TURN_BORROWS;
     }
 
     /** For a virtual thread whose turn is over: yield the carrier once, then start a new turn. */
