@@ -11,6 +11,7 @@ import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.table.EntryFilter;
+import dev.slotpool.table.Parking;
 import dev.slotpool.table.Slot;
 import dev.slotpool.table.SlotTable;
 
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The pool: borrow and return over the {@link SlotTable}, with the JDBC concerns the table does not know
@@ -362,7 +362,7 @@ public final class ConnectionPool {
         });
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         while (borrowedCount() > 0 && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
         }
         table.forEach(s -> {
             PooledConnection e = s.entry();

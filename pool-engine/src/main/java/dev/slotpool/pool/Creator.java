@@ -5,13 +5,13 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.ConnectionDefaults;
+import dev.slotpool.table.Parking;
 import dev.slotpool.table.Slot;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Opens connections on pool threads (S6: user threads never do). Each creator thread loops: plan one creation,
@@ -66,7 +66,7 @@ final class Creator {
     /** Asks the creators to look at demand again (borrowers short of a connection, closes). */
     void signal() {
         for (Thread t : threads) {
-            LockSupport.unpark(t);
+            Parking.unpark(t);
         }
     }
 
@@ -119,7 +119,7 @@ final class Creator {
             if (o != null) {
                 create(o);
             } else if (!stopped) {
-                LockSupport.parkNanos(this, parkNanos(now));
+                Parking.park(this, parkNanos(now));
             }
         }
     }

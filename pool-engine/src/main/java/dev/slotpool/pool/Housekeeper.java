@@ -2,10 +2,10 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.SlotState;
+import dev.slotpool.table.Parking;
 import dev.slotpool.table.Slot;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one timer thread (design §2.3): every {@code housekeepingPeriod} it visits the table once and closes
@@ -42,7 +42,7 @@ final class Housekeeper {
 
     void stop() {
         stopped = true;
-        LockSupport.unpark(thread);
+        Parking.unpark(thread);
     }
 
     void join() {
@@ -62,7 +62,7 @@ final class Housekeeper {
         while (!stopped) {
             long wait = next - System.nanoTime();
             if (wait > 0) {
-                LockSupport.parkNanos(this, wait);
+                Parking.park(this, wait);
                 continue;
             }
             next += periodNanos;

@@ -4,7 +4,6 @@ import dev.slotpool.SlotState;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -241,7 +240,7 @@ public final class SlotTable<T> {
                 }
                 // A polling head wakes once per turn on its own: a slot made available by a thread in its turn
                 // that then stops borrowing is found within a turn without that thread signalling anyone.
-                LockSupport.parkNanos(this, w.polling && headPollNanos > 0 ? Math.min(remaining, headPollNanos)
+                Parking.park(this, w.polling && headPollNanos > 0 ? Math.min(remaining, headPollNanos)
                         : remaining);
                 if (Thread.interrupted()) {
                     Slot<T> late = w.cancel() ? null : w.handed();

@@ -2,7 +2,6 @@ package dev.slotpool.table;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A thread parked in the {@link WaitQueue}. Its {@code item} word decides, by CAS, who ends the wait: a returner
@@ -77,7 +76,7 @@ final class Waiter {
         // Read first: under contention many returners signal the same head, and a failing CAS still takes the
         // cache line exclusively; a read shares it.
         if (!(boolean) SIGNALLED.getVolatile(this) && SIGNALLED.compareAndSet(this, false, true)) {
-            LockSupport.unpark(thread);
+            Parking.unpark(thread);
         }
     }
 
@@ -87,6 +86,6 @@ final class Waiter {
     }
 
     void wake() {
-        LockSupport.unpark(thread);
+        Parking.unpark(thread);
     }
 }
