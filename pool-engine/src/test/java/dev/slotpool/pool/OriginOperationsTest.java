@@ -193,7 +193,11 @@ class OriginOperationsTest {
                 .config());
         try {
             var s = Pools.await(pool, p -> p.origin("b").orElseThrow().state() == OriginState.DOWN, "b detected down");
-            assertThat(s.origin("b").orElseThrow().stateReason()).contains("3 consecutive connection failures");
+            // Two creator threads may both fail before one of them marks b DOWN: at least the threshold.
+            var reason = java.util.regex.Pattern.compile("(\\d+) consecutive connection failures")
+                    .matcher(s.origin("b").orElseThrow().stateReason());
+            assertThat(reason.find()).as("reason: %s", s.origin("b").orElseThrow().stateReason()).isTrue();
+            assertThat(Integer.parseInt(reason.group(1))).isGreaterThanOrEqualTo(3);
             var filled = Pools.await(pool, p -> p.available() >= 6, "min filled on a and c");
             assertThat(filled.origin("b").orElseThrow().total()).isZero();
             b.down(false);
