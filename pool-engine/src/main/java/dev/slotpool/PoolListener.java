@@ -7,6 +7,13 @@ package dev.slotpool;
  */
 public interface PoolListener {
 
+    /**
+     * The pool is starting: called once, before its threads start and before any other callback, so a listener
+     * can learn the pool's name and origins (metrics tag their meters with them).
+     */
+    default void onStart(PoolConfig config) {
+    }
+
     /** A pool event (creation, close with reason, timeout, leak, origin state change, rebalance). */
     default void onEvent(PoolEvent event) {
     }

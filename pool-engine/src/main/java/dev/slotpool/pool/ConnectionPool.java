@@ -73,6 +73,7 @@ public final class ConnectionPool {
         this.housekeeper = new Housekeeper(this);
         this.operations = new OriginOperations(this);
         ProxyConnection.prepareClasses();
+        events.started(config);
         creator.start();
         housekeeper.start();
     }

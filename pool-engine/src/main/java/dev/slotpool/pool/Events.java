@@ -1,6 +1,7 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 
@@ -22,6 +23,17 @@ final class Events {
     Events(String poolName, List<PoolListener> listeners) {
         this.poolName = poolName;
         this.listeners = listeners.toArray(new PoolListener[0]);
+    }
+
+    /** Tells every listener the pool is starting (before any thread of the pool runs). */
+    void started(PoolConfig config) {
+        for (PoolListener l : listeners) {
+            try {
+                l.onStart(config);
+            } catch (RuntimeException | LinkageError | AssertionError e) {
+                report(l, e);
+            }
+        }
     }
 
     /** Whether any listener is registered: the hot path checks this before building anything. */

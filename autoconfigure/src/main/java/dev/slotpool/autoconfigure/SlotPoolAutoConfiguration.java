@@ -1,0 +1,102 @@
+package dev.slotpool.autoconfigure;
+
+import dev.slotpool.LabelingCallback;
+import dev.slotpool.PoolListener;
+import dev.slotpool.SlotPoolBuilder;
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.SlotPoolPropertiesMapper.DefaultConnection;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.DataSourceUnwrapper;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+import javax.sql.DataSource;
+import javax.sql.XADataSource;
+
+/**
+ * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
+ * wins over HikariCP even when HikariCP is on the class path; backs off for a user's DataSource bean,
+ * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool.
+ *
+ * <p>The default connection comes from a {@link JdbcConnectionDetails} bean when one is declared (Testcontainers
+ * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
+ * {@code slotpool.origins}, Boot's embedded database (H2, HSQLDB, Derby) is used, as Boot does for HikariCP.
+ */
+@AutoConfiguration(before = DataSourceAutoConfiguration.class)
+@ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
+@ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
+@EnableConfigurationProperties({SlotPoolProperties.class, DataSourceProperties.class})
+public class SlotPoolAutoConfiguration {
+
+    /** The class Boot's own {@code PropertiesJdbcConnectionDetails} has: it only echoes spring.datasource.*. */
+    private static final String PROPERTIES_DETAILS = "PropertiesJdbcConnectionDetails";
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean({DataSource.class, XADataSource.class})
+    @Conditional(DataSourceTypeCondition.class)
+    public SlotPoolDataSource dataSource(SlotPoolProperties properties, DataSourceProperties dataSourceProperties,
+                                         ObjectProvider<JdbcConnectionDetails> connectionDetails,
+                                         ObjectProvider<SlotPoolBuilderCustomizer> customizers,
+                                         ObjectProvider<PoolListener> listeners,
+                                         ObjectProvider<LabelingCallback> labeling) {
+        DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
+                connectionDetails.getIfUnique());
+        SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
+        labeling.ifUnique(builder::labeling);
+        listeners.orderedStream().forEach(builder::listener);
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        SlotPoolPropertiesMapper.validate(builder, properties, connection);
+        return builder.build();
+    }
+
+    /** So Boot's {@code jdbc.connections.*} meters, the {@code db} health indicator and Spring Boot Admin see the pool. */
+    @Bean
+    @ConditionalOnMissingBean(name = "slotPoolDataSourcePoolMetadataProvider")
+    static DataSourcePoolMetadataProvider slotPoolDataSourcePoolMetadataProvider() {
+        return dataSource -> {
+            SlotPoolDataSource pool = DataSourceUnwrapper.unwrap(dataSource, SlotPoolDataSource.class);
+            return pool == null ? null : new SlotPoolDataSourcePoolMetadata(pool);
+        };
+    }
+
+    static DefaultConnection defaultConnection(SlotPoolProperties properties, DataSourceProperties dataSource,
+                                               JdbcConnectionDetails details) {
+        if (details != null && !details.getClass().getSimpleName().equals(PROPERTIES_DETAILS)) {
+            return new DefaultConnection(details.getJdbcUrl(), details.getUsername(), details.getPassword(),
+                    details.getDriverClassName(), "JdbcConnectionDetails(" + details.getClass().getSimpleName() + ")");
+        }
+        if (dataSource.getUrl() == null && properties.getOrigins().isEmpty()) {
+            // Boot's embedded-database fallback; throws Boot's own "url is not specified" failure if there is none.
+            return new DefaultConnection(dataSource.determineUrl(), dataSource.determineUsername(),
+                    dataSource.determinePassword(), dataSource.getDriverClassName(), "spring.datasource");
+        }
+        return new DefaultConnection(dataSource.getUrl(), dataSource.getUsername(), dataSource.getPassword(),
+                dataSource.getDriverClassName(), "spring.datasource");
+    }
+
+    /** Matches unless {@code spring.datasource.type} names a DataSource other than slotpool's. */
+    static final class DataSourceTypeCondition extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String type = context.getEnvironment().getProperty("spring.datasource.type");
+            if (type == null || type.isBlank() || type.trim().equals(SlotPoolDataSource.class.getName())) {
+                return ConditionOutcome.match("spring.datasource.type is unset or names slotpool");
+            }
+            return ConditionOutcome.noMatch("spring.datasource.type names " + type.trim());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.slotpool.autoconfigure;
+
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolDataSource;
+import org.springframework.boot.jdbc.metadata.AbstractDataSourcePoolMetadata;
+
+/** Boot's view of the pool's sizes ({@code jdbc.connections.active/idle/max/min}, the {@code db} health query). */
+final class SlotPoolDataSourcePoolMetadata extends AbstractDataSourcePoolMetadata<SlotPoolDataSource> {
+
+    SlotPoolDataSourcePoolMetadata(SlotPoolDataSource dataSource) {
+        super(dataSource);
+    }
+
+    @Override
+    public Integer getActive() {
+        return snapshot().borrowed();
+    }
+
+    @Override
+    public Integer getIdle() {
+        return snapshot().available();
+    }
+
+    @Override
+    public Integer getMax() {
+        return getDataSource().config().maxSize();
+    }
+
+    @Override
+    public Integer getMin() {
+        return getDataSource().config().minSize();
+    }
+
+    @Override
+    public String getValidationQuery() {
+        return getDataSource().config().validationQuery();
+    }
+
+    /** The pool leaves auto-commit to the driver (and restores the driver's value at return). */
+    @Override
+    public Boolean getDefaultAutoCommit() {
+        return null;
+    }
+
+    private PoolSnapshot snapshot() {
+        return getDataSource().snapshot();
+    }
+}

@@ -1,0 +1,219 @@
+package dev.slotpool.autoconfigure;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code slotpool.*} properties. Every field but {@code enabled} is nullable: {@link SlotPoolPropertiesMapper}
+ * copies only what is set onto the engine's builder, which keeps the defaults and the range checks (style rule
+ * 12). Unknown keys under {@code slotpool.} fail startup rather than being ignored. Each field's comment is its
+ * description in the generated configuration metadata; {@code docs/configuration.md} has the same list.
+ */
+@ConfigurationProperties(prefix = "slotpool", ignoreUnknownFields = false)
+public class SlotPoolProperties {
+
+    /** Whether slotpool becomes the application's DataSource. */
+    private boolean enabled = true;
+
+    /** Pool name, used in thread names, the pool endpoint, metric tags and messages. Engine default: slotpool. */
+    private String name;
+
+    /** Connections kept open even when idle (0 to max-size). Engine default: 2. */
+    private Integer minSize;
+
+    /** Most connections open at once, counting those being opened (1 to 100000). Engine default: 10. */
+    private Integer maxSize;
+
+    /** Connections opened at start, in the background (min-size to max-size). Engine default: min-size. */
+    private Integer initialSize;
+
+    /** How long a borrow waits for a connection before it fails; 0 fails at once. Engine default: 30s. */
+    private Duration borrowTimeout;
+
+    /** While threads wait, how long a thread handed a connection may keep borrowing ahead of the queue; 0 is strict FIFO. Engine default: 250us. */
+    private Duration turnDuration;
+
+    /** Pool threads that open connections; user threads never do (1 to 64). Engine default: 2. */
+    private Integer creatorThreads;
+
+    /** Cap of the back-off between failed connection attempts (50ms to 10m). Engine default: 5s. */
+    private Duration creationBackoffMax;
+
+    /** Idle connections above min-size are closed after this; 0 disables, else at least 1s. Engine default: 10m. */
+    private Duration inactiveTimeout;
+
+    /** Connections are retired after this (minus up to 2.5% jitter); 0 disables, else at least 1s. Engine default: 30m. */
+    private Duration maxLifetime;
+
+    /** A borrowed connection with no JDBC activity for this long is taken back, aborted and reported; 0 disables. Engine default: 0. */
+    private Duration abandonedTimeout;
+
+    /** A connection borrowed for longer than this is taken back, aborted and reported; 0 disables. Engine default: 0. */
+    private Duration timeToLive;
+
+    /** How often idle connections are validated; 0 disables, else at least 1s. Engine default: 2m. */
+    private Duration keepaliveInterval;
+
+    /** A connection idle longer than this is validated before it is lent; 0 validates every borrow. Engine default: 500ms. */
+    private Duration validateAfterIdle;
+
+    /** Time limit of one validation (1s to 10m; JDBC counts whole seconds). Engine default: 5s. */
+    private Duration validationTimeout;
+
+    /** SQL run to validate a connection; unset uses the driver's Connection.isValid. */
+    private String validationQuery;
+
+    /** How often timers, keepalive, drains and rebalance steps run (10ms to 10m). Engine default: 5s. */
+    private Duration housekeepingPeriod;
+
+    /** At shutdown, how long borrowed connections may take to come back before they are aborted. Engine default: 10s. */
+    private Duration shutdownTimeout;
+
+    /** After an origin goes DOWN, how long its borrowed connections may run before they are aborted. Engine default: 5s. */
+    private Duration downGracePeriod;
+
+    /** Failed connects or validations in a row that mark an origin DOWN (0 disables detection, up to 1000). Engine default: 3. */
+    private Integer downAfterFailures;
+
+    /** Idle connections a rebalance retires per housekeeping run (1 to 1000). Engine default: 2. */
+    private Integer rebalanceStep;
+
+    /** Record each borrower's stack, reported when a connection is taken back and shown in the endpoint. Engine default: false. */
+    private Boolean leakTracing;
+
+    /** Driver properties for every origin (an origin's own connection-properties win); values are never printed. */
+    private Map<String, String> connectionProperties = new LinkedHashMap<>();
+
+    /** The origins (databases, instances or hosts) the pool spans; when empty, spring.datasource.url is the one origin, named "default". */
+    private List<Origin> origins = new ArrayList<>();
+
+    /** Oracle JDBC settings. */
+    private final Oracle oracle = new Oracle();
+
+    /** One origin of the pool. */
+    public static class Origin {
+
+        /** Origin name, unique in the pool; used by the endpoint, metrics and the console. */
+        private String name;
+
+        /** JDBC URL of this origin; unset uses spring.datasource.url. */
+        private String url;
+
+        /** User name for this origin; unset uses spring.datasource.username. */
+        private String username;
+
+        /** Password for this origin; unset uses spring.datasource.password. Never printed. */
+        private String password;
+
+        /** Service dimension (e.g. the Oracle service name), shown in snapshots and usable to select origins. */
+        private String service;
+
+        /** Database dimension. */
+        private String database;
+
+        /** Instance dimension (e.g. the Oracle instance or PostgreSQL server). */
+        private String instance;
+
+        /** Host dimension. */
+        private String host;
+
+        /** Relative share of connections and borrows (at least 0; one origin above 0). Engine default: 1. */
+        private Integer weight;
+
+        /** Cap on this origin's connections, counting those being opened; 0 means only max-size. Engine default: 0. */
+        private Integer maxConnections;
+
+        /** Driver properties for this origin, merged over slotpool.connection-properties; values are never printed. */
+        private Map<String, String> connectionProperties = new LinkedHashMap<>();
+
+        public String getName() { return name; }
+        public void setName(String name) { this.name = name; }
+        public String getUrl() { return url; }
+        public void setUrl(String url) { this.url = url; }
+        public String getUsername() { return username; }
+        public void setUsername(String username) { this.username = username; }
+        public String getPassword() { return password; }
+        public void setPassword(String password) { this.password = password; }
+        public String getService() { return service; }
+        public void setService(String service) { this.service = service; }
+        public String getDatabase() { return database; }
+        public void setDatabase(String database) { this.database = database; }
+        public String getInstance() { return instance; }
+        public void setInstance(String instance) { this.instance = instance; }
+        public String getHost() { return host; }
+        public void setHost(String host) { this.host = host; }
+        public Integer getWeight() { return weight; }
+        public void setWeight(Integer weight) { this.weight = weight; }
+        public Integer getMaxConnections() { return maxConnections; }
+        public void setMaxConnections(Integer maxConnections) { this.maxConnections = maxConnections; }
+        public Map<String, String> getConnectionProperties() { return connectionProperties; }
+        public void setConnectionProperties(Map<String, String> connectionProperties) { this.connectionProperties = connectionProperties; }
+    }
+
+    /** Oracle JDBC settings, applied as driver properties. */
+    public static class Oracle {
+
+        /** Rows the Oracle driver fetches per round trip for every statement (driver property defaultRowPrefetch, at least 1). Driver default: 10. */
+        private Integer defaultRowPrefetch;
+
+        public Integer getDefaultRowPrefetch() { return defaultRowPrefetch; }
+        public void setDefaultRowPrefetch(Integer defaultRowPrefetch) { this.defaultRowPrefetch = defaultRowPrefetch; }
+    }
+
+    public boolean isEnabled() { return enabled; }
+    public void setEnabled(boolean enabled) { this.enabled = enabled; }
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+    public Integer getMinSize() { return minSize; }
+    public void setMinSize(Integer minSize) { this.minSize = minSize; }
+    public Integer getMaxSize() { return maxSize; }
+    public void setMaxSize(Integer maxSize) { this.maxSize = maxSize; }
+    public Integer getInitialSize() { return initialSize; }
+    public void setInitialSize(Integer initialSize) { this.initialSize = initialSize; }
+    public Duration getBorrowTimeout() { return borrowTimeout; }
+    public void setBorrowTimeout(Duration borrowTimeout) { this.borrowTimeout = borrowTimeout; }
+    public Duration getTurnDuration() { return turnDuration; }
+    public void setTurnDuration(Duration turnDuration) { this.turnDuration = turnDuration; }
+    public Integer getCreatorThreads() { return creatorThreads; }
+    public void setCreatorThreads(Integer creatorThreads) { this.creatorThreads = creatorThreads; }
+    public Duration getCreationBackoffMax() { return creationBackoffMax; }
+    public void setCreationBackoffMax(Duration creationBackoffMax) { this.creationBackoffMax = creationBackoffMax; }
+    public Duration getInactiveTimeout() { return inactiveTimeout; }
+    public void setInactiveTimeout(Duration inactiveTimeout) { this.inactiveTimeout = inactiveTimeout; }
+    public Duration getMaxLifetime() { return maxLifetime; }
+    public void setMaxLifetime(Duration maxLifetime) { this.maxLifetime = maxLifetime; }
+    public Duration getAbandonedTimeout() { return abandonedTimeout; }
+    public void setAbandonedTimeout(Duration abandonedTimeout) { this.abandonedTimeout = abandonedTimeout; }
+    public Duration getTimeToLive() { return timeToLive; }
+    public void setTimeToLive(Duration timeToLive) { this.timeToLive = timeToLive; }
+    public Duration getKeepaliveInterval() { return keepaliveInterval; }
+    public void setKeepaliveInterval(Duration keepaliveInterval) { this.keepaliveInterval = keepaliveInterval; }
+    public Duration getValidateAfterIdle() { return validateAfterIdle; }
+    public void setValidateAfterIdle(Duration validateAfterIdle) { this.validateAfterIdle = validateAfterIdle; }
+    public Duration getValidationTimeout() { return validationTimeout; }
+    public void setValidationTimeout(Duration validationTimeout) { this.validationTimeout = validationTimeout; }
+    public String getValidationQuery() { return validationQuery; }
+    public void setValidationQuery(String validationQuery) { this.validationQuery = validationQuery; }
+    public Duration getHousekeepingPeriod() { return housekeepingPeriod; }
+    public void setHousekeepingPeriod(Duration housekeepingPeriod) { this.housekeepingPeriod = housekeepingPeriod; }
+    public Duration getShutdownTimeout() { return shutdownTimeout; }
+    public void setShutdownTimeout(Duration shutdownTimeout) { this.shutdownTimeout = shutdownTimeout; }
+    public Duration getDownGracePeriod() { return downGracePeriod; }
+    public void setDownGracePeriod(Duration downGracePeriod) { this.downGracePeriod = downGracePeriod; }
+    public Integer getDownAfterFailures() { return downAfterFailures; }
+    public void setDownAfterFailures(Integer downAfterFailures) { this.downAfterFailures = downAfterFailures; }
+    public Integer getRebalanceStep() { return rebalanceStep; }
+    public void setRebalanceStep(Integer rebalanceStep) { this.rebalanceStep = rebalanceStep; }
+    public Boolean getLeakTracing() { return leakTracing; }
+    public void setLeakTracing(Boolean leakTracing) { this.leakTracing = leakTracing; }
+    public Map<String, String> getConnectionProperties() { return connectionProperties; }
+    public void setConnectionProperties(Map<String, String> connectionProperties) { this.connectionProperties = connectionProperties; }
+    public List<Origin> getOrigins() { return origins; }
+    public void setOrigins(List<Origin> origins) { this.origins = origins; }
+    public Oracle getOracle() { return oracle; }
+}

@@ -1,0 +1,165 @@
+package dev.slotpool.autoconfigure;
+
+import dev.slotpool.ConfigViolation;
+import dev.slotpool.InvalidPoolConfigException;
+import dev.slotpool.OriginConfig;
+import dev.slotpool.SlotPoolBuilder;
+import dev.slotpool.SlotPoolDataSource;
+import org.springframework.boot.context.properties.PropertyMapper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Copies what is set in {@link SlotPoolProperties} (and the default connection) onto a {@link SlotPoolBuilder},
+ * and translates the engine's violations back into the property names a user wrote. The engine decides defaults
+ * and ranges; this class only maps (style rule 12).
+ */
+public final class SlotPoolPropertiesMapper {
+
+    /** Oracle's driver property for the number of rows fetched per round trip (seed 002). */
+    static final String ORACLE_ROW_PREFETCH = "defaultRowPrefetch";
+
+    private static final Pattern ORIGIN_PROPERTY = Pattern.compile("origins\\[([^]]*)]\\.(\\w+)");
+
+    /**
+     * The default connection: from {@code spring.datasource.*} or a {@code JdbcConnectionDetails} bean.
+     *
+     * @param source the property prefix (or bean description) the values came from, used in error reports
+     */
+    public record DefaultConnection(String url, String username, String password, String driverClassName,
+                                    String source) {
+
+        @Override
+        public String toString() {
+            return "DefaultConnection[source=" + source + "]";
+        }
+    }
+
+    private SlotPoolPropertiesMapper() {
+    }
+
+    /** A builder with every property that is set; nothing is validated yet. */
+    public static SlotPoolBuilder toBuilder(SlotPoolProperties p, DefaultConnection connection) {
+        SlotPoolBuilder b = SlotPoolDataSource.builder();
+        PropertyMapper map = PropertyMapper.get();
+        map.from(connection.url()).to(b::url);
+        map.from(connection.username()).to(b::username);
+        map.from(connection.password()).to(b::password);
+        map.from(connection.driverClassName()).to(b::driverClassName);
+        map.from(p.getName()).to(b::name);
+        map.from(p.getMinSize()).to(b::minSize);
+        map.from(p.getMaxSize()).to(b::maxSize);
+        map.from(p.getInitialSize()).to(b::initialSize);
+        map.from(p.getBorrowTimeout()).to(b::borrowTimeout);
+        map.from(p.getTurnDuration()).to(b::turnDuration);
+        map.from(p.getCreatorThreads()).to(b::creatorThreads);
+        map.from(p.getCreationBackoffMax()).to(b::creationBackoffMax);
+        map.from(p.getInactiveTimeout()).to(b::inactiveTimeout);
+        map.from(p.getMaxLifetime()).to(b::maxLifetime);
+        map.from(p.getAbandonedTimeout()).to(b::abandonedTimeout);
+        map.from(p.getTimeToLive()).to(b::timeToLive);
+        map.from(p.getKeepaliveInterval()).to(b::keepaliveInterval);
+        map.from(p.getValidateAfterIdle()).to(b::validateAfterIdle);
+        map.from(p.getValidationTimeout()).to(b::validationTimeout);
+        map.from(p.getValidationQuery()).to(b::validationQuery);
+        map.from(p.getHousekeepingPeriod()).to(b::housekeepingPeriod);
+        map.from(p.getShutdownTimeout()).to(b::shutdownTimeout);
+        map.from(p.getDownGracePeriod()).to(b::downGracePeriod);
+        map.from(p.getDownAfterFailures()).to(b::downAfterFailures);
+        map.from(p.getRebalanceStep()).to(b::rebalanceStep);
+        map.from(p.getLeakTracing()).to(b::leakTracing);
+        map.from(p.getOracle().getDefaultRowPrefetch()).as(String::valueOf)
+                .to(v -> b.connectionProperty(ORACLE_ROW_PREFETCH, v));
+        p.getConnectionProperties().forEach(b::connectionProperty);
+        for (SlotPoolProperties.Origin o : p.getOrigins()) {
+            OriginConfig origin = OriginConfig.named(o.getName()).url(o.getUrl()).username(o.getUsername())
+                    .password(o.getPassword()).service(o.getService()).database(o.getDatabase())
+                    .instance(o.getInstance()).host(o.getHost()).connectionProperties(o.getConnectionProperties());
+            if (o.getWeight() != null) {
+                origin = origin.weight(o.getWeight());
+            }
+            if (o.getMaxConnections() != null) {
+                origin = origin.maxConnections(o.getMaxConnections());
+            }
+            b.origin(origin);
+        }
+        return b;
+    }
+
+    /**
+     * Validates the builder (the engine's checks plus the glue's own for Oracle settings).
+     *
+     * @throws InvalidSlotPoolPropertiesException naming every bad property as the user wrote it
+     */
+    public static void validate(SlotPoolBuilder builder, SlotPoolProperties p, DefaultConnection connection) {
+        List<ConfigViolation> problems = new ArrayList<>();
+        Integer prefetch = p.getOracle().getDefaultRowPrefetch();
+        if (prefetch != null && prefetch < 1) {
+            problems.add(new ConfigViolation("slotpool.oracle.default-row-prefetch", String.valueOf(prefetch),
+                    "must be ≥ 1"));
+        }
+        try {
+            builder.config();
+            if (problems.isEmpty()) {
+                return;
+            }
+        } catch (InvalidPoolConfigException e) {
+            for (ConfigViolation v : e.violations()) {
+                problems.add(new ConfigViolation(propertyName(v, p, connection), v.value(), v.problem()));
+            }
+        }
+        throw new InvalidSlotPoolPropertiesException(problems);
+    }
+
+    /** The property a user wrote for an engine setting: {@code minSize} → {@code slotpool.min-size}. */
+    static String propertyName(ConfigViolation v, SlotPoolProperties p, DefaultConnection connection) {
+        String setting = v.property();
+        switch (setting) {
+            case "url", "username", "password" -> {
+                return connection.source() + "." + setting;
+            }
+            case "driverClassName" -> {
+                return connection.source() + ".driver-class-name";
+            }
+            default -> {
+            }
+        }
+        Matcher m = ORIGIN_PROPERTY.matcher(setting);
+        if (m.matches()) {
+            return "slotpool.origins[" + originIndex(m.group(1), v, p.getOrigins()) + "]." + kebab(m.group(2));
+        }
+        return "slotpool." + kebab(setting);
+    }
+
+    /** The engine names an origin by its name, or by its index when it has none. */
+    private static String originIndex(String key, ConfigViolation v, List<SlotPoolProperties.Origin> origins) {
+        if (key.equals("*") || key.chars().allMatch(Character::isDigit)) {
+            return key;
+        }
+        int found = -1;
+        for (int i = 0; i < origins.size(); i++) {
+            if (key.equals(origins.get(i).getName())) {
+                found = i;
+                if (!v.problem().startsWith("duplicate")) {
+                    break; // a duplicate is reported on the later origin, anything else on the first
+                }
+            }
+        }
+        return found < 0 ? key : String.valueOf(found);
+    }
+
+    static String kebab(String camel) {
+        StringBuilder sb = new StringBuilder(camel.length() + 4);
+        for (char c : camel.toCharArray()) {
+            if (Character.isUpperCase(c)) {
+                sb.append('-').append(Character.toLowerCase(c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,157 @@
+package dev.slotpool.autoconfigure.endpoint;
+
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
+import dev.slotpool.autoconfigure.endpoint.PoolViews.Problem;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+import org.springframework.boot.convert.DurationStyle;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code /actuator/pool}: reads the pool (whole, or one origin with every slot) and acts on it (rebalance, drain,
+ * mark down, mark up). Thin by design (style rule 13): it maps a {@link PoolSnapshot} to {@link PoolViews} and
+ * calls one engine method per action. Bad input answers 400 with a message and leaves the pool unchanged (the
+ * engine's operations are all-or-nothing); an unknown origin in a read answers 404.
+ *
+ * <p>Read-only unless the application grants more ({@code management.endpoint.pool.access=unrestricted}): the
+ * write operations change production routing, so they are off by default.
+ */
+@WebEndpoint(id = "pool", defaultAccess = Access.READ_ONLY)
+public class PoolEndpoint {
+
+    /** Drain timeout when a drain request names none. */
+    static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final SlotPoolDataSource pool;
+
+    public PoolEndpoint(SlotPoolDataSource pool) {
+        this.pool = pool;
+    }
+
+    @ReadOperation
+    public PoolViews.PoolView pool() {
+        return PoolViews.pool(pool.snapshot());
+    }
+
+    @ReadOperation
+    public WebEndpointResponse<Object> origin(@Selector String origin) {
+        PoolSnapshot s = pool.snapshot();
+        return s.origin(origin)
+                .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o, s.total())))
+                .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, unknownOrigin(origin, s)));
+    }
+
+    /**
+     * {@code POST /actuator/pool} with {@code {"action": "rebalance"}} (back to the configured weights) or
+     * {@code {"action": "rebalance", "weights": {"east": 70, "west": 30}}}.
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> poolAction(String action, @Nullable Map<String, Object> weights) {
+        if (!"rebalance".equals(normalize(action))) {
+            return badRequest("unknown pool action '" + action + "' (allowed: rebalance)");
+        }
+        if (weights == null) {
+            return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
+        }
+        Map<String, Integer> parsed = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : weights.entrySet()) {
+            Integer w = integer(e.getValue());
+            if (w == null) {
+                return badRequest("weight of origin '" + e.getKey() + "' must be a whole number ≥ 0 (was '"
+                        + e.getValue() + "')");
+            }
+            parsed.put(e.getKey(), w);
+        }
+        return apply("rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
+    }
+
+    /**
+     * {@code POST /actuator/pool/{origin}} with {@code {"action": "drain", "timeout": "30s"}}, {@code
+     * {"action": "down"}} or {@code {"action": "up"}}.
+     */
+    @WriteOperation
+    public WebEndpointResponse<Object> originAction(@Selector String origin, String action, @Nullable String timeout) {
+        PoolSnapshot s = pool.snapshot();
+        if (s.origin(origin).isEmpty()) {
+            return badRequest(unknownOrigin(origin, s));
+        }
+        String a = normalize(action);
+        if (timeout != null && !"drain".equals(a)) {
+            return badRequest("'timeout' applies to drain only");
+        }
+        return switch (a) {
+            case "drain" -> {
+                Duration t;
+                try {
+                    t = timeout == null ? DEFAULT_DRAIN_TIMEOUT : DurationStyle.detectAndParse(timeout);
+                } catch (IllegalArgumentException e) {
+                    yield badRequest("timeout '" + timeout + "' is not a duration (e.g. 30s, 2m, PT30S)");
+                }
+                if (t.isNegative()) {
+                    yield badRequest("timeout must be ≥ 0 (was " + timeout + ")");
+                }
+                Duration drainTimeout = t;
+                yield apply("drain", origin, "draining within " + drainTimeout, () -> pool.drain(origin, drainTimeout));
+            }
+            case "down" -> apply("down", origin, "marked DOWN", () -> pool.markDown(origin));
+            case "up" -> apply("up", origin, "marked UP", () -> pool.markUp(origin));
+            default -> badRequest("unknown origin action '" + action + "' (allowed: drain, down, up)");
+        };
+    }
+
+    private WebEndpointResponse<Object> apply(String action, String origin, String outcome, Runnable operation) {
+        try {
+            operation.run();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return badRequest(e.getMessage());
+        }
+        return new WebEndpointResponse<>(new ActionResult(action, origin, outcome, PoolViews.pool(pool.snapshot())));
+    }
+
+    /** A JSON integer, or a string holding one; anything else (fractions, text, booleans) is refused. */
+    private static Integer integer(Object value) {
+        if (value instanceof Integer i) {
+            return i;
+        }
+        if (value instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+            return l.intValue();
+        }
+        if (value instanceof String str) {
+            try {
+                return Integer.valueOf(str.trim());
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static String normalize(String action) {
+        return action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static String unknownOrigin(String origin, PoolSnapshot s) {
+        return "unknown origin '" + origin + "' (known origins: "
+                + String.join(", ", s.origins().stream().map(o -> o.name()).toList()) + ")";
+    }
+
+    private static WebEndpointResponse<Object> badRequest(String message) {
+        return problem(WebEndpointResponse.STATUS_BAD_REQUEST, message);
+    }
+
+    private static WebEndpointResponse<Object> problem(int status, String message) {
+        return new WebEndpointResponse<>(new Problem(status, status == 404 ? "Not Found" : "Bad Request", message),
+                status);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.slotpool.autoconfigure.endpoint;
+
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotSnapshot;
+import dev.slotpool.SlotState;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON shapes of {@code /actuator/pool} (documented in {@code docs/operations.md}), made from a
+ * {@link PoolSnapshot}. URLs arrive redacted from the engine; no password or connection property is copied.
+ */
+public final class PoolViews {
+
+    private PoolViews() {
+    }
+
+    /** {@code GET /actuator/pool}. */
+    public record PoolView(String name, boolean closed, Sizes sizes, Waiting waiting, long borrows, long timeouts,
+                           long connectionsOpened, long connectionsClosed, String lastCreationFailure,
+                           List<OriginView> origins) {
+    }
+
+    public record Sizes(int min, int max, int total, int available, int borrowed, int creating, int closing) {
+    }
+
+    public record OriginSizes(int total, int available, int borrowed, int creating, int closing) {
+    }
+
+    public record Waiting(int threads, long oldestMillis) {
+    }
+
+    /** One origin in the pool view: counts and one compact entry per slot. */
+    public record OriginView(String name, String url, Dimensions dimensions, OriginState state, String stateReason,
+                             int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
+                             int consecutiveFailures, List<SlotSummary> slots) {
+    }
+
+    public record Dimensions(String service, String database, String instance, String host) {
+    }
+
+    public record SlotSummary(int index, SlotState state, boolean retiring, long borrowCount) {
+    }
+
+    /** {@code GET /actuator/pool/{origin}}: the origin with every slot in full. */
+    public record OriginDetail(String name, String url, Dimensions dimensions, OriginState state, String stateReason,
+                               int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
+                               int consecutiveFailures, List<SlotDetail> slots) {
+    }
+
+    /** Times in milliseconds, -1 where they do not apply. */
+    public record SlotDetail(int index, SlotState state, boolean retiring, long borrowCount, long ageMillis,
+                             long idleMillis, long heldMillis, String holderThread, Map<String, String> labels,
+                             String borrowStack) {
+    }
+
+    /** The outcome of a write operation. */
+    public record ActionResult(String action, String origin, String outcome, PoolView pool) {
+    }
+
+    /** The body of a 400 or 404 answer. */
+    public record Problem(int status, String error, String message) {
+    }
+
+    public static PoolView pool(PoolSnapshot s) {
+        return new PoolView(s.name(), s.closed(),
+                new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.reserved(), s.closing()),
+                new Waiting(s.waiting(), s.oldestWaitMillis()), s.borrows(), s.timeouts(), s.connectionsOpened(),
+                s.connectionsClosed(), s.lastCreationFailure().orElse(null),
+                s.origins().stream().map(o -> origin(o, s.total())).toList());
+    }
+
+    static OriginView origin(OriginSnapshot o, int poolTotal) {
+        return new OriginView(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
+                round(o.targetShare()), share(o.total(), poolTotal), sizes(o), o.borrows(), o.consecutiveFailures(),
+                o.slots().stream().map(x -> new SlotSummary(x.index(), x.state(), x.retiring(), x.borrowCount())).toList());
+    }
+
+    public static OriginDetail originDetail(OriginSnapshot o, int poolTotal) {
+        return new OriginDetail(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
+                round(o.targetShare()), share(o.total(), poolTotal), sizes(o), o.borrows(), o.consecutiveFailures(),
+                o.slots().stream().map(PoolViews::slot).toList());
+    }
+
+    private static SlotDetail slot(SlotSnapshot x) {
+        return new SlotDetail(x.index(), x.state(), x.retiring(), x.borrowCount(), x.ageMillis(), x.idleMillis(),
+                x.heldMillis(), x.holderThread(), x.labels(), x.borrowStack());
+    }
+
+    private static Dimensions dimensions(OriginSnapshot o) {
+        return new Dimensions(o.service(), o.database(), o.instance(), o.host());
+    }
+
+    private static OriginSizes sizes(OriginSnapshot o) {
+        return new OriginSizes(o.total(), o.available(), o.borrowed(), o.reserved(), o.closing());
+    }
+
+    private static double share(int part, int whole) {
+        return whole == 0 ? 0 : round(100.0 * part / whole);
+    }
+
+    private static double round(double percent) {
+        return Math.round(percent * 10) / 10.0;
+    }
+}

@@ -1,0 +1,174 @@
+package dev.slotpool.autoconfigure.metrics;
+
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolListener;
+import dev.slotpool.PoolSnapshot;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The pool's Micrometer meters, all named {@code slotpool.*} and tagged {@code pool} (and {@code origin} where
+ * it applies). Event counts and timers come from the pool's listener callbacks; connection counts and origin
+ * state are gauges read from a snapshot at most once per second. An origin seen for the first time at runtime
+ * (a discovered instance) gets its meters on its first event.
+ *
+ * <p>Register it as a listener of the pool ({@code SlotPoolBuilder.listener}) and {@link #attach} the pool once
+ * built; the auto-configuration does both.
+ */
+public final class SlotPoolMetrics implements PoolListener {
+
+    /** Gauges read snapshots no more often than this: one snapshot serves a whole scrape. */
+    private static final long SNAPSHOT_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final MeterRegistry registry;
+    private final Map<String, OriginMeters> origins = new ConcurrentHashMap<>();
+    private final Map<String, Counter> closes = new ConcurrentHashMap<>();
+    private volatile Tags poolTags = Tags.empty();
+    private volatile String pool;
+    private volatile Supplier<PoolSnapshot> source;
+    private volatile PoolSnapshot cached;
+    private volatile long cachedAt;
+
+    public SlotPoolMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Gives the gauges their source of snapshots. */
+    public void attach(Supplier<PoolSnapshot> snapshots) {
+        this.source = snapshots;
+    }
+
+    @Override
+    public void onStart(PoolConfig config) {
+        pool = config.name();
+        poolTags = Tags.of("pool", pool);
+        Gauge.builder("slotpool.connections.waiting", this, m -> m.poolValue(PoolSnapshot::waiting))
+                .description("Threads waiting for a connection").tags(poolTags).register(registry);
+        Gauge.builder("slotpool.connections.max", this, m -> m.poolValue(PoolSnapshot::maxSize))
+                .description("Configured maximum number of connections").tags(poolTags).register(registry);
+        Gauge.builder("slotpool.connections.min", this, m -> m.poolValue(PoolSnapshot::minSize))
+                .description("Configured minimum number of connections").tags(poolTags).register(registry);
+        FunctionCounter.builder("slotpool.borrow.timeouts", this, m -> m.poolValue(PoolSnapshot::timeouts))
+                .description("Borrows that timed out").tags(poolTags).register(registry);
+        for (OriginConfig origin : config.origins()) {
+            origin(origin.name());
+        }
+    }
+
+    @Override
+    public void onBorrow(String origin, long waitNanos) {
+        origin(origin).borrowWait.record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void onReturn(String origin, long heldNanos) {
+        origin(origin).usage.record(heldNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void onEvent(PoolEvent event) {
+        if (event.origin() == null) {
+            return;
+        }
+        OriginMeters meters = origin(event.origin());
+        switch (event.type()) {
+            case CREATED -> meters.created.increment();
+            case CREATION_FAILED -> meters.creationFailures.increment();
+            case CLOSED -> closes.computeIfAbsent(event.origin() + '\u0000' + event.reason(), k ->
+                    Counter.builder("slotpool.connections.closed").description("Connections closed, by reason")
+                            .tags(poolTags).tag("origin", event.origin())
+                            .tag("reason", String.valueOf(event.reason())).register(registry)).increment();
+            default -> {
+            }
+        }
+    }
+
+    private OriginMeters origin(String name) {
+        OriginMeters m = origins.get(name);
+        return m != null ? m : origins.computeIfAbsent(name, OriginMeters::new);
+    }
+
+    private double poolValue(ToDoubleFunction<PoolSnapshot> value) {
+        PoolSnapshot s = snapshot();
+        return s == null ? Double.NaN : value.applyAsDouble(s);
+    }
+
+    private double originValue(String origin, ToDoubleFunction<OriginSnapshot> value) {
+        PoolSnapshot s = snapshot();
+        if (s == null) {
+            return Double.NaN;
+        }
+        return s.origin(origin).map(value::applyAsDouble).orElse(Double.NaN);
+    }
+
+    private PoolSnapshot snapshot() {
+        Supplier<PoolSnapshot> src = source;
+        if (src == null) {
+            return null;
+        }
+        long now = System.nanoTime();
+        PoolSnapshot s = cached;
+        if (s == null || now - cachedAt > SNAPSHOT_MAX_AGE_NANOS) {
+            s = src.get();
+            cached = s;
+            cachedAt = now;
+        }
+        return s;
+    }
+
+    /** One origin's meters, registered when the origin is first seen. */
+    private final class OriginMeters {
+
+        final Timer borrowWait;
+        final Timer usage;
+        final Counter created;
+        final Counter creationFailures;
+
+        OriginMeters(String origin) {
+            Tags tags = poolTags.and("origin", origin);
+            borrowWait = Timer.builder("slotpool.borrow.wait").description("Time a borrow took, waiting included")
+                    .tags(tags).publishPercentiles(0.5, 0.95, 0.99).register(registry);
+            usage = Timer.builder("slotpool.connections.usage").description("Time connections were held by borrowers")
+                    .tags(tags).register(registry);
+            created = Counter.builder("slotpool.connections.created").description("Physical connections opened")
+                    .tags(tags).register(registry);
+            creationFailures = Counter.builder("slotpool.connections.creation.failures")
+                    .description("Failed attempts to open a connection").tags(tags).register(registry);
+            FunctionCounter.builder("slotpool.borrows", SlotPoolMetrics.this,
+                            m -> m.originValue(origin, OriginSnapshot::borrows))
+                    .description("Borrows served by the origin").tags(tags).register(registry);
+            connections(tags, origin, "available", OriginSnapshot::available);
+            connections(tags, origin, "borrowed", OriginSnapshot::borrowed);
+            connections(tags, origin, "creating", OriginSnapshot::reserved);
+            connections(tags, origin, "closing", OriginSnapshot::closing);
+            for (OriginState state : OriginState.values()) {
+                Gauge.builder("slotpool.origin.state", SlotPoolMetrics.this,
+                                m -> m.originValue(origin, o -> o.state() == state ? 1 : 0))
+                        .description("1 for the origin's current state (UP, DRAINING, DOWN), else 0")
+                        .tags(tags).tag("state", state.name()).register(registry);
+            }
+            Gauge.builder("slotpool.origin.weight", SlotPoolMetrics.this, m -> m.originValue(origin, OriginSnapshot::weight))
+                    .description("The origin's current target weight").tags(tags).register(registry);
+        }
+
+        private void connections(Tags tags, String origin, String state, ToDoubleFunction<OriginSnapshot> value) {
+            Gauge.builder("slotpool.connections", SlotPoolMetrics.this, m -> m.originValue(origin, value))
+                    .description("Connections of the origin, by state").tags(tags).tag("state", state)
+                    .register(registry);
+        }
+    }
+}
