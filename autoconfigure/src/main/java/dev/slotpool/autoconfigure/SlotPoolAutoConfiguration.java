@@ -76,7 +76,7 @@ public class SlotPoolAutoConfiguration {
                                                JdbcConnectionDetails details) {
         if (details != null && !details.getClass().getSimpleName().equals(PROPERTIES_DETAILS)) {
             return new DefaultConnection(details.getJdbcUrl(), details.getUsername(), details.getPassword(),
-                    details.getDriverClassName(), "JdbcConnectionDetails(" + details.getClass().getSimpleName() + ")");
+                    driverClassName(details), "JdbcConnectionDetails(" + details.getClass().getSimpleName() + ")");
         }
         if (dataSource.getUrl() == null && properties.getOrigins().isEmpty()) {
             // Boot's embedded-database fallback; throws Boot's own "url is not specified" failure if there is none.
@@ -85,6 +85,18 @@ public class SlotPoolAutoConfiguration {
         }
         return new DefaultConnection(dataSource.getUrl(), dataSource.getUsername(), dataSource.getPassword(),
                 dataSource.getDriverClassName(), "spring.datasource");
+    }
+
+    /**
+     * The details' driver class; Boot's default derives it from the URL and throws for a database it does not
+     * know, in which case the engine finds the driver through {@code DriverManager} as it does for any URL.
+     */
+    private static String driverClassName(JdbcConnectionDetails details) {
+        try {
+            return details.getDriverClassName();
+        } catch (IllegalStateException unknownDatabase) {
+            return null;
+        }
     }
 
     /** Matches unless {@code spring.datasource.type} names a DataSource other than slotpool's. */

@@ -125,4 +125,39 @@ class LabelsAndListenersTest {
             pool.close();
         }
     }
+
+    @Test
+    void onStartComesOnceAndBeforeAnyOtherCallback() throws Exception {
+        java.util.List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PoolListener recorder = new PoolListener() {
+            @Override
+            public void onStart(dev.slotpool.PoolConfig config) {
+                calls.add("start:" + config.name() + ":" + config.origins().get(0).name());
+            }
+
+            @Override
+            public void onEvent(PoolEvent event) {
+                calls.add(event.type().name());
+            }
+
+            @Override
+            public void onBorrow(String origin, long waitNanos) {
+                calls.add("borrow");
+            }
+        };
+        StubDatabase db = StubDatabase.reset("onstart");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).name("p1").minSize(2).maxSize(2).listener(recorder)
+                .config());
+        try {
+            try (Connection c = pool.borrow()) {
+                assertThat(c.isValid(1)).isTrue();
+            }
+            Pools.await(pool, s -> s.total() == 2, "2 connections");
+        } finally {
+            pool.close();
+        }
+        assertThat(calls.get(0)).isEqualTo("start:p1:default");
+        assertThat(calls.stream().filter(c -> c.startsWith("start:"))).hasSize(1);
+        assertThat(calls).contains("CREATED", "borrow");
+    }
 }

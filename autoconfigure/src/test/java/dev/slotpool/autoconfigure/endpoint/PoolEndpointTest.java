@@ -1,0 +1,182 @@
+package dev.slotpool.autoconfigure.endpoint;
+
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.OriginState;
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.SlotState;
+import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
+import dev.slotpool.autoconfigure.endpoint.PoolViews.OriginDetail;
+import dev.slotpool.autoconfigure.endpoint.PoolViews.PoolView;
+import dev.slotpool.autoconfigure.endpoint.PoolViews.Problem;
+import dev.slotpool.testsupport.StubDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.sql.Connection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The endpoint's operations called as Actuator calls them; over HTTP in the sample app's tests. */
+class PoolEndpointTest {
+
+    private static final String SECRET = "endpoint-secret-pw";
+
+    private SlotPoolDataSource pool;
+    private PoolEndpoint endpoint;
+
+    @BeforeEach
+    void start() throws Exception {
+        pool = SlotPoolDataSource.builder().name("ep").minSize(3).maxSize(6).password(SECRET)
+                .origin(OriginConfig.named("east").url(StubDatabase.reset("ep-east").url()).weight(50).host("db1"))
+                .origin(OriginConfig.named("west").url(StubDatabase.reset("ep-west").url()).weight(30))
+                .origin(OriginConfig.named("north").url(StubDatabase.reset("ep-north").url()).weight(20))
+                .build();
+        endpoint = new PoolEndpoint(pool);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (pool.snapshot().available() < 3) {
+            assertThat(System.nanoTime()).as("3 connections opened").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        pool.close();
+    }
+
+    private Map<String, Integer> weights() {
+        Map<String, Integer> w = new LinkedHashMap<>();
+        pool.snapshot().origins().forEach(o -> w.put(o.name(), o.weight()));
+        return w;
+    }
+
+    private OriginState state(String origin) {
+        return pool.snapshot().origin(origin).map(OriginSnapshot::state).orElseThrow();
+    }
+
+    private static String message(WebEndpointResponse<Object> r) {
+        return ((Problem) r.getBody()).message();
+    }
+
+    @Test
+    void readsTheWholePoolWithEveryOriginAndSlot() throws Exception {
+        try (Connection held = pool.getConnection()) {
+            PoolView view = endpoint.pool();
+            assertThat(view.name()).isEqualTo("ep");
+            assertThat(view.sizes().max()).isEqualTo(6);
+            assertThat(view.sizes().borrowed()).isEqualTo(1);
+            assertThat(view.borrows()).isEqualTo(1);
+            assertThat(view.origins()).extracting(PoolViews.OriginView::name).containsExactly("east", "west", "north");
+            assertThat(view.origins()).allSatisfy(o -> assertThat(o.state()).isEqualTo(OriginState.UP));
+            assertThat(view.origins().get(0).dimensions().host()).isEqualTo("db1");
+            assertThat(view.origins().get(0).targetShare()).isEqualTo(50.0);
+            assertThat(view.origins().stream().flatMap(o -> o.slots().stream()))
+                    .anySatisfy(s -> assertThat(s.state()).isEqualTo(SlotState.BORROWED));
+            String json = JsonMapper.builder().build().writeValueAsString(view);
+            assertThat(json).contains("\"origins\"", "\"slots\"", "\"borrowCount\"").doesNotContain(SECRET);
+        }
+    }
+
+    @Test
+    void readsOneOriginWithSlotDetailsAndAnswers404ForAnUnknownOne() throws Exception {
+        try (Connection held = pool.getConnection()) {
+            String holder = Thread.currentThread().getName();
+            List<OriginDetail> details = new java.util.ArrayList<>();
+            for (String name : List.of("east", "west", "north")) {
+                WebEndpointResponse<Object> r = endpoint.origin(name);
+                assertThat(r.getStatus()).isEqualTo(200);
+                details.add((OriginDetail) r.getBody());
+            }
+            assertThat(details.stream().flatMap(d -> d.slots().stream()))
+                    .anySatisfy(s -> {
+                        assertThat(s.state()).isEqualTo(SlotState.BORROWED);
+                        assertThat(s.holderThread()).isEqualTo(holder);
+                        assertThat(s.heldMillis()).isGreaterThanOrEqualTo(0);
+                        assertThat(s.ageMillis()).isGreaterThanOrEqualTo(0);
+                    });
+        }
+        WebEndpointResponse<Object> missing = endpoint.origin("south");
+        assertThat(missing.getStatus()).isEqualTo(404);
+        assertThat(message(missing)).contains("unknown origin 'south'", "east, west, north");
+    }
+
+    @Test
+    void rebalancesToGivenWeightsAndBackToTheConfiguredOnes() {
+        Map<String, Object> body = new HashMap<>(Map.of("east", 70, "west", "20", "north", 10));
+        WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", body);
+        assertThat(r.getStatus()).isEqualTo(200);
+        assertThat(((ActionResult) r.getBody()).action()).isEqualTo("rebalance");
+        assertThat(weights()).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
+
+        assertThat(endpoint.poolAction("REBALANCE", null).getStatus()).isEqualTo(200);
+        assertThat(weights()).isEqualTo(Map.of("east", 50, "west", 30, "north", 20));
+    }
+
+    @Test
+    void badRebalancesAnswer400AndChangeNothing() {
+        Map<String, Integer> before = weights();
+        List<Map<String, Object>> bad = List.of(
+                Map.of("east", -1, "west", 50),
+                Map.of("east", 0, "west", 0, "north", 0),
+                Map.of("east", "lots"),
+                Map.of("east", 1.5),
+                Map.of("east", true),
+                Map.of("south", 10),
+                Map.of());
+        for (Map<String, Object> weights : bad) {
+            WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", weights);
+            assertThat(r.getStatus()).as("weights %s", weights).isEqualTo(400);
+            assertThat(message(r)).as("weights %s", weights).isNotBlank();
+            assertThat(weights()).as("unchanged after %s", weights).isEqualTo(before);
+        }
+        WebEndpointResponse<Object> unknownAction = endpoint.poolAction("shuffle", null);
+        assertThat(unknownAction.getStatus()).isEqualTo(400);
+        assertThat(message(unknownAction)).contains("shuffle", "rebalance");
+    }
+
+    @Test
+    void drainDownAndUpChangeTheOriginAndRepeatsAreHarmless() {
+        assertThat(endpoint.originAction("north", "drain", "2s").getStatus()).isEqualTo(200);
+        assertThat(state("north")).isEqualTo(OriginState.DRAINING);
+        assertThat(endpoint.originAction("north", "drain", "2s").getStatus()).isEqualTo(200);
+        assertThat(state("north")).isEqualTo(OriginState.DRAINING);
+        assertThat(endpoint.originAction("north", "up", null).getStatus()).isEqualTo(200);
+        assertThat(state("north")).isEqualTo(OriginState.UP);
+        assertThat(endpoint.originAction("west", "down", null).getStatus()).isEqualTo(200);
+        assertThat(state("west")).isEqualTo(OriginState.DOWN);
+        assertThat(endpoint.originAction("west", "down", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("west", "up", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("west", "up", null).getStatus()).isEqualTo(200);
+        assertThat(state("west")).isEqualTo(OriginState.UP);
+        ActionResult drained = (ActionResult) endpoint.originAction("east", "drain", null).getBody();
+        assertThat(drained.outcome()).contains("PT30S");
+    }
+
+    @Test
+    void badOriginActionsAnswer400AndChangeNothing() {
+        record Case(String origin, String action, String timeout, String expected) {
+        }
+        List<Case> cases = List.of(
+                new Case("south", "drain", "1s", "unknown origin 'south'"),
+                new Case("east", "explode", null, "unknown origin action 'explode'"),
+                new Case("east", "drain", "soon", "not a duration"),
+                new Case("east", "drain", "-5s", "≥ 0"),
+                new Case("east", "up", "5s", "drain only"),
+                new Case("east", null, null, "unknown origin action"));
+        for (Case c : cases) {
+            WebEndpointResponse<Object> r = endpoint.originAction(c.origin(), c.action(), c.timeout());
+            assertThat(r.getStatus()).as("%s", c).isEqualTo(400);
+            assertThat(message(r)).as("%s", c).contains(c.expected());
+        }
+        assertThat(pool.snapshot().origins()).allSatisfy(o -> assertThat(o.state()).isEqualTo(OriginState.UP));
+    }
+}
