@@ -10,6 +10,8 @@ import dev.slotpool.autoconfigure.metrics.SlotPoolMetricsAutoConfiguration;
 import dev.slotpool.testsupport.StubDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -24,6 +26,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -68,7 +71,7 @@ class ActuatorIntegrationTest {
             double borrows = registry.find("slotpool.borrows").tag("pool", "metered").functionCounters().stream()
                     .mapToDouble(c -> c.count()).sum();
             assertThat(borrows).isEqualTo(10);
-            assertThat(registry.find("slotpool.connections.created").tag("origin", "east").counter()).isNotNull();
+            assertThat(registry.find("slotpool.connections.opened").tag("origin", "east").counter()).isNotNull();
             assertThat(registry.get("slotpool.origin.state").tags("origin", "east", "state", "UP").gauge().value())
                     .isEqualTo(1);
 
@@ -85,6 +88,41 @@ class ActuatorIntegrationTest {
 
             registry.getMeters().forEach(m -> assertThat(m.getId().toString()).doesNotContain("meter-secret"));
         });
+    }
+
+    @Test
+    void everyMeterSurvivesPrometheusNaming() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(SlotPoolAutoConfiguration.class,
+                        DataSourceAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        SlotPoolMetricsAutoConfiguration.class))
+                .withBean(MeterRegistry.class, () -> new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+                .withPropertyValues(twoOrigins("prom"))
+                .run(ctx -> {
+                    SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+                    try (Connection c = pool.getConnection()) {
+                        assertThat(c.isValid(1)).isTrue();
+                    }
+                    PrometheusMeterRegistry registry = (PrometheusMeterRegistry) ctx.getBean(MeterRegistry.class);
+                    waitFor(() -> registry.scrape().contains("slotpool_connections_opened_total"), "opened counter");
+                    String scrape = registry.scrape();
+                    for (String line : List.of(
+                            "slotpool_connections{origin=\"east\",pool=\"prom\",state=\"available\"}",
+                            "slotpool_connections{origin=\"west\",pool=\"prom\",state=\"borrowed\"}",
+                            "slotpool_connections_waiting{pool=\"prom\"}",
+                            "slotpool_borrow_wait_seconds{origin=\"east\",pool=\"prom\",quantile=\"0.99\"}",
+                            "slotpool_borrow_wait_seconds_count{origin=",
+                            "slotpool_borrows_total{origin=\"east\",pool=\"prom\"}",
+                            "slotpool_borrow_timeouts_total{pool=\"prom\"}",
+                            "slotpool_connections_usage_seconds_count{origin=",
+                            "slotpool_connections_opened_total{origin=\"east\",pool=\"prom\"}",
+                            "slotpool_connections_creation_failures_total{origin=\"east\",pool=\"prom\"}",
+                            "slotpool_origin_state{origin=\"east\",pool=\"prom\",state=\"UP\"} 1",
+                            "slotpool_origin_weight{origin=\"west\",pool=\"prom\"}")) {
+                        assertThat(scrape).as("scrape has %s", line).contains(line);
+                    }
+                    assertThat(scrape).doesNotContain("meter-secret");
+                });
     }
 
     @Test

@@ -54,10 +54,11 @@ public class PoolEndpoint {
 
     /**
      * {@code POST /actuator/pool} with {@code {"action": "rebalance"}} (back to the configured weights) or
-     * {@code {"action": "rebalance", "weights": {"east": 70, "west": 30}}}.
+     * {@code {"action": "rebalance", "weights": "east=70,west=20,north=10"}}. Actuator binds a request body as a
+     * flat map of strings, so the weights travel as one string of {@code origin=weight} pairs.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> poolAction(String action, @Nullable Map<String, Object> weights) {
+    public WebEndpointResponse<Object> poolAction(String action, @Nullable String weights) {
         if (!"rebalance".equals(normalize(action))) {
             return badRequest("unknown pool action '" + action + "' (allowed: rebalance)");
         }
@@ -65,13 +66,17 @@ public class PoolEndpoint {
             return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
         }
         Map<String, Integer> parsed = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : weights.entrySet()) {
-            Integer w = integer(e.getValue());
-            if (w == null) {
-                return badRequest("weight of origin '" + e.getKey() + "' must be a whole number ≥ 0 (was '"
-                        + e.getValue() + "')");
+        for (String pair : weights.split(",", -1)) {
+            int eq = pair.indexOf('=');
+            String origin = eq < 0 ? pair.trim() : pair.substring(0, eq).trim();
+            Integer w = eq < 0 ? null : integer(pair.substring(eq + 1).trim());
+            if (origin.isEmpty() || w == null) {
+                return badRequest("weights must be origin=weight pairs with whole numbers ≥ 0, separated by commas "
+                        + "(e.g. east=70,west=30); '" + pair.trim() + "' is not");
             }
-            parsed.put(e.getKey(), w);
+            if (parsed.put(origin, w) != null) {
+                return badRequest("origin '" + origin + "' is given twice in weights");
+            }
         }
         return apply("rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
     }
@@ -102,7 +107,8 @@ public class PoolEndpoint {
                     yield badRequest("timeout must be ≥ 0 (was " + timeout + ")");
                 }
                 Duration drainTimeout = t;
-                yield apply("drain", origin, "draining within " + drainTimeout, () -> pool.drain(origin, drainTimeout));
+                yield apply("drain", origin, "draining within " + print(drainTimeout),
+                        () -> pool.drain(origin, drainTimeout));
             }
             case "down" -> apply("down", origin, "marked DOWN", () -> pool.markDown(origin));
             case "up" -> apply("up", origin, "marked UP", () -> pool.markUp(origin));
@@ -119,22 +125,17 @@ public class PoolEndpoint {
         return new WebEndpointResponse<>(new ActionResult(action, origin, outcome, PoolViews.pool(pool.snapshot())));
     }
 
-    /** A JSON integer, or a string holding one; anything else (fractions, text, booleans) is refused. */
-    private static Integer integer(Object value) {
-        if (value instanceof Integer i) {
-            return i;
+    /** A whole number (sign allowed: the engine names a negative weight), or null. */
+    private static Integer integer(String value) {
+        if (!value.matches("[+-]?\\d{1,9}")) {
+            return null;
         }
-        if (value instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
-            return l.intValue();
-        }
-        if (value instanceof String str) {
-            try {
-                return Integer.valueOf(str.trim());
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
-        return null;
+        return Integer.valueOf(value);
+    }
+
+    /** {@code 30s}, {@code 1500ms}: how the request would write it, not {@code PT30S}. */
+    private static String print(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     private static String normalize(String action) {

@@ -86,7 +86,7 @@ public final class SlotPoolMetrics implements PoolListener {
         }
         OriginMeters meters = origin(event.origin());
         switch (event.type()) {
-            case CREATED -> meters.created.increment();
+            case CREATED -> meters.opened.increment();
             case CREATION_FAILED -> meters.creationFailures.increment();
             case CLOSED -> closes.computeIfAbsent(event.origin() + '\u0000' + event.reason(), k ->
                     Counter.builder("slotpool.connections.closed").description("Connections closed, by reason")
@@ -135,7 +135,7 @@ public final class SlotPoolMetrics implements PoolListener {
 
         final Timer borrowWait;
         final Timer usage;
-        final Counter created;
+        final Counter opened;
         final Counter creationFailures;
 
         OriginMeters(String origin) {
@@ -144,7 +144,8 @@ public final class SlotPoolMetrics implements PoolListener {
                     .tags(tags).publishPercentiles(0.5, 0.95, 0.99).register(registry);
             usage = Timer.builder("slotpool.connections.usage").description("Time connections were held by borrowers")
                     .tags(tags).register(registry);
-            created = Counter.builder("slotpool.connections.created").description("Physical connections opened")
+            // Not "...created": Prometheus strips a _created suffix, which would clash with slotpool.connections.
+            opened = Counter.builder("slotpool.connections.opened").description("Physical connections opened")
                     .tags(tags).register(registry);
             creationFailures = Counter.builder("slotpool.connections.creation.failures")
                     .description("Failed attempts to open a connection").tags(tags).register(registry);

@@ -17,7 +17,6 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.sql.Connection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,8 +110,7 @@ class PoolEndpointTest {
 
     @Test
     void rebalancesToGivenWeightsAndBackToTheConfiguredOnes() {
-        Map<String, Object> body = new HashMap<>(Map.of("east", 70, "west", "20", "north", 10));
-        WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", body);
+        WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", " east=70, west = 20,north=10");
         assertThat(r.getStatus()).isEqualTo(200);
         assertThat(((ActionResult) r.getBody()).action()).isEqualTo("rebalance");
         assertThat(weights()).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
@@ -124,15 +122,9 @@ class PoolEndpointTest {
     @Test
     void badRebalancesAnswer400AndChangeNothing() {
         Map<String, Integer> before = weights();
-        List<Map<String, Object>> bad = List.of(
-                Map.of("east", -1, "west", 50),
-                Map.of("east", 0, "west", 0, "north", 0),
-                Map.of("east", "lots"),
-                Map.of("east", 1.5),
-                Map.of("east", true),
-                Map.of("south", 10),
-                Map.of());
-        for (Map<String, Object> weights : bad) {
+        List<String> bad = List.of("east=-1,west=50", "east=0,west=0,north=0", "east=lots", "east=1.5", "east=true",
+                "south=10", "", "east", "east=70,", "=5", "east=1,east=2", "east=99999999999");
+        for (String weights : bad) {
             WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", weights);
             assertThat(r.getStatus()).as("weights %s", weights).isEqualTo(400);
             assertThat(message(r)).as("weights %s", weights).isNotBlank();
@@ -158,7 +150,7 @@ class PoolEndpointTest {
         assertThat(endpoint.originAction("west", "up", null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.UP);
         ActionResult drained = (ActionResult) endpoint.originAction("east", "drain", null).getBody();
-        assertThat(drained.outcome()).contains("PT30S");
+        assertThat(drained.outcome()).isEqualTo("draining within 30s");
     }
 
     @Test

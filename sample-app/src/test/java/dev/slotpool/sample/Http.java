@@ -1,0 +1,171 @@
+package dev.slotpool.sample;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Real HTTP against the running app: requests as {@link User#ANONYMOUS}, or with HTTP Basic as a demo user, or in
+ * a {@link Session} opened through the login form (a session cookie and CSRF tokens read from the pages).
+ * Redirects are not followed, so tests see the 302 to the login page.
+ */
+final class Http {
+
+    /** The demo users with the passwords README.md documents. */
+    enum User {
+        ANONYMOUS(null, null), VIEWER("viewer", "viewer-demo"), ADMIN("admin", "admin-demo");
+
+        final String name;
+        final String password;
+
+        User(String name, String password) {
+            this.name = name;
+            this.password = password;
+        }
+    }
+
+    record Response(int status, Map<String, List<String>> headers, String body) {
+
+        Optional<String> header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .flatMap(e -> e.getValue().stream()).findFirst();
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + body;
+        }
+    }
+
+    private static final Pattern CSRF_INPUT = Pattern.compile("<input[^>]*name=\"_csrf\"[^>]*>");
+    private static final Pattern VALUE = Pattern.compile("value=\"([^\"]+)\"");
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+
+    Http(int port) {
+        this.base = "http://localhost:" + port;
+    }
+
+    Response get(String path, User user) {
+        return send(request(path, user, null).GET());
+    }
+
+    Response postJson(String path, String json, User user) {
+        return post(path, "application/json", json, user);
+    }
+
+    Response post(String path, String contentType, String body, User user) {
+        return send(request(path, user, null).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    Response send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> r = client.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(r.statusCode(), r.headers().map(), r.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpRequest.Builder request(String path, User user, String cookie) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+        if (user.name != null) {
+            String credentials = user.name + ":" + user.password;
+            b.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+        }
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        return b;
+    }
+
+    /** Logs in through the form as a browser does: fetch the login page, post it with its CSRF token. */
+    Session login(User user) {
+        Session anonymous = new Session(null);
+        Response page = anonymous.get("/login");
+        assertThat(page.status()).as("login page").isEqualTo(200);
+        Response done = anonymous.postForm("/login", Map.of("username", user.name, "password", user.password,
+                "_csrf", csrfToken(page.body())));
+        assertThat(done.status()).as("login answer %s", done).isEqualTo(302);
+        assertThat(done.header("Location")).as("no login error").hasValueSatisfying(l -> assertThat(l).doesNotContain("error"));
+        assertThat(anonymous.cookie).as("session cookie").isNotNull();
+        return anonymous;
+    }
+
+    /** The CSRF token of the first form on the page. */
+    static String csrfToken(String html) {
+        Matcher input = CSRF_INPUT.matcher(html);
+        assertThat(input.find()).as("a form with a CSRF token in %s", html).isTrue();
+        Matcher value = VALUE.matcher(input.group());
+        assertThat(value.find()).as("a token value in %s", input.group()).isTrue();
+        return value.group(1);
+    }
+
+    static String form(Map<String, String> fields) {
+        return fields.entrySet().stream()
+                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+    }
+
+    /** A browser session: keeps the session cookie the app sets (it changes at login). */
+    final class Session {
+
+        private String cookie;
+
+        private Session(String cookie) {
+            this.cookie = cookie;
+        }
+
+        Response get(String path) {
+            return keepCookie(send(request(path, User.ANONYMOUS, cookie).GET()));
+        }
+
+        Response postForm(String path, Map<String, String> fields) {
+            return post(path, "application/x-www-form-urlencoded", form(fields));
+        }
+
+        Response post(String path, String contentType, String body) {
+            return keepCookie(send(request(path, User.ANONYMOUS, cookie).header("Content-Type", contentType)
+                    .POST(HttpRequest.BodyPublishers.ofString(body))));
+        }
+
+        /** Fetches a page and returns the CSRF token of its first form. */
+        String csrfTokenOf(String page) {
+            Response r = get(page);
+            assertThat(r.status()).as("GET %s", page).isEqualTo(200);
+            return csrfToken(r.body());
+        }
+
+        private Response keepCookie(Response r) {
+            r.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("Set-Cookie"))
+                    .flatMap(e -> e.getValue().stream())
+                    .filter(c -> c.startsWith("JSESSIONID="))
+                    .findFirst()
+                    .ifPresent(c -> cookie = c.substring(0, c.indexOf(';') < 0 ? c.length() : c.indexOf(';')));
+            return r;
+        }
+    }
+}
