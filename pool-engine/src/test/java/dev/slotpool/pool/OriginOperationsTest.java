@@ -202,8 +202,9 @@ class OriginOperationsTest {
             assertThat(filled.origin("b").orElseThrow().total()).isZero();
             b.down(false);
             Pools.await(pool, p -> p.origin("b").orElseThrow().state() == OriginState.UP, "probe marks b up");
-            assertThat(events).anyMatch(e -> e.type() == PoolEvent.Type.ORIGIN_STATE && "b".equals(e.origin())
-                    && e.detail().contains("probe succeeded"));
+            // The state changes before its event is emitted: wait for the event rather than expect it already.
+            Pools.await(pool, p -> events.stream().anyMatch(e -> e.type() == PoolEvent.Type.ORIGIN_STATE
+                    && "b".equals(e.origin()) && e.detail().contains("probe succeeded")), "the probe's UP event");
         } finally {
             pool.close();
         }
