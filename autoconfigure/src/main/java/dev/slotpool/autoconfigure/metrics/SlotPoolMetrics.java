@@ -38,7 +38,6 @@ public final class SlotPoolMetrics implements PoolListener {
     private final Map<String, OriginMeters> origins = new ConcurrentHashMap<>();
     private final Map<String, Counter> closes = new ConcurrentHashMap<>();
     private volatile Tags poolTags = Tags.empty();
-    private volatile String pool;
     private volatile Supplier<PoolSnapshot> source;
     private volatile PoolSnapshot cached;
     private volatile long cachedAt;
@@ -54,8 +53,7 @@ public final class SlotPoolMetrics implements PoolListener {
 
     @Override
     public void onStart(PoolConfig config) {
-        pool = config.name();
-        poolTags = Tags.of("pool", pool);
+        poolTags = Tags.of("pool", config.name());
         Gauge.builder("slotpool.connections.waiting", this, m -> m.poolValue(PoolSnapshot::waiting))
                 .description("Threads waiting for a connection").tags(poolTags).register(registry);
         Gauge.builder("slotpool.connections.max", this, m -> m.poolValue(PoolSnapshot::maxSize))
