@@ -58,6 +58,8 @@ class BorrowTimeoutTest {
         StubDatabase db = StubDatabase.reset("zero");
         ConnectionPool pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1)
                 .borrowTimeout(Duration.ZERO).config());
+        // With a zero timeout even the first borrow fails until the creator has opened the one connection.
+        Pools.await(pool, s -> s.available() == 1, "the connection opened");
         try (Connection held = pool.borrow()) {
             assertThatThrownBy(pool::borrow).isInstanceOf(SQLTransientConnectionException.class);
         } finally {
