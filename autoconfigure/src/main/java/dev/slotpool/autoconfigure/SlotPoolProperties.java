@@ -95,6 +95,9 @@ public class SlotPoolProperties {
     /** Oracle JDBC settings. */
     private final Oracle oracle = new Oracle();
 
+    /** The admin console (module slotpool-console). */
+    private final Console console = new Console();
+
     /** One origin of the pool. */
     public static class Origin {
 
@@ -165,6 +168,28 @@ public class SlotPoolProperties {
         public void setDefaultRowPrefetch(Integer defaultRowPrefetch) { this.defaultRowPrefetch = defaultRowPrefetch; }
     }
 
+    /**
+     * The admin console's settings (docs/console.md). Nested here because {@code slotpool.*} rejects unknown keys.
+     */
+    public static class Console {
+
+        /** Whether the admin console is served (when the slotpool-console module, Spring MVC and Thymeleaf are present). */
+        private boolean enabled = true;
+
+        /** Path of the admin console's page; its snapshot, stream, actions and assets are below it. */
+        private String path = "/slotpool";
+
+        /** Whether the console's buttons may act on the pool; unset means only when Spring Security is on the class path (set true without it on trusted networks only). */
+        private Boolean actionsEnabled;
+
+        public boolean isEnabled() { return enabled; }
+        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+        public String getPath() { return path; }
+        public void setPath(String path) { this.path = path; }
+        public Boolean getActionsEnabled() { return actionsEnabled; }
+        public void setActionsEnabled(Boolean actionsEnabled) { this.actionsEnabled = actionsEnabled; }
+    }
+
     public boolean isEnabled() { return enabled; }
     public void setEnabled(boolean enabled) { this.enabled = enabled; }
     public String getName() { return name; }
@@ -216,4 +241,5 @@ public class SlotPoolProperties {
     public List<Origin> getOrigins() { return origins; }
     public void setOrigins(List<Origin> origins) { this.origins = origins; }
     public Oracle getOracle() { return oracle; }
+    public Console getConsole() { return console; }
 }

@@ -39,7 +39,7 @@ import java.sql.SQLException;
 @DirtiesContext
 abstract class SampleAppTestBase implements EndpointAccessChecks, PoolActionChecks, WeightedRebalanceChecks,
         BadInputChecks, CsrfChecks, MetricsChecks, LoadChecks, ShopChecks, SecretChecks, ServerConnectionChecks,
-        ShutdownChecks {
+        ConsoleChecks, ShutdownChecks {
 
     @LocalServerPort
     private int port;

@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure.endpoint;
 
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.Problem;
 import org.jspecify.annotations.Nullable;
@@ -11,10 +12,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
-import org.springframework.boot.convert.DurationStyle;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -31,7 +30,7 @@ import java.util.Map;
 public class PoolEndpoint {
 
     /** Drain timeout when a drain request names none. */
-    static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration DEFAULT_DRAIN_TIMEOUT = PoolActionInput.DEFAULT_DRAIN_TIMEOUT;
 
     private final SlotPoolDataSource pool;
 
@@ -49,7 +48,7 @@ public class PoolEndpoint {
         PoolSnapshot s = pool.snapshot();
         return s.origin(origin)
                 .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o, s.total())))
-                .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, unknownOrigin(origin, s)));
+                .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, PoolActionInput.unknownOrigin(origin, s)));
     }
 
     /**
@@ -65,18 +64,11 @@ public class PoolEndpoint {
         if (weights == null) {
             return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
         }
-        Map<String, Integer> parsed = new LinkedHashMap<>();
-        for (String pair : weights.split(",", -1)) {
-            int eq = pair.indexOf('=');
-            String origin = eq < 0 ? pair.trim() : pair.substring(0, eq).trim();
-            Integer w = eq < 0 ? null : integer(pair.substring(eq + 1).trim());
-            if (origin.isEmpty() || w == null) {
-                return badRequest("weights must be origin=weight pairs with whole numbers ≥ 0, separated by commas "
-                        + "(e.g. east=70,west=30); '" + pair.trim() + "' is not");
-            }
-            if (parsed.put(origin, w) != null) {
-                return badRequest("origin '" + origin + "' is given twice in weights");
-            }
+        Map<String, Integer> parsed;
+        try {
+            parsed = PoolActionInput.weights(weights);
+        } catch (IllegalArgumentException e) {
+            return badRequest(e.getMessage());
         }
         return apply("rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
     }
@@ -89,7 +81,7 @@ public class PoolEndpoint {
     public WebEndpointResponse<Object> originAction(@Selector String origin, String action, @Nullable String timeout) {
         PoolSnapshot s = pool.snapshot();
         if (s.origin(origin).isEmpty()) {
-            return badRequest(unknownOrigin(origin, s));
+            return badRequest(PoolActionInput.unknownOrigin(origin, s));
         }
         String a = normalize(action);
         if (timeout != null && !"drain".equals(a)) {
@@ -97,17 +89,13 @@ public class PoolEndpoint {
         }
         return switch (a) {
             case "drain" -> {
-                Duration t;
+                Duration drainTimeout;
                 try {
-                    t = timeout == null ? DEFAULT_DRAIN_TIMEOUT : DurationStyle.detectAndParse(timeout);
+                    drainTimeout = PoolActionInput.drainTimeout(timeout);
                 } catch (IllegalArgumentException e) {
-                    yield badRequest("timeout '" + timeout + "' is not a duration (e.g. 30s, 2m, PT30S)");
+                    yield badRequest(e.getMessage());
                 }
-                if (t.isNegative()) {
-                    yield badRequest("timeout must be ≥ 0 (was " + timeout + ")");
-                }
-                Duration drainTimeout = t;
-                yield apply("drain", origin, "draining within " + print(drainTimeout),
+                yield apply("drain", origin, "draining within " + PoolActionInput.print(drainTimeout),
                         () -> pool.drain(origin, drainTimeout));
             }
             case "down" -> apply("down", origin, "marked DOWN", () -> pool.markDown(origin));
@@ -125,26 +113,8 @@ public class PoolEndpoint {
         return new WebEndpointResponse<>(new ActionResult(action, origin, outcome, PoolViews.pool(pool.snapshot())));
     }
 
-    /** A whole number (sign allowed: the engine names a negative weight), or null. */
-    private static Integer integer(String value) {
-        if (!value.matches("[+-]?\\d{1,9}")) {
-            return null;
-        }
-        return Integer.valueOf(value);
-    }
-
-    /** {@code 30s}, {@code 1500ms}: how the request would write it, not {@code PT30S}. */
-    private static String print(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
-
     private static String normalize(String action) {
         return action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
-    }
-
-    private static String unknownOrigin(String origin, PoolSnapshot s) {
-        return "unknown origin '" + origin + "' (known origins: "
-                + String.join(", ", s.origins().stream().map(o -> o.name()).toList()) + ")";
     }
 
     private static WebEndpointResponse<Object> badRequest(String message) {

@@ -1,5 +1,6 @@
 package dev.slotpool.sample.security;
 
+import dev.slotpool.console.SlotPoolConsoleRequest;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -55,13 +56,19 @@ class SecurityConfiguration {
         return http.build();
     }
 
-    /** Pages: login required, POST /load for ADMIN only, CSRF tokens on every form. */
+    /**
+     * Pages: login required, POST /load for ADMIN only, CSRF tokens on every form. The admin console
+     * ({@code slotpool.console.path}, default /slotpool): VIEWER or ADMIN read it, only ADMIN posts its actions,
+     * with CSRF tokens like every page (docs/console.md).
+     */
     @Bean
     @Order(2)
     SecurityFilterChain pageChain(HttpSecurity http) throws Exception {
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/error").permitAll()
                         .requestMatchers(HttpMethod.POST, "/load").hasRole(ADMIN)
+                        .requestMatchers(SlotPoolConsoleRequest.toConsoleActions()).hasRole(ADMIN)
+                        .requestMatchers(SlotPoolConsoleRequest.toConsole()).hasAnyRole(VIEWER, ADMIN)
                         .anyRequest().authenticated())
                 .formLogin(withDefaults())
                 .logout(withDefaults());

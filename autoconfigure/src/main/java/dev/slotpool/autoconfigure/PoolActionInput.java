@@ -1,0 +1,87 @@
+package dev.slotpool.autoconfigure;
+
+import dev.slotpool.PoolSnapshot;
+import org.springframework.boot.convert.DurationStyle;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The text input of a pool action, parsed the same way for the Actuator endpoint and the console: weights as
+ * {@code origin=weight} pairs and a drain timeout in Boot's duration syntax. Each parse throws an
+ * {@link IllegalArgumentException} whose message is the answer's message (the table in
+ * {@code docs/operations.md}); the engine's own checks (unknown origin, negative weight, all zero) stay in the
+ * engine.
+ */
+public final class PoolActionInput {
+
+    /** Drain timeout when a drain request names none. */
+    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private PoolActionInput() {
+    }
+
+    /**
+     * {@code "east=70,west=20"} as an ordered map. Signs are allowed, so the engine names a negative weight.
+     *
+     * @throws IllegalArgumentException for a pair that is not {@code origin=whole number}, or an origin twice
+     */
+    public static Map<String, Integer> weights(String weights) {
+        Map<String, Integer> parsed = new LinkedHashMap<>();
+        for (String pair : weights.split(",", -1)) {
+            int eq = pair.indexOf('=');
+            String origin = eq < 0 ? pair.trim() : pair.substring(0, eq).trim();
+            Integer w = eq < 0 ? null : integer(pair.substring(eq + 1).trim());
+            if (origin.isEmpty() || w == null) {
+                throw new IllegalArgumentException("weights must be origin=weight pairs with whole numbers ≥ 0, "
+                        + "separated by commas (e.g. east=70,west=30); '" + pair.trim() + "' is not");
+            }
+            if (parsed.put(origin, w) != null) {
+                throw new IllegalArgumentException("origin '" + origin + "' is given twice in weights");
+            }
+        }
+        return parsed;
+    }
+
+    /**
+     * A drain timeout ({@code 30s}, {@code 2m}, {@code PT30S}, milliseconds); null means
+     * {@link #DEFAULT_DRAIN_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException for text that is not a duration, or a negative one
+     */
+    public static Duration drainTimeout(String timeout) {
+        if (timeout == null) {
+            return DEFAULT_DRAIN_TIMEOUT;
+        }
+        Duration t;
+        try {
+            t = DurationStyle.detectAndParse(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("timeout '" + timeout + "' is not a duration (e.g. 30s, 2m, PT30S)");
+        }
+        if (t.isNegative()) {
+            throw new IllegalArgumentException("timeout must be ≥ 0 (was " + timeout + ")");
+        }
+        return t;
+    }
+
+    /** {@code 30s}, {@code 1500ms}: how a request would write it, not {@code PT30S}. */
+    public static String print(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+
+    /** The message for an origin the pool does not have, naming the ones it has. */
+    public static String unknownOrigin(String origin, PoolSnapshot s) {
+        return "unknown origin '" + origin + "' (known origins: "
+                + String.join(", ", s.origins().stream().map(o -> o.name()).toList()) + ")";
+    }
+
+    /** A whole number (sign allowed: the engine names a negative weight), or null. */
+    private static Integer integer(String value) {
+        if (!value.matches("[+-]?\\d{1,9}")) {
+            return null;
+        }
+        return Integer.valueOf(value);
+    }
+}

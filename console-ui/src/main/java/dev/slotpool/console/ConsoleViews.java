@@ -1,0 +1,146 @@
+package dev.slotpool.console;
+
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotSnapshot;
+import dev.slotpool.SlotState;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The console's view records (the page model, {@code GET {path}/snapshot} and each server-sent event), made
+ * from a {@link PoolSnapshot}. URLs arrive redacted from the engine; no password or connection property is
+ * copied. Nothing here computes routing: rates and percentiles are handed in.
+ */
+public final class ConsoleViews {
+
+    private ConsoleViews() {
+    }
+
+    /** The whole page: the pool header, one card per origin, the event log (newest first). */
+    public record ConsoleView(Header header, List<OriginCard> origins, List<EventRow> events) {
+    }
+
+    /**
+     * The pool header. {@code freeSlots} are table slots no origin holds (drawn as empty cells);
+     * {@code borrowRate} is borrows per second between the last two samples; the wait percentiles are the
+     * slowest origin's, in milliseconds, or null without a MeterRegistry.
+     */
+    public record Header(String name, String state, int min, int max, int total, int available, int borrowed,
+                         int creating, int closing, int freeSlots, int waiting, long oldestWaitMillis, long borrows,
+                         double borrowRate, Double waitP50Millis, Double waitP99Millis, long timeouts,
+                         long connectionsOpened, long connectionsClosed, String lastCreationFailure) {
+    }
+
+    /** One origin: its state, dimensions, routing shares, counts and one cell per slot it holds or is opening. */
+    public record OriginCard(String name, String url, String state, String stateReason, String service,
+                             String database, String instance, String host, int weight, double targetShare,
+                             double actualShare, int total, int available, int borrowed, int creating, int closing,
+                             long borrows, double borrowRate, Double waitP50Millis, Double waitP99Millis,
+                             List<SlotCell> slots) {
+    }
+
+    /**
+     * One slot. {@code state} is the cell's class ({@code reserved, available, borrowed, closing, retiring}:
+     * retiring is borrowed and to be closed at return), {@code symbol} the letter drawn in the cell (so colour is
+     * not the only carrier), {@code label} its text, {@code title} the hover and
+     * screen-reader text. Times in milliseconds, -1 where they do not apply.
+     */
+    public record SlotCell(int index, String state, String symbol, String label, String title, long borrowCount, long ageMillis,
+                           long idleMillis, long heldMillis, String holderThread, Map<String, String> labels) {
+    }
+
+    /** A slot in full, for the detail dialog: the cell plus the borrow stack (leak tracing only, else null). */
+    public record SlotDetail(String origin, SlotCell slot, String borrowStack) {
+    }
+
+    /** One line of the event log. */
+    public record EventRow(long seq, String at, String type, String origin, String reason, String detail) {
+    }
+
+    /** An action's answer. */
+    public record Outcome(String action, String origin, String outcome) {
+    }
+
+    /** The body of a refused request (400, 403, 404). */
+    public record Problem(int status, String error, String message) {
+    }
+
+    /** Borrow rates per second: the pool's and each origin's. */
+    public record Rates(double pool, Map<String, Double> origins) {
+
+        static final Rates NONE = new Rates(0, Map.of());
+
+        double of(String origin) {
+            return origins.getOrDefault(origin, 0.0);
+        }
+    }
+
+    /** p50 and p99 of the borrow wait, in milliseconds. */
+    public record Percentiles(Double p50Millis, Double p99Millis) {
+    }
+
+    static ConsoleView view(PoolSnapshot s, Rates rates, WaitPercentiles waits, List<EventRow> events) {
+        Double p50 = null;
+        Double p99 = null;
+        int held = 0;
+        List<OriginCard> cards = new java.util.ArrayList<>(s.origins().size());
+        for (OriginSnapshot o : s.origins()) {
+            Percentiles p = waits.of(s.name(), o.name());
+            if (p != null) {
+                p50 = max(p50, p.p50Millis());
+                p99 = max(p99, p.p99Millis());
+            }
+            held += o.slots().size();
+            cards.add(origin(o, s.total(), rates.of(o.name()), p));
+        }
+        Header header = new Header(s.name(), s.closed() ? "CLOSED" : "OPEN", s.minSize(), s.maxSize(), s.total(),
+                s.available(), s.borrowed(), s.reserved(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
+                s.oldestWaitMillis(), s.borrows(), round(rates.pool()), p50, p99, s.timeouts(),
+                s.connectionsOpened(), s.connectionsClosed(), s.lastCreationFailure().orElse(null));
+        return new ConsoleView(header, cards, events);
+    }
+
+    static OriginCard origin(OriginSnapshot o, int poolTotal, double rate, Percentiles p) {
+        return new OriginCard(o.name(), o.url(), o.state().name(), o.stateReason(), o.service(), o.database(),
+                o.instance(), o.host(), o.weight(), round(o.targetShare()), share(o.total(), poolTotal), o.total(),
+                o.available(), o.borrowed(), o.reserved(), o.closing(), o.borrows(), round(rate),
+                p == null ? null : p.p50Millis(), p == null ? null : p.p99Millis(),
+                o.slots().stream().map(ConsoleViews::slot).toList());
+    }
+
+    static SlotCell slot(SlotSnapshot x) {
+        String state = x.retiring() && x.state() == SlotState.BORROWED ? "retiring"
+                : x.state().name().toLowerCase(Locale.ROOT);
+        String label = "retiring".equals(state) ? "borrowed, retiring" : state;
+        String title = "slot " + x.index() + ": " + label + ", " + x.borrowCount()
+                + (x.borrowCount() == 1 ? " borrow" : " borrows");
+        String symbol = switch (state) {
+            case "reserved" -> "R";
+            case "available" -> "A";
+            case "borrowed" -> "B";
+            case "closing" -> "C";
+            case "retiring" -> "X";
+            default -> "·";
+        };
+        return new SlotCell(x.index(), state, symbol, label, title, x.borrowCount(), x.ageMillis(), x.idleMillis(),
+                x.heldMillis(), x.holderThread(), x.labels());
+    }
+
+    private static Double max(Double a, Double b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null ? a : Math.max(a, b);
+    }
+
+    private static double share(int part, int whole) {
+        return whole == 0 ? 0 : round(100.0 * part / whole);
+    }
+
+    static double round(double value) {
+        return Math.round(value * 10) / 10.0;
+    }
+}

@@ -1,0 +1,125 @@
+package dev.slotpool.console;
+
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
+import dev.slotpool.autoconfigure.SlotPoolProperties;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.thymeleaf.spring6.SpringTemplateEngine;
+import org.thymeleaf.spring6.templateresolver.SpringResourceTemplateResolver;
+import org.thymeleaf.templatemode.TemplateMode;
+import org.thymeleaf.templateresolver.ITemplateResolver;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The admin console (docs/console.md) in a servlet web application with Thymeleaf, when the pool is slotpool
+ * and {@code slotpool.console.enabled} is not false. Registers no security: the application's chain decides who
+ * reads and who acts ({@link SlotPoolConsoleRequest}). Its templates resolve only through its own resolver
+ * (prefix {@code classpath:/slotpool-console/templates/}, view names {@code slotpool-console/*}), so the
+ * application's templates are never shadowed and never shadow it; its assets are served below
+ * {@code {path}/assets/}.
+ */
+@AutoConfiguration(after = SlotPoolAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({SpringTemplateEngine.class, SlotPoolDataSource.class, WebMvcConfigurer.class})
+@ConditionalOnBean(SlotPoolDataSource.class)
+@ConditionalOnBooleanProperty(name = "slotpool.console.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SlotPoolProperties.class)
+public class SlotPoolConsoleAutoConfiguration {
+
+    /** The class whose presence means "Spring Security is on the class path". */
+    static final String SECURITY_CLASS = "org.springframework.security.web.SecurityFilterChain";
+
+    @Bean
+    ConsoleSettings slotPoolConsoleSettings(SlotPoolProperties properties, ResourceLoader resourceLoader) {
+        String path = properties.getConsole().getPath();
+        if (path == null || !path.startsWith("/") || path.endsWith("/") || path.contains("*") || path.contains("{")) {
+            throw new IllegalStateException("slotpool.console.path must start with '/', not end with '/' and hold "
+                    + "no pattern (was '" + path + "')");
+        }
+        Boolean actions = properties.getConsole().getActionsEnabled();
+        return new ConsoleSettings(path, actions != null ? actions
+                : ClassUtils.isPresent(SECURITY_CLASS, resourceLoader.getClassLoader()));
+    }
+
+    /** Keeps the last pool events for the page; the pool registers every PoolListener bean. */
+    @Bean
+    ConsoleEventLog slotPoolConsoleEventLog() {
+        return new ConsoleEventLog();
+    }
+
+    @Bean
+    ConsoleViewSource slotPoolConsoleViews(SlotPoolDataSource pool, ObjectProvider<WaitPercentiles> waits,
+                                           ConsoleEventLog events) {
+        return new ConsoleViewSource(pool, waits.getIfAvailable(() -> WaitPercentiles.NONE), events,
+                System::nanoTime);
+    }
+
+    @Bean(destroyMethod = "close")
+    ConsoleStreams slotPoolConsoleStreams(ConsoleViewSource views) {
+        return new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1));
+    }
+
+    @Bean
+    SlotPoolConsoleController slotPoolConsoleController(SlotPoolDataSource pool, ConsoleViewSource views,
+                                                        ConsoleStreams streams, ConsoleSettings settings) {
+        return new SlotPoolConsoleController(pool, views, streams, settings);
+    }
+
+    /**
+     * Resolves only {@code slotpool-console/*} view names, before the application's resolvers; Boot's
+     * Thymeleaf auto-configuration adds every template resolver bean to its engine.
+     */
+    @Bean
+    ITemplateResolver slotPoolConsoleTemplateResolver(ApplicationContext context) {
+        SpringResourceTemplateResolver resolver = new SpringResourceTemplateResolver();
+        resolver.setApplicationContext(context);
+        resolver.setPrefix("classpath:/slotpool-console/templates/");
+        resolver.setSuffix(".html");
+        resolver.setTemplateMode(TemplateMode.HTML);
+        resolver.setCharacterEncoding("UTF-8");
+        resolver.setResolvablePatterns(Set.of("slotpool-console/*"));
+        resolver.addTemplateAlias(SlotPoolConsoleController.VIEW, "console");
+        resolver.setCheckExistence(true);
+        resolver.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return resolver;
+    }
+
+    @Bean
+    WebMvcConfigurer slotPoolConsoleAssets(ConsoleSettings settings) {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addResourceHandlers(ResourceHandlerRegistry registry) {
+                registry.addResourceHandler(settings.path() + "/assets/**")
+                        .addResourceLocations("classpath:/slotpool-console/static/");
+            }
+        };
+    }
+
+    /** Wait percentiles from the {@code slotpool.borrow.wait} timer when Micrometer is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    static class Percentiles {
+
+        @Bean
+        WaitPercentiles slotPoolConsoleWaitPercentiles(ObjectProvider<MeterRegistry> registry) {
+            return new MeterWaitPercentiles(registry);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package dev.slotpool.console;
+
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolActionInput;
+import dev.slotpool.console.ConsoleViews.ConsoleView;
+import dev.slotpool.console.ConsoleViews.Outcome;
+import dev.slotpool.console.ConsoleViews.Problem;
+import dev.slotpool.console.ConsoleViews.SlotDetail;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.util.StringUtils;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The console at {@code slotpool.console.path}. Thin by design (style rule 13): reads map a
+ * {@link PoolSnapshot} to {@link ConsoleViews}; each action parses its input with {@link PoolActionInput} (as the
+ * Actuator endpoint does) and calls one engine method. Bad input answers 400 with a message and leaves the pool
+ * unchanged; with actions disabled every action answers 403. Who may call what is the application's security
+ * chain's business ({@link SlotPoolConsoleRequest}, docs/console.md).
+ */
+@Controller
+@RequestMapping("${slotpool.console.path:/slotpool}")
+public class SlotPoolConsoleController {
+
+    /** The page's view name; only the console's template resolver resolves {@code slotpool-console/*}. */
+    static final String VIEW = "slotpool-console/console";
+
+    private final SlotPoolDataSource pool;
+    private final ConsoleViewSource views;
+    private final ConsoleStreams streams;
+    private final ConsoleSettings settings;
+
+    public SlotPoolConsoleController(SlotPoolDataSource pool, ConsoleViewSource views, ConsoleStreams streams,
+                                     ConsoleSettings settings) {
+        this.pool = pool;
+        this.views = views;
+        this.streams = streams;
+        this.settings = settings;
+    }
+
+    @GetMapping({"", "/"})
+    public String page(Model model) {
+        model.addAttribute("console", views.view());
+        model.addAttribute("consolePath", settings.path());
+        model.addAttribute("actionsEnabled", settings.actionsEnabled());
+        return VIEW;
+    }
+
+    @GetMapping(path = "/snapshot", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ConsoleView snapshot() {
+        return views.view();
+    }
+
+    /** A stream of {@code snapshot} events (one now, then every second); 503 when too many are open. */
+    @GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    public ResponseEntity<SseEmitter> stream() {
+        return streams.open().map(ResponseEntity::ok)
+                .orElseGet(() -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5")
+                        .build());
+    }
+
+    @GetMapping(path = "/origins/{origin}/slots/{index}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> slot(@PathVariable String origin, @PathVariable int index) {
+        PoolSnapshot s = views.snapshot();
+        return s.origin(origin)
+                .flatMap(o -> o.slots().stream().filter(x -> x.index() == index).findFirst())
+                .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(
+                        new SlotDetail(origin, ConsoleViews.slot(x), x.borrowStack())))
+                .orElseGet(() -> problem(HttpStatus.NOT_FOUND, s.origin(origin).isEmpty()
+                        ? PoolActionInput.unknownOrigin(origin, s)
+                        : "origin '" + origin + "' holds no connection in slot " + index));
+    }
+
+    /** Back to the configured weights (no or blank {@code weights}), or to {@code weights=east=70,west=30}. */
+    @PostMapping(path = "/actions/rebalance", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights) {
+        if (!settings.actionsEnabled()) {
+            return disabled();
+        }
+        if (!StringUtils.hasText(weights)) {
+            return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
+        }
+        Map<String, Integer> parsed;
+        try {
+            parsed = PoolActionInput.weights(weights);
+        } catch (IllegalArgumentException e) {
+            return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+        }
+        return apply("rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
+    }
+
+    /** A planned drain within {@code timeout} (Boot duration syntax; blank means 30s). */
+    @PostMapping(path = "/origins/{origin}/drain", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout) {
+        if (!settings.actionsEnabled()) {
+            return disabled();
+        }
+        Duration t;
+        try {
+            t = PoolActionInput.drainTimeout(StringUtils.hasText(timeout) ? timeout.trim() : null);
+        } catch (IllegalArgumentException e) {
+            return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+        }
+        return originAction("drain", origin, "draining within " + PoolActionInput.print(t),
+                () -> pool.drain(origin, t));
+    }
+
+    @PostMapping(path = "/origins/{origin}/down", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> down(@PathVariable String origin) {
+        return settings.actionsEnabled() ? originAction("down", origin, "marked DOWN", () -> pool.markDown(origin))
+                : disabled();
+    }
+
+    @PostMapping(path = "/origins/{origin}/up", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> up(@PathVariable String origin) {
+        return settings.actionsEnabled() ? originAction("up", origin, "marked UP", () -> pool.markUp(origin))
+                : disabled();
+    }
+
+    private ResponseEntity<Object> originAction(String action, String origin, String outcome, Runnable operation) {
+        PoolSnapshot s = views.snapshot();
+        if (s.origin(origin).map(OriginSnapshot::name).isEmpty()) {
+            return problem(HttpStatus.BAD_REQUEST, PoolActionInput.unknownOrigin(origin, s));
+        }
+        return apply(action, origin, outcome, operation);
+    }
+
+    private static ResponseEntity<Object> apply(String action, String origin, String outcome, Runnable operation) {
+        try {
+            operation.run();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+        }
+        return ResponseEntity.ok(new Outcome(action, origin, origin == null ? outcome : origin + ": " + outcome));
+    }
+
+    private static ResponseEntity<Object> disabled() {
+        return problem(HttpStatus.FORBIDDEN, "console actions are disabled: without Spring Security the console is "
+                + "read-only unless slotpool.console.actions-enabled=true (trusted networks only; see docs/console.md)");
+    }
+
+    private static ResponseEntity<Object> problem(HttpStatus status, String message) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
+                .body(new Problem(status.value(), status.getReasonPhrase(), message));
+    }
+}

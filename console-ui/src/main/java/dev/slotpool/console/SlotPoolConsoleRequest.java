@@ -1,0 +1,71 @@
+package dev.slotpool.console;
+
+import dev.slotpool.autoconfigure.SlotPoolProperties;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+import org.springframework.web.context.WebApplicationContext;
+import org.springframework.web.context.support.WebApplicationContextUtils;
+
+/**
+ * Request matchers for an application's security chain, at the configured {@code slotpool.console.path}
+ * (read from the request's application context on first use, so the chain need not know it). The library
+ * registers no chain; docs/console.md shows the recommended one: viewers read, admins act, CSRF on.
+ *
+ * <pre>{@code
+ * .requestMatchers(SlotPoolConsoleRequest.toConsoleActions()).hasRole("ADMIN")
+ * .requestMatchers(SlotPoolConsoleRequest.toConsole()).hasAnyRole("VIEWER", "ADMIN")
+ * }</pre>
+ *
+ * Loads Spring Security classes: use it only with Spring Security on the class path.
+ */
+public final class SlotPoolConsoleRequest {
+
+    private SlotPoolConsoleRequest() {
+    }
+
+    /** Every request to the console: the page, its snapshot, stream, slot details, assets and actions. */
+    public static RequestMatcher toConsole() {
+        return new ConsoleMatcher(null);
+    }
+
+    /** The console's actions: every POST below the console's path. */
+    public static RequestMatcher toConsoleActions() {
+        return new ConsoleMatcher(HttpMethod.POST);
+    }
+
+    private static final class ConsoleMatcher implements RequestMatcher {
+
+        private final HttpMethod method;
+        private volatile RequestMatcher delegate;
+
+        private ConsoleMatcher(HttpMethod method) {
+            this.method = method;
+        }
+
+        @Override
+        public boolean matches(HttpServletRequest request) {
+            RequestMatcher d = delegate;
+            if (d == null) {
+                // Racy but benign: two first requests may each build the same matcher.
+                d = PathPatternRequestMatcher.withDefaults().matcher(method, path(request) + "/**");
+                delegate = d;
+            }
+            return d.matches(request);
+        }
+
+        private static String path(HttpServletRequest request) {
+            WebApplicationContext context = WebApplicationContextUtils
+                    .getRequiredWebApplicationContext(request.getServletContext());
+            SlotPoolProperties properties = context.getBeanProvider(SlotPoolProperties.class).getIfAvailable();
+            return properties == null ? new SlotPoolProperties.Console().getPath() : properties.getConsole().getPath();
+        }
+
+        @Override
+        public String toString() {
+            return "SlotPoolConsoleRequest " + (method == null ? "any method" : method) + " "
+                    + (delegate == null ? "(path on first use)" : delegate);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+// The slotpool console: keeps the server-rendered page live from the server-sent-event stream, draws the chart,
+// opens slot details and sends the actions (with confirmation and the CSRF token). Plain JavaScript, no build.
+// Data from the server is only ever set as textContent or attributes, never parsed as HTML.
+(function () {
+  'use strict';
+  var body = document.body;
+  var base = body.getAttribute('data-base');
+  var HISTORY = 300; // one point a second: the last 5 minutes
+  var rates = [], waits = [];
+  var streamState = document.getElementById('stream-state');
+  var outcome = document.getElementById('outcome');
+
+  function meta(name) {
+    var m = document.querySelector('meta[name="' + name + '"]');
+    return m ? m.getAttribute('content') : null;
+  }
+
+  function show(el, text) { if (el) { el.textContent = text == null ? '—' : String(text); } }
+
+  function setStream(state, text) {
+    streamState.className = 'stream stream-' + state;
+    streamState.textContent = text;
+  }
+
+  function render(view) {
+    var h = view.header;
+    document.querySelectorAll('[data-h]').forEach(function (el) { show(el, h[el.getAttribute('data-h')]); });
+    view.origins.forEach(function (o) {
+      var card = document.querySelector('article.origin[data-origin="' + CSS.escape(o.name) + '"]');
+      if (!card) { setStream('stale', 'origins changed: reload the page'); return; }
+      card.querySelectorAll('[data-o]').forEach(function (el) { show(el, o[el.getAttribute('data-o')]); });
+      var badge = card.querySelector('.badge');
+      badge.className = 'badge badge-' + o.state.toLowerCase();
+      renderSlots(card, o);
+    });
+    renderEvents(view.events);
+    rates.push(h.borrowRate); waits.push(h.waiting);
+    if (rates.length > HISTORY) { rates.shift(); waits.shift(); }
+    drawChart();
+  }
+
+  function renderSlots(card, o) {
+    var list = card.querySelector('ul.slots');
+    var focused = document.activeElement;
+    var focusIndex = focused && list.contains(focused) ? focused.getAttribute('data-index') : null;
+    var items = o.slots.map(function (c) {
+      var li = document.createElement('li');
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'slot slot-' + c.state;
+      b.setAttribute('data-index', c.index);
+      b.title = c.title;
+      b.setAttribute('aria-label', c.title);
+      b.textContent = c.symbol;
+      li.appendChild(b);
+      return li;
+    });
+    list.replaceChildren.apply(list, items);
+    if (focusIndex !== null) {
+      var again = list.querySelector('button[data-index="' + focusIndex + '"]');
+      if (again) { again.focus(); }
+    }
+  }
+
+  function renderEvents(events) {
+    var list = document.getElementById('events');
+    list.replaceChildren.apply(list, events.map(function (e) {
+      var li = document.createElement('li');
+      [['time', e.at], ['span.etype', e.type], ['span.eorigin', e.origin], ['span.ereason', e.reason],
+        ['span.edetail', e.detail]].forEach(function (p) {
+        var parts = p[0].split('.');
+        var el = document.createElement(parts[0]);
+        if (parts[1]) { el.className = parts[1]; }
+        el.textContent = p[1] == null ? '' : p[1];
+        li.appendChild(el);
+        li.appendChild(document.createTextNode(' '));
+      });
+      return li;
+    }));
+  }
+
+  function drawChart() {
+    var maxRate = Math.max.apply(null, rates.concat([1]));
+    var maxWait = Math.max.apply(null, waits.concat([1]));
+    function points(series, max) {
+      return series.map(function (v, i) {
+        var x = (600 * (HISTORY - series.length + i) / (HISTORY - 1)).toFixed(1);
+        var y = (135 - 130 * v / max).toFixed(1);
+        return x + ',' + y;
+      }).join(' ');
+    }
+    document.querySelector('#chart .line-rate').setAttribute('points', points(rates, maxRate));
+    document.querySelector('#chart .line-waiting').setAttribute('points', points(waits, maxWait));
+    show(document.getElementById('chart-max-rate'), Math.round(maxRate * 10) / 10);
+    show(document.getElementById('chart-max-waiting'), maxWait);
+  }
+
+  // The stream: EventSource reconnects by itself after an error; the page says so meanwhile.
+  function connect() {
+    if (!window.EventSource) { setStream('down', 'live updates need EventSource'); return; }
+    var source = new EventSource(base + '/stream');
+    source.onopen = function () { setStream('live', 'live'); };
+    source.addEventListener('snapshot', function (e) {
+      setStream('live', 'live');
+      render(JSON.parse(e.data));
+    });
+    source.onerror = function () {
+      setStream('down', source.readyState === EventSource.CLOSED ? 'stream down: reload to retry'
+        : 'stream down: reconnecting…');
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(function () { source.close(); connect(); }, 5000);
+      }
+    };
+  }
+
+  // Slot details on click or Enter/Space (buttons get both).
+  document.addEventListener('click', function (e) {
+    var slot = e.target.closest('ul.slots button.slot');
+    if (!slot) { return; }
+    var origin = slot.closest('article.origin').getAttribute('data-origin');
+    openSlot(origin, slot.getAttribute('data-index'));
+  });
+
+  function openSlot(origin, index) {
+    fetch(base + '/origins/' + encodeURIComponent(origin) + '/slots/' + index,
+      { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
+      .then(function (r) {
+        var dialog = document.getElementById('slot-dialog');
+        var dl = document.getElementById('slot-detail');
+        var stack = document.getElementById('slot-stack');
+        show(document.getElementById('slot-title'), origin + ' · slot ' + index);
+        var rows = r.ok ? [
+          ['state', r.body.slot.label], ['borrows', r.body.slot.borrowCount], ['age', ms(r.body.slot.ageMillis)],
+          ['idle', ms(r.body.slot.idleMillis)], ['held', ms(r.body.slot.heldMillis)],
+          ['holder thread', r.body.slot.holderThread], ['labels', labels(r.body.slot.labels)]
+        ] : [['error', r.body.message]];
+        dl.replaceChildren.apply(dl, [].concat.apply([], rows.map(function (row) {
+          var dt = document.createElement('dt'); dt.textContent = row[0];
+          var dd = document.createElement('dd'); dd.textContent = row[1] == null ? '—' : row[1];
+          return [dt, dd];
+        })));
+        stack.hidden = !(r.ok && r.body.borrowStack);
+        stack.textContent = r.ok && r.body.borrowStack ? r.body.borrowStack : '';
+        if (dialog.showModal) { dialog.showModal(); } else { alert(dl.textContent); }
+      })
+      .catch(function () { show(outcome, 'could not load the slot'); });
+  }
+
+  function ms(v) { return v < 0 ? '—' : v + ' ms'; }
+  function labels(m) {
+    var keys = m ? Object.keys(m) : [];
+    return keys.length ? keys.map(function (k) { return k + '=' + m[k]; }).join(', ') : 'none';
+  }
+
+  // Actions: confirm, post with the CSRF token, show the outcome or the refusal's message.
+  function confirmAction(text) {
+    var dialog = document.getElementById('confirm-dialog');
+    if (!dialog.showModal) { return Promise.resolve(window.confirm(text)); }
+    show(document.getElementById('confirm-text'), text);
+    return new Promise(function (resolve) {
+      dialog.addEventListener('close', function onClose() {
+        dialog.removeEventListener('close', onClose);
+        resolve(dialog.returnValue === 'ok');
+      });
+      dialog.returnValue = '';
+      dialog.showModal();
+    });
+  }
+
+  document.querySelectorAll('form.action').forEach(function (form) {
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var text = form.getAttribute('data-confirm') || 'Are you sure?';
+      var params = new URLSearchParams(new FormData(form));
+      var extra = form.querySelector('input[name="weights"],input[name="timeout"]');
+      if (extra && extra.value.trim()) { text += ' (' + extra.name + ' ' + extra.value.trim() + ')'; }
+      confirmAction(text).then(function (ok) {
+        if (!ok) { show(outcome, 'cancelled'); return; }
+        var headers = { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' };
+        var token = meta('_csrf'), header = meta('_csrf_header');
+        if (token && header) { headers[header] = token; }
+        fetch(form.action, { method: 'POST', headers: headers, body: params.toString(), credentials: 'same-origin' })
+          .then(function (r) {
+            return r.json().catch(function () { return { message: 'HTTP ' + r.status }; })
+              .then(function (j) { return { ok: r.ok, status: r.status, body: j }; });
+          })
+          .then(function (r) {
+            outcome.className = 'outcome ' + (r.ok ? 'outcome-ok' : 'outcome-error');
+            show(outcome, r.ok ? r.body.outcome : 'refused (' + r.status + '): ' + r.body.message);
+          })
+          .catch(function () {
+            outcome.className = 'outcome outcome-error';
+            show(outcome, 'the request failed: is the app reachable?');
+          });
+      });
+    });
+  });
+
+  connect();
+})();

@@ -1,0 +1,92 @@
+package dev.slotpool.console;
+
+import dev.slotpool.SlotPoolDataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+
+import static dev.slotpool.console.ConsoleTestSupport.runner;
+import static dev.slotpool.console.ConsoleTestSupport.states;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.config.Customizer.withDefaults;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
+import static org.springframework.security.test.web.servlet.setup.SecurityMockMvcConfigurers.springSecurity;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * The chain docs/console.md recommends, built with {@link SlotPoolConsoleRequest}: viewers read, admins act, CSRF
+ * on. The library registers no chain of its own; this test's configuration is the application's.
+ */
+class ConsoleSecurityTest {
+
+    @Test
+    void viewersReadAdminsActWithACsrfToken() {
+        runner("security").withUserConfiguration(Chain.class).run(ctx -> {
+            assertThat(ctx).hasNotFailed().hasSingleBean(SecurityFilterChain.class);
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
+
+            mvc.perform(get("/slotpool")).andExpect(status().isFound()).andExpect(redirectedUrl("/login"));
+            mvc.perform(get("/slotpool/snapshot")).andExpect(status().isFound());
+            mvc.perform(post("/slotpool/origins/east/down").with(csrf())).andExpect(status().isFound());
+
+            String page = mvc.perform(get("/slotpool").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk())
+                    .andReturn().getResponse().getContentAsString();
+            assertThat(page).contains("<meta name=\"_csrf\" content=\"", "<meta name=\"_csrf_header\" content=\"X-CSRF-TOKEN\"",
+                    "name=\"_csrf\" value=\"");
+            mvc.perform(get("/slotpool/snapshot").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
+            mvc.perform(get("/slotpool/assets/console.css").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
+            mvc.perform(post("/slotpool/origins/east/down").with(user("viewer").roles("VIEWER")).with(csrf()))
+                    .andExpect(status().isForbidden());
+            assertThat(states(pool)).containsEntry("east", "UP");
+
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")))
+                    .andExpect(status().isForbidden());
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")).with(csrf().useInvalidToken()))
+                    .andExpect(status().isForbidden());
+            assertThat(states(pool)).containsEntry("east", "UP");
+
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")).with(csrf()))
+                    .andExpect(status().isOk());
+            assertThat(states(pool)).containsEntry("east", "DOWN");
+            mvc.perform(post("/slotpool/origins/east/up").with(user("admin").roles("ADMIN")).with(csrf().asHeader()))
+                    .andExpect(status().isOk());
+            assertThat(states(pool)).containsEntry("east", "UP");
+        });
+    }
+
+    /** The recommended chain (docs/console.md), as an application writes it. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableWebSecurity
+    static class Chain {
+
+        @Bean
+        SecurityFilterChain pages(HttpSecurity http) throws Exception {
+            http.authorizeHttpRequests(requests -> requests
+                            .requestMatchers(SlotPoolConsoleRequest.toConsoleActions()).hasRole("ADMIN")
+                            .requestMatchers(SlotPoolConsoleRequest.toConsole()).hasAnyRole("VIEWER", "ADMIN")
+                            .anyRequest().authenticated())
+                    .formLogin(withDefaults());
+            return http.build();
+        }
+
+        @Bean
+        UserDetailsService users() {
+            return new InMemoryUserDetailsManager(
+                    User.withUsername("viewer").password("{noop}viewer-demo").roles("VIEWER").build(),
+                    User.withUsername("admin").password("{noop}admin-demo").roles("ADMIN").build());
+        }
+    }
+}

@@ -1,0 +1,267 @@
+package dev.slotpool.console;
+
+import dev.slotpool.OriginState;
+import dev.slotpool.SlotPoolDataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.stereotype.Controller;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.bind.annotation.GetMapping;
+
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.slotpool.console.ConsoleTestSupport.CONFIGURED_WEIGHTS;
+import static dev.slotpool.console.ConsoleTestSupport.PATIENCE;
+import static dev.slotpool.console.ConsoleTestSupport.awaitPool;
+import static dev.slotpool.console.ConsoleTestSupport.awaitWarm;
+import static dev.slotpool.console.ConsoleTestSupport.runner;
+import static dev.slotpool.console.ConsoleTestSupport.states;
+import static dev.slotpool.console.ConsoleTestSupport.weights;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.view;
+
+/**
+ * The console's controller and page through MockMvc, without security filters (who may call what is
+ * {@link ConsoleSecurityTest}'s). Spring Security is on this module's test class path, so actions are enabled
+ * unless a test hides it or sets {@code slotpool.console.actions-enabled}.
+ */
+class SlotPoolConsoleTest {
+
+    private static final Pattern SLOT_CELL = Pattern.compile("<button type=\"button\" class=\"slot slot-(\\w+)\"");
+
+    private static MockMvc mvc(AssertableWebApplicationContext ctx) {
+        assertThat(ctx).hasNotFailed();
+        return MockMvcBuilders.webAppContextSetup(ctx).build();
+    }
+
+    @Test
+    void thePageDrawsEveryOriginWithItsSlotsAndStateLabels() {
+        runner("page").run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            int connections = awaitWarm(pool).total();
+            MvcResult r = mvc(ctx).perform(get("/slotpool")).andExpect(status().isOk())
+                    .andExpect(view().name(SlotPoolConsoleController.VIEW)).andReturn();
+            String html = r.getResponse().getContentAsString();
+            for (String origin : new String[] {"east", "west", "north"}) {
+                assertThat(html).contains("data-origin=\"" + origin + "\"", "aria-label=\"origin " + origin + "\"");
+            }
+            assertThat(html).contains("class=\"badge badge-up\"", ">UP</span>", "<dd data-o=\"instance\">east-1</dd>",
+                    "<dd data-o=\"host\">db-east</dd>", "<span class=\"pool-name\">console-page</span>");
+            // Every connection is a cell with its state as class, a letter and a text title for hover and focus.
+            Matcher cells = SLOT_CELL.matcher(html);
+            int count = 0;
+            while (cells.find()) {
+                assertThat(cells.group(1)).isIn("reserved", "available", "borrowed", "closing", "retiring");
+                count++;
+            }
+            assertThat(count).as("slot cells").isGreaterThanOrEqualTo(connections);
+            assertThat(html).containsPattern("title=\"slot \\d+: available, \\d+ borrows?\"")
+                    .containsPattern("aria-label=\"slot \\d+: available, \\d+ borrows?\"");
+            // Actions enabled (Spring Security is on the class path): buttons and the asset links under the path.
+            assertThat(html).contains("action=\"/slotpool/origins/east/drain\"", "action=\"/slotpool/actions/rebalance\"",
+                    "href=\"/slotpool/assets/console.css\"", "src=\"/slotpool/assets/console.js\"");
+            assertThat(html).doesNotContain("name=\"_csrf\"").as("no CsrfToken attribute without a security chain");
+        });
+    }
+
+    @Test
+    void theSnapshotIsJsonOfTheViewRecords() {
+        runner("snapshot").run(ctx -> {
+            awaitWarm(ctx.getBean(SlotPoolDataSource.class));
+            mvc(ctx).perform(get("/slotpool/snapshot")).andExpect(status().isOk())
+                    .andExpect(jsonPath("$.header.name").value("console-snapshot"))
+                    .andExpect(jsonPath("$.header.state").value("OPEN"))
+                    .andExpect(jsonPath("$.header.max").value(6))
+                    .andExpect(jsonPath("$.header.waitP50Millis").doesNotExist())
+                    .andExpect(jsonPath("$.origins.length()").value(3))
+                    .andExpect(jsonPath("$.origins[0].name").value("east"))
+                    .andExpect(jsonPath("$.origins[0].state").value("UP"))
+                    .andExpect(jsonPath("$.origins[0].weight").value(50))
+                    .andExpect(jsonPath("$.origins[0].targetShare").value(50.0))
+                    .andExpect(jsonPath("$.events[?(@.type == 'CREATED')]").isNotEmpty());
+        });
+    }
+
+    @Test
+    void theStreamSendsSnapshotEventsAndDropsAClosedStream() {
+        runner("stream").run(ctx -> {
+            ConsoleStreams streams = ctx.getBean(ConsoleStreams.class);
+            MvcResult r = mvc(ctx).perform(get("/slotpool/stream")).andExpect(request().asyncStarted()).andReturn();
+            assertThat(streams.openStreams()).isEqualTo(1);
+            MockHttpServletResponse response = r.getResponse();
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
+            while (!response.getContentAsString().contains("\"origins\":[")) {
+                if (System.nanoTime() > deadline) {
+                    fail("no snapshot event within " + PATIENCE + ": " + response.getContentAsString());
+                }
+                Thread.sleep(20);
+            }
+            assertThat(response.getContentType()).startsWith("text/event-stream");
+            assertThat(response.getContentAsString()).startsWith("event:snapshot\ndata:{\"header\":{\"name\":\"console-stream\"");
+
+            r.getRequest().getAsyncContext().complete(); // the page went away
+            assertThat(streams.openStreams()).isZero();
+        });
+    }
+
+    @Test
+    void actionsChangeThePool() {
+        runner("actions").run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MockMvc mvc = mvc(ctx);
+            mvc.perform(post("/slotpool/actions/rebalance").param("weights", "east=70, west=20,north=10"))
+                    .andExpect(status().isOk()).andExpect(jsonPath("$.action").value("rebalance"))
+                    .andExpect(jsonPath("$.outcome").value("moving toward {east=70, west=20, north=10}"));
+            assertThat(weights(pool)).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
+            mvc.perform(post("/slotpool/actions/rebalance").param("weights", " ")).andExpect(status().isOk())
+                    .andExpect(jsonPath("$.outcome").value("moving toward the configured weights"));
+            assertThat(weights(pool)).isEqualTo(CONFIGURED_WEIGHTS);
+
+            mvc.perform(post("/slotpool/origins/north/drain").param("timeout", "5s")).andExpect(status().isOk())
+                    .andExpect(jsonPath("$.origin").value("north"))
+                    .andExpect(jsonPath("$.outcome").value("north: draining within 5s"));
+            assertThat(pool.snapshot().origin("north").orElseThrow().state()).isNotEqualTo(OriginState.UP);
+            awaitPool(pool, "north drained", s -> s.origin("north").orElseThrow().state() == OriginState.DOWN);
+
+            mvc.perform(post("/slotpool/origins/west/down")).andExpect(status().isOk())
+                    .andExpect(jsonPath("$.outcome").value("west: marked DOWN"));
+            assertThat(states(pool)).containsEntry("west", "DOWN").containsEntry("east", "UP");
+            mvc.perform(post("/slotpool/origins/west/up")).andExpect(status().isOk());
+            mvc.perform(post("/slotpool/origins/north/up")).andExpect(status().isOk());
+            assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
+
+            // The event log saw the drain and the rebalances.
+            mvc.perform(get("/slotpool/snapshot"))
+                    .andExpect(jsonPath("$.events[?(@.type == 'REBALANCE')]").isNotEmpty())
+                    .andExpect(jsonPath("$.events[?(@.type == 'ORIGIN_STATE' && @.origin == 'north')]").isNotEmpty());
+        });
+    }
+
+    @Test
+    void badInputIsRefusedWithAMessageAndThePoolUnchanged() {
+        runner("bad").run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MockMvc mvc = mvc(ctx);
+            Map<String, String> states = states(pool);
+            String[][] refused = {
+                    {"/slotpool/actions/rebalance", "weights", "east=lots",
+                            "weights must be origin=weight pairs with whole numbers ≥ 0, separated by commas (e.g. east=70,west=30); 'east=lots' is not"},
+                    {"/slotpool/actions/rebalance", "weights", "south=10", "rebalance rejected: unknown origin 'south'"},
+                    {"/slotpool/actions/rebalance", "weights", "east=0,west=0,north=0", "at least one origin needs a weight > 0"},
+                    {"/slotpool/actions/rebalance", "weights", "east=1,east=2", "origin 'east' is given twice in weights"},
+                    {"/slotpool/origins/east/drain", "timeout", "soon", "timeout 'soon' is not a duration (e.g. 30s, 2m, PT30S)"},
+                    {"/slotpool/origins/east/drain", "timeout", "-5s", "timeout must be ≥ 0 (was -5s)"},
+                    {"/slotpool/origins/south/drain", "timeout", "5s", "unknown origin 'south' (known origins: east, west, north)"},
+                    {"/slotpool/origins/south/down", "x", "", "unknown origin 'south' (known origins: east, west, north)"}};
+            for (String[] c : refused) {
+                MvcResult r = mvc.perform(post(c[0]).param(c[1], c[2])).andExpect(status().isBadRequest())
+                        .andExpect(jsonPath("$.status").value(400)).andReturn();
+                assertThat(r.getResponse().getContentAsString()).as("%s %s=%s", c[0], c[1], c[2]).contains(c[3]);
+                assertThat(weights(pool)).isEqualTo(CONFIGURED_WEIGHTS);
+                assertThat(states(pool)).isEqualTo(states);
+            }
+        });
+    }
+
+    @Test
+    void withoutSpringSecurityTheConsoleIsReadOnly() {
+        runner("read-only").withClassLoader(new FilteredClassLoader("org.springframework.security")).run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MockMvc mvc = mvc(ctx);
+            String html = mvc.perform(get("/slotpool")).andExpect(status().isOk()).andReturn().getResponse()
+                    .getContentAsString();
+            assertThat(html).doesNotContain("<form class=\"action").doesNotContain("/drain")
+                    .contains("Read-only: actions are disabled", "data-actions=\"false\"");
+            for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
+                    "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
+                mvc.perform(post(action)).andExpect(status().isForbidden())
+                        .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
+                                "slotpool.console.actions-enabled=true")));
+            }
+            assertThat(states(pool)).containsEntry("east", "UP");
+        });
+    }
+
+    @Test
+    void actionsEnabledTrueTurnsActionsOnWithoutSpringSecurity() {
+        runner("actions-on").withClassLoader(new FilteredClassLoader("org.springframework.security"))
+                .withPropertyValues("slotpool.console.actions-enabled=true").run(ctx -> {
+                    MockMvc mvc = mvc(ctx);
+                    assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
+                            .contains("action=\"/slotpool/origins/east/down\"");
+                    mvc.perform(post("/slotpool/origins/east/down")).andExpect(status().isOk());
+                    assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "DOWN");
+                });
+    }
+
+    @Test
+    void actionsEnabledFalseTurnsActionsOffEvenWithSpringSecurity() {
+        runner("actions-off").withPropertyValues("slotpool.console.actions-enabled=false").run(ctx -> {
+            mvc(ctx).perform(post("/slotpool/origins/east/down")).andExpect(status().isForbidden());
+            assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "UP");
+        });
+    }
+
+    @Test
+    void aDisabledConsoleIsNotThere() {
+        runner("disabled").withPropertyValues("slotpool.console.enabled=false").run(ctx -> {
+            assertThat(ctx).hasSingleBean(SlotPoolDataSource.class).doesNotHaveBean(SlotPoolConsoleController.class)
+                    .doesNotHaveBean(ConsoleStreams.class);
+            mvc(ctx).perform(get("/slotpool")).andExpect(status().isNotFound());
+        });
+    }
+
+    @Test
+    void aCustomPathMovesEverything() {
+        runner("path").withPropertyValues("slotpool.console.path=/ops/pool").run(ctx -> {
+            MockMvc mvc = mvc(ctx);
+            assertThat(mvc.perform(get("/ops/pool")).andExpect(status().isOk()).andReturn().getResponse()
+                    .getContentAsString()).contains("action=\"/ops/pool/origins/east/drain\"",
+                    "href=\"/ops/pool/assets/console.css\"", "data-base=\"/ops/pool\"");
+            mvc.perform(get("/ops/pool/snapshot")).andExpect(status().isOk());
+            mvc.perform(get("/ops/pool/assets/console.js")).andExpect(status().isOk())
+                    .andExpect(content().string(org.hamcrest.Matchers.containsString("new EventSource(")));
+            mvc.perform(get("/slotpool")).andExpect(status().isNotFound());
+        });
+    }
+
+    @Test
+    void aPathWithATrailingSlashFailsStartup() {
+        runner("bad-path").withPropertyValues("slotpool.console.path=/ops/").run(ctx ->
+                assertThat(ctx).getFailure().rootCause().hasMessageContaining("slotpool.console.path must start with '/'"));
+    }
+
+    @Test
+    void theApplicationsTemplatesAreNotShadowed() {
+        runner("shadow").withUserConfiguration(AppController.class).run(ctx -> {
+            MockMvc mvc = mvc(ctx);
+            mvc.perform(get("/app")).andExpect(status().isOk())
+                    .andExpect(content().string(org.hamcrest.Matchers.containsString("the app template named console")));
+            mvc.perform(get("/slotpool")).andExpect(status().isOk())
+                    .andExpect(content().string(org.hamcrest.Matchers.containsString("slotpool console</small>")));
+        });
+    }
+
+    /** An application controller whose view is called {@code console}, like the console's template file. */
+    @Controller
+    static class AppController {
+
+        @GetMapping("/app")
+        String app() {
+            return "console";
+        }
+    }
+}

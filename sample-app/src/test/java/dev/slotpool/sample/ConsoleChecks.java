@@ -1,0 +1,54 @@
+package dev.slotpool.sample;
+
+import dev.slotpool.OriginState;
+import dev.slotpool.sample.Http.Response;
+import dev.slotpool.sample.Http.Session;
+import dev.slotpool.sample.Http.User;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The admin console at /slotpool behind the sample's page chain: viewers read, admins act with a CSRF token. */
+interface ConsoleChecks extends SampleApp {
+
+    @Test
+    default void theConsoleRendersForTheViewerAndRedirectsAnonymous() {
+        Response anonymous = http().get("/slotpool", User.ANONYMOUS);
+        assertThat(anonymous.status()).as("%s", anonymous).isEqualTo(302);
+        assertThat(anonymous.header("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
+
+        Session viewer = http().login(User.VIEWER);
+        Response page = viewer.get("/slotpool");
+        assertThat(page.status()).as("%s", page).isEqualTo(200);
+        for (String origin : ORIGINS) {
+            assertThat(page.body()).contains("data-origin=\"" + origin + "\"");
+        }
+        assertThat(page.body()).contains("<span class=\"pool-name\">shop</span>", "class=\"badge badge-up\"",
+                "<meta name=\"_csrf\"").doesNotContain(DB_PASSWORD);
+        assertThat(viewer.get("/slotpool/snapshot").status()).isEqualTo(200);
+        assertThat(viewer.get("/slotpool/assets/console.js").status()).isEqualTo(200);
+        assertThat(http().login(User.ADMIN).get("/").body()).contains("href=\"/slotpool\"");
+    }
+
+    @Test
+    default void theViewerCannotDrainAndTheAdminCanWithACsrfToken() {
+        Session viewer = http().login(User.VIEWER);
+        String viewerToken = viewer.csrfTokenOf("/slotpool"); // the page shows the forms; the chain refuses the post
+        Response refused = viewer.postForm("/slotpool/origins/north/drain", Map.of("timeout", "30s", "_csrf", viewerToken));
+        assertThat(refused.status()).as("%s", refused).isEqualTo(403);
+        assertThat(pool().snapshot().origin("north").orElseThrow().state()).isEqualTo(OriginState.UP);
+
+        Session admin = http().login(User.ADMIN);
+        Response noToken = admin.postForm("/slotpool/origins/north/drain", Map.of("timeout", "30s"));
+        assertThat(noToken.status()).as("no token: %s", noToken).isEqualTo(403);
+        assertThat(pool().snapshot().origin("north").orElseThrow().state()).isEqualTo(OriginState.UP);
+
+        Response drained = admin.postForm("/slotpool/origins/north/drain",
+                Map.of("timeout", "30s", "_csrf", admin.csrfTokenOf("/slotpool")));
+        assertThat(drained.status()).as("%s", drained).isEqualTo(200);
+        assertThat(drained.body()).contains("\"outcome\":\"north: draining within 30s\"");
+        assertThat(pool().snapshot().origin("north").orElseThrow().state()).isNotEqualTo(OriginState.UP);
+    }
+}
