@@ -5,5 +5,9 @@
  * <p>Open connections with {@code jdbc:stub:<database>} through {@link java.sql.DriverManager},
  * {@link dev.slotpool.testsupport.StubDriver} or {@link dev.slotpool.testsupport.StubDataSource}; control and
  * observe the database through {@link dev.slotpool.testsupport.StubDatabase#named(String)}.
+ *
+ * <p>For tests against real servers, {@link dev.slotpool.testsupport.TcpFaultProxy} sits between the client and
+ * the server and injects network faults on demand: blackhole, refused connections, resets, a server that accepts
+ * but never answers, latency.
  */
 package dev.slotpool.testsupport;
