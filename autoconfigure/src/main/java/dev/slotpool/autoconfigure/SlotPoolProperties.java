@@ -92,7 +92,7 @@ public class SlotPoolProperties {
     /** The origins (databases, instances or hosts) the pool spans; when empty, spring.datasource.url is the one origin, named "default". */
     private List<Origin> origins = new ArrayList<>();
 
-    /** Oracle JDBC settings. */
+    /** Oracle settings (driver properties, FAN). */
     private final Oracle oracle = new Oracle();
 
     /** The admin console (module slotpool-console). */
@@ -158,14 +158,51 @@ public class SlotPoolProperties {
         public void setConnectionProperties(Map<String, String> connectionProperties) { this.connectionProperties = connectionProperties; }
     }
 
-    /** Oracle JDBC settings, applied as driver properties. */
+    /** Oracle settings: driver properties applied to every origin, and the FAN adapter. */
     public static class Oracle {
 
         /** Rows the Oracle driver fetches per round trip for every statement (driver property defaultRowPrefetch, at least 1). Driver default: 10. */
         private Integer defaultRowPrefetch;
 
+        /** Oracle RAC Fast Application Notification (docs/oracle.md). */
+        private final Fan fan = new Fan();
+
         public Integer getDefaultRowPrefetch() { return defaultRowPrefetch; }
         public void setDefaultRowPrefetch(Integer defaultRowPrefetch) { this.defaultRowPrefetch = defaultRowPrefetch; }
+        public Fan getFan() { return fan; }
+    }
+
+    /**
+     * The Oracle FAN adapter (package {@code dev.slotpool.autoconfigure.oracle}): needs
+     * {@code com.oracle.database.ha:simplefan} and {@code ons} on the class path and origins with a service.
+     */
+    public static class Fan {
+
+        /** Whether FAN events (service and node DOWN/UP, load advisories) drain, mark down, mark up and rebalance the matching origins; needs simplefan and ons on the class path. */
+        private boolean enabled;
+
+        /** ONS client configuration handed to simplefan, e.g. nodes=rac1:6200,rac2:6200; unset leaves ONS to simplefan's defaults (an Oracle home's ons.config). */
+        private String onsConfiguration;
+
+        /** Oracle wallet (directory or file) for SSL to the ONS daemons; added to ons-configuration as walletfile. */
+        private String walletFile;
+
+        /** Password of the ONS wallet; added to ons-configuration as walletpassword. Never printed. */
+        private String walletPassword;
+
+        /** Drain timeout of a planned DOWN (reason USER) whose event carries none (at least 0). Default: 30s. */
+        private Duration drainTimeoutDefault;
+
+        public boolean isEnabled() { return enabled; }
+        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+        public String getOnsConfiguration() { return onsConfiguration; }
+        public void setOnsConfiguration(String onsConfiguration) { this.onsConfiguration = onsConfiguration; }
+        public String getWalletFile() { return walletFile; }
+        public void setWalletFile(String walletFile) { this.walletFile = walletFile; }
+        public String getWalletPassword() { return walletPassword; }
+        public void setWalletPassword(String walletPassword) { this.walletPassword = walletPassword; }
+        public Duration getDrainTimeoutDefault() { return drainTimeoutDefault; }
+        public void setDrainTimeoutDefault(Duration drainTimeoutDefault) { this.drainTimeoutDefault = drainTimeoutDefault; }
     }
 
     /**
