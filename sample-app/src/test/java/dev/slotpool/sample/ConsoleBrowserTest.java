@@ -1,0 +1,392 @@
+package dev.slotpool.sample;
+
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.sample.load.LoadGenerator;
+import dev.slotpool.sample.load.LoadStatus;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The admin console in a real browser (issue 5): headless Debian Chromium driven through its chromedriver by
+ * Selenium, against the whole sample app on a random port. As the admin it logs in through the login form, sees
+ * the three origins and their slots, starts the load generator from its page, watches the console's counts move
+ * without a reload, drains north and sees it turn DRAINING and then empty, marks it up and sees its slots come
+ * back. A screenshot of each stage goes to {@code target/screenshots/}.
+ *
+ * <p>Chromium is looked up as {@code chromium} on the {@code PATH}, then in {@code /usr/bin}; the system property
+ * {@value #BROWSER_PROPERTY} names another binary (a missing one skips the test, which is how to see the skip).
+ * The test is skipped only when there is no Chromium; Chromium without {@code chromedriver} (looked up the same
+ * way, or {@value #DRIVER_PROPERTY}) fails it. Both paths are given to Selenium, so Selenium Manager never runs
+ * and nothing is downloaded.
+ *
+ * <p>The drain: with the load running, north's borrowed connections come back within milliseconds and the
+ * housekeeper turns the emptied origin DOWN within a second, which a page updated once a second may never show
+ * as DRAINING. So the test holds one of north's connections, as a long transaction would, until the page has
+ * shown DRAINING, then returns it and sees the drain complete. The drain timeout (20s) bounds how long the page
+ * may take to show DRAINING before the deadline aborts the held connection; the test does not wait it out.
+ *
+ * <p>The databases' password is {@link SampleApp#DB_PASSWORD}, as in {@link SampleAppTestBase}: the in-memory H2
+ * databases outlive this context in the test JVM, and the other tests open them with that password.
+ * {@link DirtiesContext} closes the context after the class, so its connections are not counted by theirs.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "sample.load.enabled=false",
+        "spring.datasource.password=" + SampleApp.DB_PASSWORD})
+@DirtiesContext
+@ExtendWith(ConsoleBrowserTest.ChromiumPresent.class)
+class ConsoleBrowserTest {
+
+    /** System property: the Chromium binary to drive instead of {@code chromium} on the PATH. */
+    static final String BROWSER_PROPERTY = "console.browser";
+
+    /** System property: the chromedriver binary instead of {@code chromedriver} on the PATH. */
+    static final String DRIVER_PROPERTY = "console.chromedriver";
+
+    /** Deadline of every wait: generous for a loaded 2-core machine. */
+    private static final Duration PATIENCE = SampleApp.PATIENCE;
+
+    /** The page area of the browser window, and so the screenshots' size. */
+    private static final Dimension VIEWPORT = new Dimension(1400, 1000);
+
+    private static final String MARKER = "slotpoolConsoleBrowserTest";
+
+    private static ChromeDriver driver;
+    private static Path screenshots;
+    /** Chromium's and chromedriver's processes, read before the driver quits; none may survive it. */
+    private static List<ProcessHandle> browserProcesses = List.of();
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private SlotPoolDataSource pool;
+
+    @Autowired
+    private LoadGenerator load;
+
+    @BeforeAll
+    static void startBrowser() throws IOException {
+        Optional<Path> chromium = executable(BROWSER_PROPERTY, "chromium");
+        assumeTrue(chromium.isPresent(), ChromiumPresent::reason); // ChromiumPresent skipped the class already
+        Path chromedriver = executable(DRIVER_PROPERTY, "chromedriver").orElseGet(() -> fail(
+                "Chromium is at " + chromium.get() + " but there is no chromedriver (" + where(DRIVER_PROPERTY,
+                        "chromedriver") + "): install Debian's chromium-driver (.ci/run does), or set -D"
+                        + DRIVER_PROPERTY + "=/path/to/chromedriver"));
+
+        screenshots = Path.of(System.getProperty("basedir", "."), "target", "screenshots");
+        Files.createDirectories(screenshots);
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(chromium.get().toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-dev-shm-usage", "--window-size=1400,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(chromedriver.toFile())
+                .usingAnyFreePort()
+                .build();
+        driver = new ChromeDriver(service, options);
+        // --window-size sizes the window, whose page area is smaller: grow it so pages (and screenshots) are 1400×1000.
+        Dimension window = driver.manage().window().getSize();
+        List<?> page = (List<?>) driver.executeScript("return [window.innerWidth, window.innerHeight];");
+        driver.manage().window().setSize(new Dimension(window.width + VIEWPORT.width - ((Number) page.get(0)).intValue(),
+                window.height + VIEWPORT.height - ((Number) page.get(1)).intValue()));
+        System.out.println("ConsoleBrowserTest: running against Chromium " + driver.getCapabilities().getBrowserVersion()
+                + " (" + chromium.get() + ", " + chromedriver + ")");
+    }
+
+    @AfterEach
+    void stopTheLoad() {
+        load.stopWorkers();
+    }
+
+    @AfterAll
+    static void quitTheBrowser() {
+        if (driver == null) {
+            return;
+        }
+        try {
+            browserProcesses = ProcessHandle.current().descendants().toList();
+        } finally {
+            driver.quit();
+            driver = null;
+        }
+        assertThat(browserProcesses).as("chromedriver's and Chromium's processes while the driver ran").isNotEmpty();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(browserProcesses.stream().filter(ProcessHandle::isAlive)
+                .map(p -> p.pid() + " " + p.info().command().orElse("?")))
+                .as("Chromium or chromedriver processes left after quit").isEmpty());
+    }
+
+    @Test
+    void anAdminWatchesThePoolAndDrainsAnOriginAndBringsItBack() throws Exception {
+        String base = "http://localhost:" + port;
+        WebDriverWait wait = new WebDriverWait(driver, PATIENCE, Duration.ofMillis(100));
+        wait.ignoring(StaleElementReferenceException.class);
+
+        // 1. The console asks for a login; the admin logs in through the form and lands on the console.
+        driver.get(base + "/slotpool");
+        wait.until(ExpectedConditions.urlToBe(base + "/login"));
+        driver.findElement(By.name("username")).sendKeys("admin");
+        driver.findElement(By.name("password")).sendKeys("admin-demo");
+        screenshot("1-login");
+        driver.findElement(By.cssSelector("form button[type=submit]")).click();
+        wait.until(d -> d.getCurrentUrl().startsWith(base + "/slotpool"));
+        assertThat(driver.getTitle()).isEqualTo("shop · slotpool console");
+
+        // 2. Three origin cards, UP, their slots drawn as cells; the stream goes live.
+        wait.until(d -> originNames().equals(SampleApp.ORIGINS));
+        for (String origin : SampleApp.ORIGINS) {
+            assertThat(badge(origin)).as("badge of %s", origin).isEqualTo("UP");
+        }
+        wait.until(d -> slotCells("east") + slotCells("west") + slotCells("north") >= pool.config().minSize());
+        waitForLiveStream(wait);
+
+        // 3. The admin starts the load generator from its page.
+        driver.get(base + "/load");
+        assertThat(driver.findElement(By.id("state")).getText()).isEqualTo("stopped");
+        replace(driver.findElement(By.name("threads")), "8");
+        replace(driver.findElement(By.name("thinkTime")), "20ms");
+        driver.findElement(By.cssSelector("button[name=action][value=start]")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("state"), "running"));
+        assertThat(driver.findElement(By.cssSelector(".message")).getText())
+                .isEqualTo("Running 8 threads, think time 20ms.");
+        assertThat(load.status().running()).isTrue();
+
+        // 4. Back on the console, the counts move with no reload: a marker set on the page survives every read.
+        driver.get(base + "/slotpool");
+        waitForLiveStream(wait);
+        js().executeScript("window[arguments[0]] = 'same page';", MARKER);
+        Map<String, Long> before = borrowCounts();
+        wait.until(d -> {
+            Map<String, Long> now = borrowCounts();
+            return SampleApp.ORIGINS.stream().allMatch(o -> now.get(o) > before.get(o));
+        });
+        wait.until(d -> Double.parseDouble(header("borrowRate")) > 0);
+        for (String origin : SampleApp.ORIGINS) {
+            wait.until(d -> slotCells(origin) > 0);
+        }
+        assertSamePage();
+        screenshot("2-console-with-load");
+
+        // 5. Drain north (timeout 20s) with its button and the confirmation; its badge turns DRAINING, and the
+        //    connection the test holds shows as borrowed and retiring (X).
+        try (Connection held = holdAConnectionOf("north")) {
+            WebElement drain = card("north").findElement(By.cssSelector("form.action[action$='/drain']"));
+            replace(drain.findElement(By.name("timeout")), "20s");
+            drain.findElement(By.cssSelector("button[type=submit]")).click();
+            confirm(wait, "Drain origin north? (timeout 20s)");
+            wait.until(ExpectedConditions.textToBe(By.id("outcome"), "north: draining within 20s"));
+            wait.until(d -> badge("north").equals("DRAINING"));
+            assertThat(card("north").findElement(By.cssSelector(".badge")).getAttribute("class"))
+                    .isEqualTo("badge badge-draining");
+            wait.until(d -> !card("north").findElements(By.cssSelector("ul.slots button.slot-retiring")).isEmpty());
+            assertThat(badge("east")).isEqualTo("UP");
+            assertThat(held.isClosed()).as("the held connection, before the drain's deadline").isFalse();
+            screenshot("3-north-draining");
+        }
+
+        // 6. With its last borrowed connection back, north empties: no slot, no connection, DOWN (drained).
+        wait.until(d -> slotCells("north") == 0 && originText("north", "total").equals("0")
+                && badge("north").equals("DOWN"));
+        assertThat(originText("north", "stateReason")).isEqualTo("drained");
+        assertThat(slotCells("east") + slotCells("west")).isPositive();
+        // The event log is redrawn every second: read it within a wait, which retries a read that went stale.
+        wait.until(d -> eventLog().stream().anyMatch(e -> e.contains("ORIGIN_STATE") && e.contains("north")
+                && e.contains("DRAINING")));
+        assertSamePage();
+        screenshot("4-north-empty");
+
+        // 7. Mark north up with its button and the confirmation; it is UP and its slots come back under load.
+        card("north").findElement(By.cssSelector("form.action[action$='/up'] button[type=submit]")).click();
+        confirm(wait, "Mark origin north UP?");
+        wait.until(ExpectedConditions.textToBe(By.id("outcome"), "north: marked UP"));
+        wait.until(d -> badge("north").equals("UP"));
+        wait.until(d -> slotCells("north") > 0 && Integer.parseInt(originText("north", "total")) > 0);
+        waitForLiveStream(wait);
+        assertSamePage();
+        screenshot("5-north-back");
+
+        // The load ran through all of it: the drain was planned, no transaction failed.
+        LoadStatus status = load.status();
+        assertThat(status.completed()).isPositive();
+        assertThat(status.failed()).as("failed transactions; last: %s", status.lastFailure()).isZero();
+    }
+
+    /**
+     * Borrows until it holds one of the origin's connections. The pool picks origins by weight; holding up to three
+     * others makes the next borrows pick other connections, and returning them then leaves the load its connections.
+     */
+    private Connection holdAConnectionOf(String origin) throws SQLException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        List<Connection> others = new ArrayList<>();
+        try {
+            while (System.nanoTime() < deadline) {
+                Connection c = pool.getConnection();
+                if (c.getMetaData().getURL().matches("jdbc:h2:mem:" + origin + "(;.*)?")) {
+                    return c;
+                }
+                others.add(c);
+                if (others.size() == 3) { // holding these makes the next borrow pick another connection
+                    closeAll(others);
+                }
+            }
+        } finally {
+            closeAll(others);
+        }
+        return fail("no connection of " + origin + " within " + PATIENCE);
+    }
+
+    private static void closeAll(List<Connection> connections) throws SQLException {
+        for (Connection c : connections) {
+            c.close();
+        }
+        connections.clear();
+    }
+
+    private void confirm(WebDriverWait wait, String question) {
+        WebElement dialog = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-dialog")));
+        assertThat(dialog.findElement(By.id("confirm-text")).getText()).isEqualTo(question);
+        dialog.findElement(By.cssSelector("button[value=ok]")).click();
+        wait.until(ExpectedConditions.invisibilityOf(dialog));
+    }
+
+    private void waitForLiveStream(WebDriverWait wait) {
+        wait.until(ExpectedConditions.textToBe(By.id("stream-state"), "live"));
+        assertThat(driver.findElement(By.id("stream-state")).getAttribute("class")).isEqualTo("stream stream-live");
+    }
+
+    /** The page has not been reloaded or left since the marker was set. */
+    private void assertSamePage() {
+        assertThat(js().executeScript("return window[arguments[0]];", MARKER)).as("the page's marker").isEqualTo("same page");
+    }
+
+    private List<String> originNames() {
+        return driver.findElements(By.cssSelector("article.origin")).stream().map(e -> e.getAttribute("data-origin")).toList();
+    }
+
+    private WebElement card(String origin) {
+        return driver.findElement(By.cssSelector("article.origin[data-origin='" + origin + "']"));
+    }
+
+    private String badge(String origin) {
+        return card(origin).findElement(By.cssSelector(".badge")).getText();
+    }
+
+    private int slotCells(String origin) {
+        return card(origin).findElements(By.cssSelector("ul.slots button.slot")).size();
+    }
+
+    private String originText(String origin, String field) {
+        return card(origin).findElement(By.cssSelector("[data-o='" + field + "']")).getText();
+    }
+
+    private String header(String field) {
+        return driver.findElement(By.cssSelector("[data-h='" + field + "']")).getText();
+    }
+
+    private Map<String, Long> borrowCounts() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (String origin : SampleApp.ORIGINS) {
+            counts.put(origin, Long.parseLong(originText(origin, "borrows")));
+        }
+        return counts;
+    }
+
+    private List<String> eventLog() {
+        return driver.findElements(By.cssSelector("#events li")).stream().map(WebElement::getText).toList();
+    }
+
+    private static void replace(WebElement input, String value) {
+        input.clear();
+        input.sendKeys(value);
+    }
+
+    private static JavascriptExecutor js() {
+        return driver;
+    }
+
+    private static void screenshot(String name) throws IOException {
+        Files.write(screenshots.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+    }
+
+    /**
+     * Skips the class when there is no Chromium, before the app starts (an assumption in {@code @BeforeAll} would
+     * skip it too, but Surefire then reports no test at all rather than a skipped one).
+     */
+    static final class ChromiumPresent implements ExecutionCondition {
+
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            Optional<Path> chromium = executable(BROWSER_PROPERTY, "chromium");
+            if (chromium.isPresent()) {
+                return ConditionEvaluationResult.enabled("Chromium at " + chromium.get());
+            }
+            System.out.println(reason());
+            return ConditionEvaluationResult.disabled(reason());
+        }
+
+        static String reason() {
+            return "ConsoleBrowserTest: SKIPPED, no Chromium binary (" + where(BROWSER_PROPERTY, "chromium")
+                    + "); install Debian's chromium and chromium-driver (.ci/run does)";
+        }
+    }
+
+    /** The property's path when set (empty when it is not an executable), else the name on the PATH or in /usr/bin. */
+    static Optional<Path> executable(String property, String name) {
+        String configured = System.getProperty(property);
+        if (configured != null && !configured.isBlank()) {
+            return Optional.of(Path.of(configured)).filter(Files::isExecutable);
+        }
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        return Stream.concat(Stream.of(path.split(File.pathSeparator)), Stream.of("/usr/bin"))
+                .filter(dir -> !dir.isBlank())
+                .map(dir -> Path.of(dir, name))
+                .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
+                .findFirst();
+    }
+
+    private static String where(String property, String name) {
+        String configured = System.getProperty(property);
+        return configured != null && !configured.isBlank() ? "-D" + property + "=" + configured + " is not an executable"
+                : "no " + name + " on the PATH or in /usr/bin";
+    }
+}
