@@ -33,10 +33,29 @@
       badge.className = 'badge badge-' + o.state.toLowerCase();
       renderSlots(card, o);
     });
+    renderFreeSlots(h.freeSlots);
     renderEvents(view.events);
     rates.push(h.borrowRate); waits.push(h.waiting);
     if (rates.length > HISTORY) { rates.shift(); waits.shift(); }
     drawChart();
+  }
+
+  var FREE_CELLS_MAX = 256; // the template draws the same number; a larger pool's free slots are only counted
+
+  function renderFreeSlots(n) {
+    var list = document.querySelector('ul.free-slots');
+    if (!list) { return; }
+    var cells = [];
+    for (var i = 0; i < Math.min(n, FREE_CELLS_MAX); i++) {
+      var li = document.createElement('li');
+      var span = document.createElement('span');
+      span.className = 'slot slot-empty';
+      span.title = 'free slot';
+      span.textContent = '·';
+      li.appendChild(span);
+      cells.push(li);
+    }
+    list.replaceChildren.apply(list, cells);
   }
 
   function renderSlots(card, o) {

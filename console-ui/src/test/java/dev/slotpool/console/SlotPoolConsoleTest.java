@@ -68,6 +68,12 @@ class SlotPoolConsoleTest {
                 count++;
             }
             assertThat(count).as("slot cells").isGreaterThanOrEqualTo(connections);
+            // Slots no origin holds are drawn too, one empty cell each, matching the count the page states.
+            Matcher free = Pattern.compile("data-h=\"freeSlots\">(\\d+)<").matcher(html);
+            assertThat(free.find()).isTrue();
+            int freeCells = html.split("<span class=\"slot slot-empty\" title=\"free slot\">", -1).length - 1;
+            assertThat(freeCells).as("free slot cells").isEqualTo(Math.min(256, Integer.parseInt(free.group(1))))
+                    .isPositive();
             assertThat(html).containsPattern("title=\"slot \\d+: available, \\d+ borrows?\"")
                     .containsPattern("aria-label=\"slot \\d+: available, \\d+ borrows?\"");
             // Actions enabled (Spring Security is on the class path): buttons and the asset links under the path.
