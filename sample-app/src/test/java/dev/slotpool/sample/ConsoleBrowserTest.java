@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -244,6 +245,25 @@ class ConsoleBrowserTest {
         waitForLiveStream(wait);
         assertSamePage();
         screenshot("5-north-back");
+
+        // 8. Keyboard: a slot cell takes focus and Enter opens its detail (age, holder, labels).
+        wait.ignoring(StaleElementReferenceException.class).until(d -> {
+            WebElement cell = card("east").findElement(By.cssSelector("ul.slots button.slot"));
+            cell.sendKeys(Keys.ENTER);
+            return driver.findElement(By.id("slot-dialog")).isDisplayed();
+        });
+        wait.until(d -> !driver.findElement(By.id("slot-detail")).getText().isBlank());
+        assertThat(driver.findElement(By.id("slot-detail")).getText()).contains("age");
+        screenshot("6-slot-detail");
+        driver.findElement(By.cssSelector("#slot-dialog button[type=submit]")).click();
+
+        // 9. A phone-sized window: one column, nothing wider than the screen.
+        driver.manage().window().setSize(new Dimension(412, 915));
+        wait.until(d -> ((Number) js().executeScript("return window.innerWidth;")).intValue() < 500);
+        Number overflow = (Number) js().executeScript(
+                "return document.documentElement.scrollWidth - window.innerWidth;");
+        assertThat(overflow.intValue()).as("horizontal overflow at phone width, px").isLessThanOrEqualTo(0);
+        screenshot("7-phone");
 
         // The load ran through all of it: the drain was planned, no transaction failed.
         LoadStatus status = load.status();
