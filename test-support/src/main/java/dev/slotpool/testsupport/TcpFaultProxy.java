@@ -31,7 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  *
  * <h2>Modes</h2>
- * Each switch takes effect at once, for existing and new connections, and returns the proxy.
+ * Each switch takes effect at once, for existing and new connections, and returns the proxy. A connection exists
+ * for the proxy once its acceptor has accepted it, which can be after the client's {@code connect()} has returned
+ * (the kernel completes the handshake first, and a loaded machine may run the acceptor late): one still waiting
+ * to be accepted when the mode changes is a new connection, handled per the new mode. A test that needs an
+ * existing, forwarded connection exchanges a byte through it (or awaits {@link #liveConnections()}) first.
  * <table>
  * <caption>What each mode does at TCP level, what it models, and what a client sees (a JDK socket; the
  * PostgreSQL JDBC driver with {@code connectTimeout=2&socketTimeout=2}, as measured by this module's tests)</caption>
@@ -39,11 +43,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * <tr><td>{@link #forward()} (default; ends any fault)</td>
  *     <td>new connections are connected to the target; bytes, FIN (half-close) and RST cross both ways</td>
  *     <td>a healthy network</td>
- *     <td>the server (an RST to the client if the target refuses the proxy: "Connection reset" on read)</td></tr>
+ *     <td>the server. If the target refuses the proxy, an RST right after the client's handshake: the first read
+ *     throws {@link java.net.SocketException} "Connection reset", or, if the RST arrives before the client's
+ *     {@code connect()} has seen the handshake complete (a busy client thread), {@code connect()} itself throws
+ *     "Connection reset by peer". Which one is a race the proxy cannot decide: it learns that the target is
+ *     down only after the client's kernel has completed the handshake</td></tr>
  * <tr><td>{@link #blackhole()}</td>
  *     <td>existing connections stay open but nothing crosses in either direction, not even FIN or RST: each
  *     pump parks with what it read (one chunk; the rest waits in kernel buffers) until the mode changes, then
  *     delivers it, so no byte is lost, as TCP retransmission delivers everything once a cut network heals.
+ *     Every switch out of the blackhole releases every pump parked in it, even if the next {@code blackhole()}
+ *     comes before the pump runs (each released pump then delivers its one chunk, like a packet in flight).
  *     New connections are accepted and held: never connected to the target, never answered, still dead
  *     after {@code forward()}</td>
  *     <td>a network cut without RST (pulled cable, firewall dropping packets, dead host): HikariCP's
@@ -88,7 +98,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * serialized on one lock, and pumps read the mode as a volatile. {@code refuse()} returns once the acceptor
  * has left {@code accept()}: only then has the kernel socket stopped listening ({@link ServerSocket#close()}
  * merely signals a blocked accept). A connection the kernel accepted in that instant is reset at once (its
- * client's first read gets "Connection reset").
+ * client's first read gets "Connection reset", or its {@code connect()} "Connection reset by peer", as above).
  *
  * <p>{@link #close()} closes the listener, resets every connection (nothing a blackhole held is delivered) and
  * joins every thread the proxy started; when it returns, no thread of the proxy is alive. It is idempotent.
@@ -121,6 +131,12 @@ public final class TcpFaultProxy implements AutoCloseable {
     private Thread acceptor;
     /** Guarded by {@link #lock}; volatile so pumps can read it in their wait condition and getters outside. */
     private volatile boolean closed;
+    /**
+     * How many times the mode has left {@link FaultMode#BLACKHOLE}. Guarded by {@link #lock}. A pump parked in a
+     * blackhole waits for this to change rather than for the mode to read non-blackhole, so a heal releases it
+     * even if {@code blackhole()} takes the lock again before the woken pump does (which a monitor allows).
+     */
+    private long heals;
     private volatile long latencyNanos;
 
     /** Connections not yet ended; added under {@link #lock} only, so {@code close()} sees every one. */
@@ -291,13 +307,21 @@ public final class TcpFaultProxy implements AutoCloseable {
     }
 
     /**
-     * Parks while the proxy is blackholed; returns true when bytes may cross, false if the proxy was closed
-     * (nothing held may then cross: the connection is about to be reset).
+     * Parks while the proxy is blackholed, until the next switch out of the blackhole (or close); returns true
+     * when bytes may cross, false if the proxy was closed (nothing held may then cross: the connection is about
+     * to be reset).
+     *
+     * <p>No wake-up can be lost: the mode and {@link #heals} are written under {@link #lock} before its
+     * {@code notifyAll()}, and a pump reads them under the same lock before each {@code wait()} (which releases
+     * it atomically), so a switch either happens before the pump's check, which then sees it, or after the pump
+     * waits, whom it then wakes. The unlocked read first is only a fast path: a stale BLACKHOLE is re-checked
+     * under the lock; a stale non-blackhole lets through a chunk read just as the cut began, like one in flight.
      */
     boolean awaitPassage() throws InterruptedException {
         if (mode == FaultMode.BLACKHOLE) {
             synchronized (lock) {
-                while (mode == FaultMode.BLACKHOLE && !closed) {
+                long cut = heals;
+                while (mode == FaultMode.BLACKHOLE && heals == cut && !closed) {
                     lock.wait();
                 }
             }
@@ -352,6 +376,9 @@ public final class TcpFaultProxy implements AutoCloseable {
                             + " socket may have taken it", e.getCause());
                 }
                 startAcceptor(listener);
+            }
+            if (previous == FaultMode.BLACKHOLE) {
+                heals++;
             }
             mode = next;
             lock.notifyAll();

@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -94,9 +95,7 @@ class TcpFaultProxyTest {
         write(existing, "during");
         assertSilent(existing);
         // The client-to-target pump holds "during" and parks on the proxy's monitor: no spinning.
-        await("the blackholed pump to park", () -> Thread.getAllStackTraces().keySet().stream()
-                .anyMatch(t -> t.getName().equals(proxy.threadNamePrefix() + "1-up")
-                        && t.getState() == Thread.State.WAITING));
+        await("the blackholed pump to park", () -> parked("1-up"));
         Socket held = connect(); // the handshake completes: the proxy accepts it
         write(held, "hello?");
         assertSilent(held);
@@ -126,6 +125,25 @@ class TcpFaultProxyTest {
 
         proxy.forward();
         assertThat(echo.endings().poll(DEADLINE_MILLIS, TimeUnit.MILLISECONDS)).isEqualTo("EOF");
+        assertThat(existing.getInputStream().read()).isEqualTo(-1);
+    }
+
+    @Test
+    void aHealReleasesWhatTheBlackholeHeldEvenIfTheCutResumesAtOnce() throws Exception {
+        Socket existing = connect();
+        assertEchoes(existing, "x");
+        proxy.blackhole();
+        existing.shutdownOutput();
+        await("the client-to-target pump to park with the FIN", () -> parked("1-up"));
+
+        // The second switch usually takes the proxy's monitor again before the woken pump runs; a pump that only
+        // re-checked the mode would find the blackhole again and keep the FIN.
+        proxy.forward();
+        proxy.blackhole();
+        assertThat(echo.endings().poll(DEADLINE_MILLIS, TimeUnit.MILLISECONDS)).as("the FIN crossed in the heal")
+                .isEqualTo("EOF");
+        // The server's FIN back waits for the next heal (unless it was quick enough to cross in this one).
+        proxy.forward();
         assertThat(existing.getInputStream().read()).isEqualTo(-1);
     }
 
@@ -192,10 +210,19 @@ class TcpFaultProxyTest {
         try (TcpFaultProxy toNowhere = TcpFaultProxy.start("localhost", closedPort)) {
             Socket client = new Socket();
             clients.add(client);
-            client.connect(new InetSocketAddress(toNowhere.host(), toNowhere.port()), (int) DEADLINE_MILLIS);
-            client.setSoTimeout((int) DEADLINE_MILLIS);
-            assertThatThrownBy(() -> client.getInputStream().read())
-                    .isExactlyInstanceOf(SocketException.class).hasMessage("Connection reset");
+            // The client's kernel completes the handshake with the proxy's before the proxy even tries the target,
+            // so its RST races the client's connect(): usually the first read sees it, but a client thread that
+            // runs late sees it in connect() itself. Either way a reset, never a refusal, a timeout or an EOF.
+            Throwable reset = catchThrowable(() -> {
+                client.connect(new InetSocketAddress(toNowhere.host(), toNowhere.port()), (int) DEADLINE_MILLIS);
+                client.setSoTimeout((int) DEADLINE_MILLIS);
+                int read = client.getInputStream().read();
+                throw new AssertionError("expected a reset, read " + (read < 0 ? "EOF" : "a byte"));
+            });
+            assertThat(reset).isExactlyInstanceOf(SocketException.class)
+                    .hasMessageMatching("Connection reset( by peer)?");
+            assertThat(toNowhere.acceptedConnections()).isEqualTo(1);
+            await("the reset connection to end", () -> toNowhere.liveConnections() == 0);
         }
     }
 
@@ -216,38 +243,56 @@ class TcpFaultProxyTest {
     void modeSwitchesUnderTrafficLoseNoByteOfExistingConnections() throws Exception {
         int clientCount = 4;
         int roundTrips = 200;
+        // Every mode at least this often while the clients talk (6 switches a cycle): the overlap is guaranteed.
+        int minSwitches = 20 * 6;
         List<Socket> established = new ArrayList<>();
         for (int i = 0; i < clientCount; i++) {
-            established.add(connect());
+            Socket client = connect();
+            // connect() returns once the kernel completed the handshake, maybe before the proxy accepted it; a
+            // connection the proxy accepts after the first switch is a new one and is held or reset per that
+            // mode. A round trip proves the proxy accepted it in FORWARD and connected it to the server.
+            assertEchoes(client, "ready;");
+            established.add(client);
         }
+        assertThat(echo.accepted()).isEqualTo(clientCount);
+        assertThat(proxy.liveConnections()).isEqualTo(clientCount);
+
         ExecutorService workers = Executors.newFixedThreadPool(clientCount + 1);
         AtomicBoolean trafficDone = new AtomicBoolean();
+        AtomicInteger switches = new AtomicInteger();
         try {
-            Future<Integer> switcher = workers.submit(() -> {
+            Future<?> switcher = workers.submit(() -> {
                 FaultMode[] cycle = {FaultMode.BLACKHOLE, FaultMode.FORWARD, FaultMode.REFUSE,
                         FaultMode.ACCEPT_BUT_NEVER_ANSWER, FaultMode.BLACKHOLE, FaultMode.REFUSE};
-                int switches = 0;
+                // Until the clients are done, not for a fixed count: a byte that only the final forward() would
+                // release stalls its client, which then fails on its read timeout instead of finishing late.
                 while (!trafficDone.get()) {
-                    switchTo(cycle[switches++ % cycle.length]);
+                    switchTo(cycle[switches.getAndIncrement() % cycle.length]);
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
                 proxy.forward();
-                return switches;
+                return null;
             });
-            List<Future<?>> clientsDone = new ArrayList<>();
+            List<Future<Integer>> clientsDone = new ArrayList<>();
             for (Socket client : established) {
                 clientsDone.add(workers.submit(() -> {
-                    for (int i = 0; i < roundTrips; i++) {
+                    // Each read is bounded by the socket's DEADLINE_MILLIS: a lost byte fails the test there.
+                    int i = 0;
+                    for (; i < roundTrips || (switches.get() < minSwitches && !switcher.isDone()); i++) {
                         assertEchoes(client, "message-" + i + ";");
                     }
-                    return null;
+                    return i;
                 }));
             }
-            for (Future<?> client : clientsDone) {
-                client.get(60, TimeUnit.SECONDS);
+            // Bounded by the reads' own timeouts; this is only a backstop, generous for a loaded 2-core machine.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            for (Future<Integer> client : clientsDone) {
+                assertThat(client.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS))
+                        .isGreaterThanOrEqualTo(roundTrips);
             }
             trafficDone.set(true);
-            assertThat(switcher.get(60, TimeUnit.SECONDS)).isPositive();
+            switcher.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            assertThat(switches.get()).isGreaterThanOrEqualTo(minSwitches);
         } finally {
             trafficDone.set(true);
             workers.shutdownNow();
@@ -255,6 +300,7 @@ class TcpFaultProxyTest {
         }
         assertThat(echo.accepted()).isEqualTo(clientCount);
         assertThat(proxy.liveConnections()).isEqualTo(clientCount);
+        assertThat(echo.endings()).as("no server-side connection ended").isEmpty();
         proxy.close();
         assertThat(proxyThreads()).isEmpty();
     }
@@ -340,6 +386,13 @@ class TcpFaultProxyTest {
         } finally {
             socket.setSoTimeout((int) DEADLINE_MILLIS);
         }
+    }
+
+    /** Whether this proxy's thread {@code <prefix><nameSuffix>} is parked on the proxy's monitor. */
+    private boolean parked(String nameSuffix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals(proxy.threadNamePrefix() + nameSuffix)
+                        && t.getState() == Thread.State.WAITING);
     }
 
     private List<String> proxyThreads() {
