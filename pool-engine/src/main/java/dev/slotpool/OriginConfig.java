@@ -25,6 +25,7 @@ public final class OriginConfig {
     private int weight = 1;
     private int maxConnections;
     private Map<String, String> connectionProperties = Map.of();
+    private String originQuery;
 
     private OriginConfig(String name) {
         this.name = name;
@@ -86,6 +87,18 @@ public final class OriginConfig {
         return copy(c -> c.connectionProperties = copy);
     }
 
+    /**
+     * Discovery: a query run on every new connection of this origin, whose one row says which server the
+     * connection landed on (for a URL that reaches several, such as a PostgreSQL multi-host URL or an Oracle
+     * SCAN address). The first column names the discovered origin; columns labelled {@code service},
+     * {@code database}, {@code instance} or {@code host} fill its dimensions. Each name seen becomes an origin
+     * of the pool, with this origin's weight and settings; this origin's weight and cap then apply to the
+     * group. Default none.
+     */
+    public OriginConfig originQuery(String sql) {
+        return copy(c -> c.originQuery = sql);
+    }
+
     /** Instances are immutable once returned: every setter changes a fresh copy before anyone sees it. */
     private OriginConfig copy(java.util.function.Consumer<OriginConfig> change) {
         OriginConfig c = new OriginConfig(name);
@@ -99,6 +112,7 @@ public final class OriginConfig {
         c.weight = weight;
         c.maxConnections = maxConnections;
         c.connectionProperties = connectionProperties;
+        c.originQuery = originQuery;
         change.accept(c);
         return c;
     }
@@ -146,6 +160,22 @@ public final class OriginConfig {
 
     public Map<String, String> connectionProperties() {
         return connectionProperties;
+    }
+
+    public String originQuery() {
+        return originQuery;
+    }
+
+    /** A copy for an origin found by this origin's discovery query: its name and dimensions, no query. */
+    public OriginConfig discovered(String name, String service, String database, String instance, String host) {
+        return copy(c -> {
+            c.name = name;
+            c.originQuery = null;
+            c.service = service != null ? service : this.service;
+            c.database = database != null ? database : this.database;
+            c.instance = instance != null ? instance : this.instance;
+            c.host = host != null ? host : this.host;
+        });
     }
 
     /** Names the origin and its dimensions; never the password or URL credentials. */

@@ -35,6 +35,8 @@ public final class PoolConfig {
     final Duration housekeepingPeriod;
     final Duration shutdownTimeout;
     final Duration downGracePeriod;
+    final boolean abortBorrowedOnDown;
+    final Balancing balancing;
     final int downAfterFailures;
     final int rebalanceStep;
     final boolean leakTracing;
@@ -68,6 +70,8 @@ public final class PoolConfig {
         housekeepingPeriod = b.housekeepingPeriod;
         shutdownTimeout = b.shutdownTimeout;
         downGracePeriod = b.downGracePeriod;
+        abortBorrowedOnDown = b.abortBorrowedOnDown;
+        balancing = b.balancing;
         downAfterFailures = b.downAfterFailures;
         rebalanceStep = b.rebalanceStep;
         leakTracing = b.leakTracing;
@@ -103,6 +107,8 @@ public final class PoolConfig {
     public Duration housekeepingPeriod() { return housekeepingPeriod; }
     public Duration shutdownTimeout() { return shutdownTimeout; }
     public Duration downGracePeriod() { return downGracePeriod; }
+    public boolean abortBorrowedOnDown() { return abortBorrowedOnDown; }
+    public Balancing balancing() { return balancing; }
     public int downAfterFailures() { return downAfterFailures; }
     public int rebalanceStep() { return rebalanceStep; }
     public boolean leakTracing() { return leakTracing; }

@@ -41,6 +41,8 @@ public final class SlotPoolBuilder {
     Duration housekeepingPeriod = Duration.ofSeconds(5);
     Duration shutdownTimeout = Duration.ofSeconds(10);
     Duration downGracePeriod = Duration.ofSeconds(5);
+    boolean abortBorrowedOnDown = true;
+    Balancing balancing = Balancing.WEIGHTS;
     int downAfterFailures = 3;
     int rebalanceStep = 2;
     boolean leakTracing;
@@ -139,6 +141,14 @@ public final class SlotPoolBuilder {
      * Default 5 s; ≥ 0. */
     public SlotPoolBuilder downGracePeriod(Duration downGracePeriod) { this.downGracePeriod = downGracePeriod; return this; }
 
+    /** Whether a DOWN origin's borrowed connections are aborted after {@link #downGracePeriod} (true) or only
+     * closed when their holders return them (false). Default true. */
+    public SlotPoolBuilder abortBorrowedOnDown(boolean abortBorrowedOnDown) { this.abortBorrowedOnDown = abortBorrowedOnDown; return this; }
+
+    /** How target shares are set: the weights, or the weights scaled by observed latency and errors.
+     * Default {@link Balancing#WEIGHTS}. */
+    public SlotPoolBuilder balancing(Balancing balancing) { this.balancing = balancing; return this; }
+
     /** Consecutive failed connection attempts that mark an origin DOWN (a probe marks it UP again). Default 3;
      * 0 disables detection; ≤ 1000. */
     public SlotPoolBuilder downAfterFailures(int downAfterFailures) { this.downAfterFailures = downAfterFailures; return this; }
@@ -205,6 +215,9 @@ public final class SlotPoolBuilder {
         if (validationQuery != null && validationQuery.isBlank()) {
             v.add(new ConfigViolation("validationQuery", "''", "must not be blank (leave it unset to use isValid)"));
         }
+        if (balancing == null) {
+            v.add(new ConfigViolation("balancing", "null", "must be WEIGHTS or LATENCY"));
+        }
         if (ticker == null) {
             v.add(new ConfigViolation("ticker", "null", "must not be null"));
         }
@@ -253,6 +266,10 @@ public final class SlotPoolBuilder {
             if (o.maxConnections() < 0) {
                 v.add(new ConfigViolation(label + ".maxConnections", String.valueOf(o.maxConnections()),
                         "must be ≥ 0 (0 = no cap but maxSize)"));
+            }
+            if (o.originQuery() != null && o.originQuery().isBlank()) {
+                v.add(new ConfigViolation(label + ".originQuery", "''", "must not be blank (leave it unset for a "
+                        + "configured origin)"));
             }
             String originUrl = o.url() != null ? o.url() : url;
             if (originUrl == null) {

@@ -79,7 +79,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         return pool.snapshot();
     }
 
-    /** Drains an origin (planned failover): see {@link dev.slotpool.pool.OriginOperations#drain}. */
+    /** Drains an origin, or every origin a selector such as {@code host=db3} matches (planned failover): see
+     * {@link dev.slotpool.pool.OriginOperations#drain} and {@link dev.slotpool.pool.OriginOperations#select}. */
     public void drain(String origin, Duration timeout) {
         pool.operations().drain(origin, timeout);
     }

@@ -247,6 +247,7 @@ public final class ConnectionPool {
         // early enough for a fresh pool, rare enough not to make every return write a shared field.
         if ((e.borrowCount & 15) == 1) {
             creator.sampleHold(held);
+            e.origin.sampleHold(held);
         }
         if (events.any()) {
             events.returned(e.origin.name, held);
@@ -288,6 +289,11 @@ public final class ConnectionPool {
         return true;
     }
 
+    /** Closes a connection whose slot this thread already moved to CLOSING (a paced drain's queue). */
+    void closeReserved(PooledConnection e, CloseReason reason) {
+        finishClose(e, reason, false);
+    }
+
     /** Takes a lent connection back from its holder (CAS on the lease, S1) and aborts it. */
     boolean reclaim(PooledConnection e, CloseReason reason) {
         if (!e.tryReclaim()) {
@@ -323,8 +329,14 @@ public final class ConnectionPool {
         }
         e.slot.empty();
         e.origin.occupied.decrementAndGet();
+        if (e.origin.parent != null) {
+            e.origin.parent.occupied.decrementAndGet();
+        }
         occupied.decrementAndGet();
         e.origin.retiredBorrows.addAndGet(e.borrowCount);
+        if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {
+            e.origin.brokenCloses.incrementAndGet();
+        }
         closed.incrementAndGet();
         events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
         if (!shutdown) {
@@ -355,6 +367,7 @@ public final class ConnectionPool {
         creator.stop();
         housekeeper.stop();
         table.shutdown();
+        operations.closeDrainQueues(CloseReason.POOL_CLOSED);
         table.forEach(s -> {
             PooledConnection e = s.entry();
             if (e != null && s.state() == SlotState.AVAILABLE) {

@@ -71,11 +71,12 @@ final class Creator {
     }
 
     /**
-     * A borrower found nothing free: wake the creators only if a connection could be created, so a saturated
-     * pool at maxSize does not wake them on every queued borrow.
+     * A borrower found nothing free: wake the creators only if a connection could be created (room, or a paced
+     * drain's connection to close for room), so a saturated pool at maxSize does not wake them on every queued
+     * borrow.
      */
     void shortage() {
-        if (pool.occupied.get() < pool.config.maxSize()) {
+        if (pool.occupied.get() < pool.config.maxSize() || pool.operations.drainsQueued()) {
             signal();
         }
     }
@@ -132,6 +133,11 @@ final class Creator {
         while (true) {
             int occupied = pool.occupied.get();
             if (occupied >= pool.config.maxSize()) {
+                // A paced drain holds idle connections nobody may borrow; under demand, close one now so a
+                // connection can be opened on a surviving origin instead.
+                if (pool.table.waiting() > pool.creating.get() && pool.operations.closeOneDraining()) {
+                    continue;
+                }
                 return null;
             }
             int target = initialFillDone ? pool.config.minSize() : pool.config.initialSize();
@@ -152,7 +158,9 @@ final class Creator {
                 o.occupied.incrementAndGet();
                 o.creating.incrementAndGet();
                 pool.creating.incrementAndGet();
-                if (occupied >= target) {
+                // Any creation while replacements are owed is one: a retirement that dropped the pool below
+                // minSize is refilled by this connection whichever rule asked for it.
+                if (pool.replacements.get() > 0) {
                     pool.replacements.updateAndGet(r -> Math.max(0, r - 1));
                 }
                 return o;
@@ -186,7 +194,7 @@ final class Creator {
     /** The UP origin with room whose occupancy is lowest relative to its weight (ties: first listed). */
     private Origin chooseOrigin(long now) {
         Origin best = null;
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : pool.origins.configured()) {
             if (o.state() != OriginState.UP || o.weight <= 0 || !o.hasRoom(pool.config.maxSize(), now)) {
                 continue;
             }
@@ -207,22 +215,35 @@ final class Creator {
         Connection c = null;
         try {
             c = pool.connect(o);
+            Origin landed = o.discovers() ? pool.origins.landed(o, c) : o;
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
             long now = pool.ticker.nanoTime();
             sampleCreate(now - start);
             pool.opened.incrementAndGet();
             o.consecutiveFailures.set(0);
-            PooledConnection e = new PooledConnection(pool, o, slot, c, defaults, now, now + lifetime());
+            if (landed != o) {
+                // The group's count (o.occupied) already holds this connection; its origin counts it from now.
+                landed.occupied.incrementAndGet();
+            }
+            PooledConnection e = new PooledConnection(pool, landed, slot, c, defaults, now, now + lifetime());
             o.creating.decrementAndGet();
             pool.creating.decrementAndGet();
-            if (!o.isUp() || pool.isShutdown()) {
-                // The origin was drained or the pool closed while we were connecting: do not lend it (S7).
+            if (landed != o && landed.detectedDown) {
+                pool.operations.landedOnDetectedDown(landed);
+            }
+            if (!o.isUp() || !landed.isUp() || pool.isShutdown()) {
+                // The origin was drained or the pool closed while we were connecting, or the URL landed on a
+                // discovered origin that is not UP: do not lend it (S7). A landing on a drained origin waits a
+                // little before the next try, so a group with one drained server does not spin.
+                if (landed != o) {
+                    o.nextAttemptAt = now + FIRST_BACKOFF_NANOS;
+                }
                 pool.table.publishOwned(slot, e);
                 pool.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
                 return;
             }
             pool.table.publish(slot, e);
-            pool.events.emit(PoolEvent.Type.CREATED, o.name, null, null);
+            pool.events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
         } catch (SQLException | RuntimeException ex) {
             if (c != null) {
                 closeQuietly(c);
@@ -263,7 +284,7 @@ final class Creator {
         if (pool.table.waiting() > 0) {
             park = Math.min(park, TimeUnit.MILLISECONDS.toNanos(5));
         }
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : pool.origins.configured()) {
             long until = o.nextAttemptAt - now;
             if (until > 0 && (o.isUp() || o.detectedDown)) {
                 park = Math.min(park, until);

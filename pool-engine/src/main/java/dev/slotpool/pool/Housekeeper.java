@@ -45,6 +45,11 @@ final class Housekeeper {
         Parking.unpark(thread);
     }
 
+    /** An operation scheduled work before the next visit (a paced drain, an abort deadline): look again. */
+    void wake() {
+        Parking.unpark(thread);
+    }
+
     void join() {
         try {
             thread.join(TimeUnit.SECONDS.toMillis(5));
@@ -57,17 +62,27 @@ final class Housekeeper {
         }
     }
 
+    /**
+     * Visits every period; between visits it sleeps until the next due drain close or abort deadline
+     * ({@link OriginOperations#nextDue}), so a drain's pace and deadline do not depend on the period.
+     */
     private void run() {
         long next = System.nanoTime() + periodNanos;
+        long dueAt = pool.ticker.nanoTime() + Creator.NEVER;
         while (!stopped) {
-            long wait = next - System.nanoTime();
-            if (wait > 0) {
-                Parking.park(this, wait);
-                continue;
-            }
-            next += periodNanos;
             try {
-                pass();
+                long now = pool.ticker.nanoTime();
+                if (now - dueAt >= 0) {
+                    pool.operations.dueWork(now);
+                }
+                long wait = next - System.nanoTime();
+                if (wait <= 0) {
+                    next += periodNanos;
+                    pass();
+                    continue;
+                }
+                dueAt = pool.operations.nextDue(now);
+                Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (RuntimeException e) {
                 System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,
                         "[" + pool.name + "] housekeeping failed", e);

@@ -6,6 +6,7 @@ import dev.slotpool.table.EntryFilter;
 
 import java.sql.Driver;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -19,6 +20,9 @@ final class Origin {
     final String name;
     final Driver driver;
     final Properties connectProperties;
+    /** For an origin found by a discovery query: the configured origin whose URL it was reached through (its
+     * {@link #occupied} counts the whole group, so the configured cap and weight apply to the group). */
+    final Origin parent;
     /** Prefer-this-origin filter for weighted borrows; allocated once so a borrow allocates nothing. */
     final EntryFilter<PooledConnection> mine = e -> e.origin == this;
 
@@ -28,7 +32,10 @@ final class Origin {
     volatile boolean detectedDown;
     /** When a DOWN or DRAINING origin's borrowed connections are aborted (ticker time; far future while UP). */
     volatile long abortBorrowedAt;
+    /** The weight borrows and placement follow; under latency-aware balancing, {@link #baseWeight} scaled. */
     volatile int weight;
+    /** The configured or rebalanced weight. */
+    volatile int baseWeight;
 
     /** Live connections plus those being opened (S3 per origin). Changed on creation and close only. */
     final AtomicInteger occupied = new AtomicInteger();
@@ -42,14 +49,39 @@ final class Origin {
      * little early or late. */
     volatile long nextAttemptAt;
 
+    /** A paced drain's idle connections, reserved for close (CLOSING) and closed one by one on a schedule. */
+    final ConcurrentLinkedQueue<PooledConnection> drainQueue = new ConcurrentLinkedQueue<>();
+    /** The paced drain's schedule (ticker time): close number k of {@link #drainTotal} is due at
+     * start + (end − start) × k ÷ total. Written by the drain call before the connections are queued. */
+    volatile long drainStartAt;
+    volatile long drainEndAt;
+    volatile int drainTotal;
+    final AtomicInteger drainClosed = new AtomicInteger();
+
+    /** Latency-aware balancing: mean borrow-to-return time (nanos, exponentially weighted, racy but benign)
+     * fed by the same 1-in-16 return samples as the creator's estimate, and their count. */
+    volatile long meanHoldNanos;
+    final AtomicLong holdSamples = new AtomicLong();
+    /** Connections of this origin closed as broken (fatal SQL error, failed validation). */
+    final AtomicLong brokenCloses = new AtomicLong();
+    /** The two counts above at the housekeeper's last visit (housekeeper thread only). */
+    long seenSamples;
+    long seenBroken;
+
     Origin(OriginConfig config, Driver driver, Properties connectProperties, long now) {
+        this(config, driver, connectProperties, now, null);
+    }
+
+    Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
         this.config = config;
+        this.parent = parent;
         this.nextAttemptAt = now;
         this.abortBorrowedAt = now + Creator.NEVER;
         this.name = config.name();
         this.driver = driver;
         this.connectProperties = connectProperties;
         this.weight = config.weight();
+        this.baseWeight = config.weight();
     }
 
     /** Volatile read: a borrower checks it after winning a slot so that no connection of a DRAINING or DOWN
@@ -70,6 +102,17 @@ final class Origin {
 
     boolean isUp() {
         return state == OriginState.UP;
+    }
+
+    /** Whether new connections to this configured origin land on servers named by its discovery query. */
+    boolean discovers() {
+        return parent == null && config.originQuery() != null;
+    }
+
+    void sampleHold(long nanos) {
+        long m = meanHoldNanos;
+        meanHoldNanos = m == 0 ? nanos : m + ((nanos - m) >> 3);
+        holdSamples.incrementAndGet();
     }
 
     /** Whether this origin may receive a new connection now (cap and back-off). */

@@ -1,5 +1,6 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.Balancing;
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
@@ -22,42 +23,124 @@ import java.util.Map;
  */
 public final class OriginOperations {
 
+    /** The keys of a dimension selector such as {@code host=db3}. */
+    private static final List<String> DIMENSIONS = List.of("name", "service", "database", "instance", "host");
+
     private final ConnectionPool pool;
 
     OriginOperations(ConnectionPool pool) {
         this.pool = pool;
     }
 
-    /** Planned drain: no new borrows, idle closed now, borrowed closed at return, the rest aborted at the
-     * deadline; the origin turns DOWN once empty. Idempotent. */
-    public void drain(String origin, Duration timeout) {
+    /**
+     * Planned drain of the origins the selector names (see {@link #select}): no new borrows; idle connections
+     * closed one by one spread over the timeout (close k of n at k ÷ (n + 1) of it), or sooner when borrowers
+     * wait and the pool is full; borrowed ones closed at return; those still out at the timeout aborted. Each
+     * origin turns DOWN once empty. Idempotent: an origin that is not UP is left as it is.
+     */
+    public void drain(String selector, Duration timeout) {
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("drain timeout must be ≥ 0 (was " + timeout + ")");
         }
-        Origin o = require(origin);
-        if (o.state() != OriginState.UP) {
-            return;
+        for (Origin o : resolve(selector)) {
+            if (o.state() != OriginState.UP) {
+                continue;
+            }
+            long now = pool.ticker.nanoTime();
+            o.abortBorrowedAt = now + timeout.toNanos();
+            change(o, OriginState.DRAINING, "drain requested (timeout " + timeout.toMillis() + " ms)", false);
+            if (timeout.isZero()) {
+                sweep(o);
+            } else {
+                queueIdle(o, now, timeout.toNanos());
+            }
         }
-        o.abortBorrowedAt = pool.ticker.nanoTime() + timeout.toNanos();
-        change(o, OriginState.DRAINING, "drain requested (timeout " + timeout.toMillis() + " ms)", false);
-        sweep(o);
+        pool.housekeeper.wake();
     }
 
-    /** Unplanned DOWN by an operator: idle closed now, borrowed closed at return or aborted after the grace
-     * period. It stays DOWN until {@link #markUp}. Idempotent. */
-    public void markDown(String origin) {
-        Origin o = require(origin);
-        if (o.state() == OriginState.DOWN && !o.detectedDown) {
-            return;
+    /** Unplanned DOWN by an operator: idle connections closed now, borrowed ones aborted after the grace period
+     * (or closed at return, see {@code abortBorrowedOnDown}). It stays DOWN until {@link #markUp}. Idempotent. */
+    public void markDown(String selector) {
+        for (Origin o : resolve(selector)) {
+            if (o.state() == OriginState.DOWN && !o.detectedDown) {
+                continue;
+            }
+            o.abortBorrowedAt = pool.ticker.nanoTime() + downAbortDelay();
+            change(o, OriginState.DOWN, "marked down", false);
+            sweep(o);
         }
-        o.abortBorrowedAt = pool.ticker.nanoTime() + pool.config.downGracePeriod().toNanos();
-        change(o, OriginState.DOWN, "marked down", false);
-        sweep(o);
+        pool.housekeeper.wake();
     }
 
-    /** UP again: the origin receives connections again, up to its weight's share. Idempotent. */
-    public void markUp(String origin) {
-        up(require(origin), "marked up");
+    /** UP again: the origins receive connections again, up to their share, a rebalance step at a time.
+     * Idempotent. */
+    public void markUp(String selector) {
+        for (Origin o : resolve(selector)) {
+            up(o, "marked up");
+        }
+    }
+
+    /**
+     * The origins a selector names: an origin's name (a configured origin with a discovery query names itself
+     * and every origin it discovered), or dimension matches {@code key=value[,key=value...]} over
+     * {@code name, service, database, instance, host} (every pair must match, case-insensitively), e.g.
+     * {@code host=db3}. Throws {@link IllegalArgumentException} when nothing matches or a key is unknown.
+     */
+    public List<String> select(String selector) {
+        List<String> names = new ArrayList<>();
+        for (Origin o : resolve(selector)) {
+            names.add(o.name);
+        }
+        return names;
+    }
+
+    private List<Origin> resolve(String selector) {
+        if (selector == null || selector.isBlank()) {
+            throw new IllegalArgumentException("an origin name or key=value selector is required (known origins: "
+                    + known() + ")");
+        }
+        List<Origin> out = new ArrayList<>();
+        if (selector.indexOf('=') < 0) {
+            Origin o = require(selector);
+            out.add(o);
+            if (o.discovers()) {
+                for (Origin d : pool.origins.all()) {
+                    if (d.parent == o) {
+                        out.add(d);
+                    }
+                }
+            }
+            return out;
+        }
+        Map<String, String> wanted = new LinkedHashMap<>();
+        for (String pair : selector.split(",")) {
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair.trim() : pair.substring(0, eq).trim().toLowerCase(java.util.Locale.ROOT);
+            if (eq < 0 || !DIMENSIONS.contains(key) || pair.substring(eq + 1).isBlank()) {
+                throw new IllegalArgumentException("bad origin selector '" + selector + "': expected key=value pairs "
+                        + "with keys " + DIMENSIONS);
+            }
+            wanted.put(key, pair.substring(eq + 1).trim());
+        }
+        for (Origin o : pool.origins.all()) {
+            if (wanted.entrySet().stream().allMatch(w -> w.getValue().equalsIgnoreCase(dimension(o, w.getKey())))) {
+                out.add(o);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no origin matches '" + selector + "' (known origins: " + known() + ")");
+        }
+        return out;
+    }
+
+    private static String dimension(Origin o, String key) {
+        return switch (key) {
+            case "name" -> o.name;
+            case "service" -> o.config.service();
+            case "database" -> o.config.database();
+            case "instance" -> o.config.instance();
+            default -> o.config.host();
+        };
     }
 
     /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
@@ -79,7 +162,7 @@ public final class OriginOperations {
         }
         int total = 0;
         for (Origin o : pool.origins.all()) {
-            total += resolved.getOrDefault(o, o.weight);
+            total += resolved.getOrDefault(o, o.baseWeight);
         }
         if (problems.isEmpty() && total == 0) {
             problems.add("at least one origin needs a weight > 0");
@@ -88,7 +171,10 @@ public final class OriginOperations {
             throw new IllegalArgumentException("rebalance rejected: " + String.join("; ", problems)
                     + " (known origins: " + known() + ")");
         }
-        resolved.forEach((o, w) -> o.weight = w);
+        resolved.forEach((o, w) -> {
+            o.baseWeight = w;
+            o.weight = pool.config.balancing() == Balancing.LATENCY ? w * LATENCY_SCALE : w;
+        });
         pool.events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
         pool.creator.signal();
     }
@@ -126,7 +212,7 @@ public final class OriginOperations {
     private void detect(Origin o, int failures, SQLException last, long now) {
         int threshold = pool.config.downAfterFailures();
         if (threshold > 0 && failures >= threshold && o.state() == OriginState.UP) {
-            o.abortBorrowedAt = now + pool.config.downGracePeriod().toNanos();
+            o.abortBorrowedAt = now + downAbortDelay();
             o.nextAttemptAt = now + pool.creator.backoffNanos(failures);
             change(o, OriginState.DOWN, failures + " consecutive connection failures; last: " + last.getMessage(),
                     true);
@@ -136,7 +222,7 @@ public final class OriginOperations {
 
     /** Probes origins this pool marked DOWN by itself, on their back-off; a good probe marks them UP. */
     void probeDetectedDown(long now) {
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : pool.origins.configured()) {
             if (!o.detectedDown || o.state() != OriginState.DOWN || now - o.nextAttemptAt < 0) {
                 continue;
             }
@@ -155,14 +241,188 @@ public final class OriginOperations {
         }
     }
 
-    /** Housekeeping: finish drains, and move one step toward the target shares. */
+    /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
     void housekeep(long now) {
-        for (Origin o : pool.origins.all()) {
-            if (o.state() == OriginState.DRAINING && o.occupied.get() == 0) {
-                change(o, OriginState.DOWN, "drained", false);
-            }
+        dueWork(now);
+        if (pool.config.balancing() == Balancing.LATENCY) {
+            followLatency();
         }
         rebalanceStep(now);
+    }
+
+    /** A discovered origin this pool marked DOWN got a new connection: its server answers again. */
+    void landedOnDetectedDown(Origin o) {
+        if (o.detectedDown && o.state() == OriginState.DOWN) {
+            up(o, "a new connection landed on it");
+        }
+    }
+
+    // ---- paced drains and deadlines (housekeeper thread, and creators under demand) -------------------------
+
+    /** Reserves the origin's idle connections for close (no borrower can take them now) and schedules them. */
+    private void queueIdle(Origin o, long now, long timeoutNanos) {
+        o.drainStartAt = now;
+        o.drainEndAt = now + timeoutNanos;
+        o.drainClosed.set(0);
+        int queued = 0;
+        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
+            Slot<PooledConnection> s = pool.table.slot(i);
+            PooledConnection e = s.entry();
+            if (e == null || e.origin != o) {
+                continue;
+            }
+            if (s.state() == SlotState.AVAILABLE && e.slot.entry() == e && e.slot.tryReserveForClose()) {
+                o.drainQueue.add(e);
+                queued++;
+            } else if (s.state() == SlotState.BORROWED) {
+                e.retire(CloseReason.ORIGIN_NOT_UP);
+            }
+        }
+        o.drainTotal = queued;
+    }
+
+    /** Work due before the next housekeeping visit: paced drain closes, aborts at deadlines, ended drains. */
+    void dueWork(long now) {
+        boolean abortDue = false;
+        for (Origin o : pool.origins.all()) {
+            PooledConnection e;
+            while (o.drainClosed.get() < closesDue(o, now) && (e = o.drainQueue.poll()) != null) {
+                o.drainClosed.incrementAndGet();
+                pool.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
+            }
+            abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.abortBorrowedAt >= 0;
+        }
+        if (abortDue) {
+            for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
+                Slot<PooledConnection> s = pool.table.slot(i);
+                PooledConnection e = s.entry();
+                if (e != null && s.state() == SlotState.BORROWED && e.lent() && !e.origin.isUp()
+                        && now - e.origin.abortBorrowedAt >= 0) {
+                    pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
+                }
+            }
+        }
+        for (Origin o : pool.origins.all()) {
+            finishDrain(o);
+        }
+        for (Origin o : pool.origins.configured()) {
+            finishDrain(o);
+        }
+    }
+
+    private void finishDrain(Origin o) {
+        if (o.state() == OriginState.DRAINING && o.occupied.get() == 0) {
+            change(o, OriginState.DOWN, "drained", false);
+        }
+    }
+
+    /** How many of a paced drain's closes are due by now: k of n at start + span × k ÷ (n + 1). */
+    private static int closesDue(Origin o, long now) {
+        long span = o.drainEndAt - o.drainStartAt;
+        if (o.drainQueue.isEmpty() || span <= 0) {
+            return o.drainClosed.get();
+        }
+        double part = (double) (now - o.drainStartAt) / span;
+        return (int) Math.min(o.drainTotal, Math.floor(part * (o.drainTotal + 1)));
+    }
+
+    /** The next instant (ticker time) at which {@link #dueWork} has something to do, or far in the future. */
+    long nextDue(long now) {
+        long due = now + Creator.NEVER;
+        for (Origin o : pool.origins.all()) {
+            if (!o.drainQueue.isEmpty() && o.drainTotal > 0) {
+                int next = o.drainClosed.get() + 1;
+                long at = o.drainStartAt + (long) ((double) (o.drainEndAt - o.drainStartAt) * next / (o.drainTotal + 1));
+                due = Math.min(due, at);
+            }
+            if (!o.isUp() && o.occupied.get() > 0 && o.abortBorrowedAt - now > 0) {
+                due = Math.min(due, o.abortBorrowedAt);
+            }
+        }
+        return due;
+    }
+
+    /** Whether a paced drain holds connections (read on a borrower's slow path only). */
+    boolean drainsQueued() {
+        for (Origin o : pool.origins.all()) {
+            if (!o.drainQueue.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Closes one connection a paced drain still holds, so a waiting borrower can get a new one elsewhere. */
+    boolean closeOneDraining() {
+        for (Origin o : pool.origins.all()) {
+            PooledConnection e = o.drainQueue.poll();
+            if (e != null) {
+                o.drainClosed.incrementAndGet();
+                pool.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Closes every connection paced drains still hold (pool close, DOWN or UP during a drain). */
+    void closeDrainQueues(CloseReason reason) {
+        for (Origin o : pool.origins.all()) {
+            closeQueue(o, reason);
+        }
+    }
+
+    private void closeQueue(Origin o, CloseReason reason) {
+        PooledConnection e;
+        while ((e = o.drainQueue.poll()) != null) {
+            o.drainClosed.incrementAndGet();
+            pool.closeReserved(e, reason);
+        }
+    }
+
+    // ---- latency-aware balancing ---------------------------------------------------------------------------
+
+    /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
+    static final int LATENCY_SCALE = 100;
+
+    /**
+     * Scales each UP origin's weight by (fastest mean hold ÷ its mean hold) × (1 − its share of broken closes
+     * since the last visit), floored at 1 so a slowed origin keeps a trickle of borrows that shows when it
+     * recovers. An origin without samples yet keeps its base weight. Reports a change of 10 % or more.
+     */
+    private void followLatency() {
+        Origin[] os = pool.origins.all();
+        long fastest = Long.MAX_VALUE;
+        for (Origin o : os) {
+            if (o.isUp() && o.meanHoldNanos > 0) {
+                fastest = Math.min(fastest, o.meanHoldNanos);
+            }
+        }
+        StringBuilder changed = new StringBuilder();
+        for (Origin o : os) {
+            long samples = o.holdSamples.get();
+            long broken = o.brokenCloses.get();
+            long newSamples = samples - o.seenSamples;
+            long newBroken = broken - o.seenBroken;
+            o.seenSamples = samples;
+            o.seenBroken = broken;
+            if (!o.isUp() || o.baseWeight == 0 || o.meanHoldNanos == 0 || fastest == Long.MAX_VALUE) {
+                o.weight = o.baseWeight * LATENCY_SCALE;
+                continue;
+            }
+            // Samples are one return in 16 per connection; scale back to returns for the error share.
+            double errorShare = (double) newBroken / Math.max(1, newSamples * 16 + newBroken);
+            double factor = (double) fastest / o.meanHoldNanos * (1 - errorShare);
+            int w = (int) Math.max(1, Math.round(o.baseWeight * LATENCY_SCALE * factor));
+            int old = o.weight;
+            o.weight = w;
+            if (Math.abs(w - old) * 10 >= Math.max(1, old)) {
+                changed.append(changed.length() == 0 ? "" : ", ").append(o.name).append('=').append(w);
+            }
+        }
+        if (changed.length() > 0) {
+            pool.events.emit(PoolEvent.Type.REBALANCE, null, null, "latency-aware weights " + changed);
+        }
     }
 
     /**
@@ -181,13 +441,13 @@ public final class OriginOperations {
         }
         int[] occ = new int[os.length];
         for (int i = 0; i < os.length; i++) {
-            occ[i] = os[i].isUp() ? os[i].occupied.get() : 0;
+            occ[i] = placeable(os[i]) ? os[i].occupied.get() : 0;
         }
         for (int budget = pool.config.rebalanceStep(); budget > 0; budget--) {
             int shortIdx = -1;
             int overIdx = -1;
             for (int i = 0; i < os.length; i++) {
-                if (!os[i].isUp()) {
+                if (!placeable(os[i])) {
                     continue;
                 }
                 if (occ[i] < target[i] && os[i].hasRoom(pool.config.maxSize(), now)
@@ -198,10 +458,15 @@ public final class OriginOperations {
                     overIdx = i;
                 }
             }
-            if (shortIdx < 0 || overIdx < 0 || !retireOne(os[overIdx])) {
+            if (shortIdx < 0 || overIdx < 0) {
                 break;
             }
+            // Owed before the retirement: an idle close wakes a creator at once, which must see the debt.
             pool.replacements.incrementAndGet();
+            if (!retireOne(os[overIdx])) {
+                pool.replacements.updateAndGet(r -> Math.max(0, r - 1));
+                break;
+            }
             occ[overIdx]--;
             occ[shortIdx]++;
         }
@@ -213,7 +478,7 @@ public final class OriginOperations {
         int total = 0;
         int upWeight = 0;
         for (Origin o : os) {
-            if (o.isUp()) {
+            if (placeable(o)) {
                 total += o.occupied.get();
                 upWeight += o.weight;
             }
@@ -225,7 +490,7 @@ public final class OriginOperations {
         double[] remainder = new double[os.length];
         int assigned = 0;
         for (int i = 0; i < os.length; i++) {
-            if (os[i].isUp()) {
+            if (placeable(os[i])) {
                 double exact = (double) total * os[i].weight / upWeight;
                 t[i] = (int) exact;
                 remainder[i] = exact - t[i];
@@ -235,7 +500,7 @@ public final class OriginOperations {
         for (; assigned < total; assigned++) {
             int best = -1;
             for (int i = 0; i < os.length; i++) {
-                if (os[i].isUp() && (best < 0 || remainder[i] > remainder[best])) {
+                if (placeable(os[i]) && (best < 0 || remainder[i] > remainder[best])) {
                     best = i;
                 }
             }
@@ -243,6 +508,11 @@ public final class OriginOperations {
             remainder[best] = -1;
         }
         return t;
+    }
+
+    /** UP and reachable by placement: a discovered origin is not (connections land where the URL sends them). */
+    private static boolean placeable(Origin o) {
+        return o.isUp() && o.parent == null;
     }
 
     /**
@@ -273,6 +543,7 @@ public final class OriginOperations {
     }
 
     private void up(Origin o, String reason) {
+        closeQueue(o, CloseReason.ORIGIN_NOT_UP);
         o.detectedDown = false;
         o.consecutiveFailures.set(0);
         long now = pool.ticker.nanoTime();
@@ -284,8 +555,10 @@ public final class OriginOperations {
         pool.creator.signal();
     }
 
-    /** Closes the origin's idle connections and marks its borrowed ones to close at return. */
+    /** Closes the origin's idle connections (a paced drain's too) and marks its borrowed ones to close at
+     * return. */
     private void sweep(Origin o) {
+        closeQueue(o, CloseReason.ORIGIN_NOT_UP);
         for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
             Slot<PooledConnection> s = pool.table.slot(i);
             PooledConnection e = s.entry();
@@ -306,6 +579,10 @@ public final class OriginOperations {
         o.detectedDown = detected;
         o.state(to, reason);
         pool.events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from + " -> " + to + ": " + reason);
+    }
+
+    private long downAbortDelay() {
+        return pool.config.abortBorrowedOnDown() ? pool.config.downGracePeriod().toNanos() : Creator.NEVER;
     }
 
     private Origin require(String name) {

@@ -1,41 +1,145 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.Balancing;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.table.EntryFilter;
 
+import dev.slotpool.PoolEvent;
+
+import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The pool's origins and the weighted choice among them. The array is replaced, never changed in place, so
- * readers see a consistent set without a lock.
+ * The pool's origins and the weighted choice among them. Two views: the configured origins, where the creator
+ * opens connections, and the origins connections belong to (borrows, snapshots, operations): the configured
+ * ones, except those with a discovery query, plus every origin such a query has named. The second array grows
+ * by copy and CAS, never changed in place, so readers see a consistent set without a lock.
  */
 final class Origins {
 
     private final ConnectionPool pool;
-    private volatile Origin[] all;
+    private final Origin[] configured;
+    private final AtomicReference<Origin[]> all;
 
     Origins(ConnectionPool pool, List<OriginConfig> configs) {
         this.pool = pool;
         List<Origin> list = new ArrayList<>();
+        List<Origin> lending = new ArrayList<>();
         for (OriginConfig c : configs) {
-            list.add(new Origin(c, driverFor(c), properties(c), pool.ticker.nanoTime()));
+            Origin o = new Origin(c, driverFor(c), properties(c), pool.ticker.nanoTime());
+            scaleForLatency(o);
+            list.add(o);
+            if (!o.discovers()) {
+                lending.add(o);
+            }
         }
-        this.all = list.toArray(new Origin[0]);
+        this.configured = list.toArray(new Origin[0]);
+        this.all = new AtomicReference<>(lending.toArray(new Origin[0]));
     }
 
+    /** The origins connections belong to (configured without a discovery query, and discovered). */
     Origin[] all() {
-        return all;
+        return all.get();
     }
 
+    /** The configured origins, where creators open connections. */
+    Origin[] configured() {
+        return configured;
+    }
+
+    /** An origin connections belong to, or a configured one with a discovery query; null if none. */
     Origin find(String name) {
-        for (Origin o : all) {
+        for (Origin o : all.get()) {
+            if (o.name.equals(name)) {
+                return o;
+            }
+        }
+        for (Origin o : configured) {
+            if (o.name.equals(name)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Runs the discovery query of {@code via} on a new connection and returns the origin it landed on, adding
+     * it on first sight (UP, with {@code via}'s weight). A name already taken by an origin of another group is
+     * prefixed with {@code via}'s name.
+     */
+    Origin landed(Origin via, Connection c) throws SQLException {
+        String name;
+        String[] dims = new String[4];
+        try (Statement st = c.createStatement()) {
+            st.setQueryTimeout((int) Math.max(1, pool.config.validationTimeout().toSeconds()));
+            try (ResultSet rs = st.executeQuery(via.config.originQuery())) {
+                if (!rs.next() || rs.getString(1) == null || rs.getString(1).isBlank()) {
+                    throw new SQLException("origin '" + via.name + "': the discovery query returned no origin name");
+                }
+                name = rs.getString(1).trim();
+                ResultSetMetaData md = rs.getMetaData();
+                for (int i = 2; i <= md.getColumnCount(); i++) {
+                    int dim = List.of("service", "database", "instance", "host")
+                            .indexOf(md.getColumnLabel(i).toLowerCase(Locale.ROOT));
+                    if (dim >= 0) {
+                        dims[dim] = rs.getString(i);
+                    }
+                }
+            }
+        }
+        if (!c.getAutoCommit()) {
+            c.rollback();
+        }
+        return discovered(via, name, dims);
+    }
+
+    private Origin discovered(Origin via, String reported, String[] dims) {
+        while (true) {
+            Origin[] cur = all.get();
+            Origin same = named(cur, reported);
+            if (same != null && same.parent == via) {
+                return same;
+            }
+            String name = same == null && named(configured, reported) == null ? reported : via.name + "." + reported;
+            Origin prefixed = named(cur, name);
+            if (prefixed != null) {
+                return prefixed;
+            }
+            OriginConfig config = via.config.discovered(name, dims[0], dims[1], dims[2], dims[3]);
+            Origin found = new Origin(config, via.driver, via.connectProperties, pool.ticker.nanoTime(), via);
+            scaleForLatency(found);
+            Origin[] next = Arrays.copyOf(cur, cur.length + 1);
+            next[cur.length] = found;
+            if (all.compareAndSet(cur, next)) {
+                pool.events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
+                        "discovered through origin '" + via.name + "' -> UP");
+                return found;
+            }
+        }
+    }
+
+    /** Under latency-aware balancing every weight is in hundredths of the base weight (see OriginOperations). */
+    private void scaleForLatency(Origin o) {
+        if (pool.config.balancing() == Balancing.LATENCY) {
+            o.weight = o.baseWeight * OriginOperations.LATENCY_SCALE;
+        }
+    }
+
+    private static Origin named(Origin[] origins, String name) {
+        for (Origin o : origins) {
             if (o.name.equals(name)) {
                 return o;
             }
@@ -50,7 +154,7 @@ final class Origins {
      * available connections (the creator places connections by the same weights).
      */
     EntryFilter<PooledConnection> pickByWeight() {
-        Origin[] os = all;
+        Origin[] os = all.get();
         if (os.length < 2) {
             return null;
         }
@@ -78,7 +182,7 @@ final class Origins {
     /** Sum of the weights of UP origins. */
     int upWeight() {
         int total = 0;
-        for (Origin o : all) {
+        for (Origin o : all.get()) {
             if (o.isUp()) {
                 total += o.weight;
             }
