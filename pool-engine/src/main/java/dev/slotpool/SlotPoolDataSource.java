@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -85,12 +86,22 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         pool.operations().drain(origin, timeout);
     }
 
-    /** Marks an origin DOWN (unplanned failover). */
+    /**
+     * The names of the origins a selector names: an origin's name, or {@code key=value[,key=value]} over
+     * {@code name, service, database, instance, host}. See {@link dev.slotpool.pool.OriginOperations#select}.
+     *
+     * @throws IllegalArgumentException when nothing matches or the selector is malformed
+     */
+    public List<String> select(String selector) {
+        return pool.operations().select(selector);
+    }
+
+    /** Marks an origin, or every origin a selector matches, DOWN (unplanned failover). */
     public void markDown(String origin) {
         pool.operations().markDown(origin);
     }
 
-    /** Marks an origin UP again. */
+    /** Marks an origin, or every origin a selector matches, UP again. */
     public void markUp(String origin) {
         pool.operations().markUp(origin);
     }

@@ -1,5 +1,7 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.Balancing;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -77,6 +79,12 @@ public class SlotPoolProperties {
     /** After an origin goes DOWN, how long its borrowed connections may run before they are aborted. Engine default: 5s. */
     private Duration downGracePeriod;
 
+    /** Whether a DOWN origin's borrowed connections are aborted after the grace period (true) or closed when returned (false). Engine default: true. */
+    private Boolean abortBorrowedOnDown;
+
+    /** How target shares are set: weights, or latency (weights scaled by each origin's observed borrow-to-return time and broken connections). Engine default: weights. */
+    private Balancing balancing;
+
     /** Failed connects or validations in a row that mark an origin DOWN (0 disables detection, up to 1000). Engine default: 3. */
     private Integer downAfterFailures;
 
@@ -134,6 +142,9 @@ public class SlotPoolProperties {
         /** Driver properties for this origin, merged over slotpool.connection-properties; values are never printed. */
         private Map<String, String> connectionProperties = new LinkedHashMap<>();
 
+        /** Discovery query run on every new connection of this origin: its first column names the server the connection landed on, which becomes an origin of its own (columns service, database, instance, host fill its dimensions). */
+        private String originQuery;
+
         public String getName() { return name; }
         public void setName(String name) { this.name = name; }
         public String getUrl() { return url; }
@@ -156,6 +167,8 @@ public class SlotPoolProperties {
         public void setMaxConnections(Integer maxConnections) { this.maxConnections = maxConnections; }
         public Map<String, String> getConnectionProperties() { return connectionProperties; }
         public void setConnectionProperties(Map<String, String> connectionProperties) { this.connectionProperties = connectionProperties; }
+        public String getOriginQuery() { return originQuery; }
+        public void setOriginQuery(String originQuery) { this.originQuery = originQuery; }
     }
 
     /** Oracle settings: driver properties applied to every origin, and the FAN adapter. */
@@ -267,6 +280,10 @@ public class SlotPoolProperties {
     public void setShutdownTimeout(Duration shutdownTimeout) { this.shutdownTimeout = shutdownTimeout; }
     public Duration getDownGracePeriod() { return downGracePeriod; }
     public void setDownGracePeriod(Duration downGracePeriod) { this.downGracePeriod = downGracePeriod; }
+    public Boolean getAbortBorrowedOnDown() { return abortBorrowedOnDown; }
+    public void setAbortBorrowedOnDown(Boolean abortBorrowedOnDown) { this.abortBorrowedOnDown = abortBorrowedOnDown; }
+    public Balancing getBalancing() { return balancing; }
+    public void setBalancing(Balancing balancing) { this.balancing = balancing; }
     public Integer getDownAfterFailures() { return downAfterFailures; }
     public void setDownAfterFailures(Integer downAfterFailures) { this.downAfterFailures = downAfterFailures; }
     public Integer getRebalanceStep() { return rebalanceStep; }

@@ -68,6 +68,8 @@ public final class SlotPoolPropertiesMapper {
         map.from(p.getHousekeepingPeriod()).to(b::housekeepingPeriod);
         map.from(p.getShutdownTimeout()).to(b::shutdownTimeout);
         map.from(p.getDownGracePeriod()).to(b::downGracePeriod);
+        map.from(p.getAbortBorrowedOnDown()).to(b::abortBorrowedOnDown);
+        map.from(p.getBalancing()).to(b::balancing);
         map.from(p.getDownAfterFailures()).to(b::downAfterFailures);
         map.from(p.getRebalanceStep()).to(b::rebalanceStep);
         map.from(p.getLeakTracing()).to(b::leakTracing);
@@ -83,6 +85,9 @@ public final class SlotPoolPropertiesMapper {
             }
             if (o.getMaxConnections() != null) {
                 origin = origin.maxConnections(o.getMaxConnections());
+            }
+            if (o.getOriginQuery() != null) {
+                origin = origin.originQuery(o.getOriginQuery());
             }
             b.origin(origin);
         }

@@ -75,13 +75,15 @@ public class PoolEndpoint {
 
     /**
      * {@code POST /actuator/pool/{origin}} with {@code {"action": "drain", "timeout": "30s"}}, {@code
-     * {"action": "down"}} or {@code {"action": "up"}}.
+     * {"action": "down"}} or {@code {"action": "up"}}. {@code origin} may also be a selector such as
+     * {@code host=db3} (every origin on that host).
      */
     @WriteOperation
     public WebEndpointResponse<Object> originAction(@Selector String origin, String action, @Nullable String timeout) {
-        PoolSnapshot s = pool.snapshot();
-        if (s.origin(origin).isEmpty()) {
-            return badRequest(PoolActionInput.unknownOrigin(origin, s));
+        try {
+            pool.select(origin);
+        } catch (IllegalArgumentException e) {
+            return badRequest(e.getMessage());
         }
         String a = normalize(action);
         if (timeout != null && !"drain".equals(a)) {
