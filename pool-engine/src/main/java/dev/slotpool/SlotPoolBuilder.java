@@ -149,7 +149,8 @@ public final class SlotPoolBuilder {
      * Default {@link Balancing#WEIGHTS}. */
     public SlotPoolBuilder balancing(Balancing balancing) { this.balancing = balancing; return this; }
 
-    /** Consecutive failed connection attempts that mark an origin DOWN (a probe marks it UP again). Default 3;
+    /** Consecutive failures (connects, validations, connections broken by connection-level errors) that mark an
+     * origin DOWN (a probe marks it UP again). Default 3;
      * 0 disables detection; ≤ 1000. */
     public SlotPoolBuilder downAfterFailures(int downAfterFailures) { this.downAfterFailures = downAfterFailures; return this; }
 

@@ -85,7 +85,7 @@ public class SlotPoolProperties {
     /** How target shares are set: weights, or latency (weights scaled by each origin's observed borrow-to-return time and broken connections). Engine default: weights. */
     private Balancing balancing;
 
-    /** Failed connects or validations in a row that mark an origin DOWN (0 disables detection, up to 1000). Engine default: 3. */
+    /** Failed connects, validations or connection-level errors in a row that mark an origin DOWN (0 disables detection, up to 1000). Engine default: 3. */
     private Integer downAfterFailures;
 
     /** Idle connections a rebalance retires per housekeeping run (1 to 1000). Engine default: 2. */

@@ -337,6 +337,9 @@ public final class ConnectionPool {
         if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {
             e.origin.brokenCloses.incrementAndGet();
         }
+        if (reason == CloseReason.BROKEN && e.broken != null && !shutdown) {
+            operations.connectionBroke(e.origin, e.broken);
+        }
         closed.incrementAndGet();
         events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
         if (!shutdown) {

@@ -208,6 +208,14 @@ public final class OriginOperations {
         detect(o, o.consecutiveFailures.incrementAndGet(), sanitized, pool.ticker.nanoTime());
     }
 
+    /** A lent connection hit a connection-level error (SQLState 08, vendor fatal codes) and was evicted: counts
+     * toward detection like a failed connect, so a server that drops its sessions is noticed by the statements
+     * that fail on it, not only by the next connects. A successful connect resets the count. */
+    void connectionBroke(Origin o, SQLException cause) {
+        SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
+        detect(o, o.consecutiveFailures.incrementAndGet(), sanitized, pool.ticker.nanoTime());
+    }
+
     /** Marks an UP origin DOWN after {@code downAfterFailures} failures in a row (0 disables detection). */
     private void detect(Origin o, int failures, SQLException last, long now) {
         int threshold = pool.config.downAfterFailures();
