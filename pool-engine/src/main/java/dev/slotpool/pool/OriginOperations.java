@@ -231,7 +231,7 @@ public final class OriginOperations {
     /** Probes origins this pool marked DOWN by itself, on their back-off; a good probe marks them UP. */
     void probeDetectedDown(long now) {
         for (Origin o : pool.origins.configured()) {
-            if (!o.detectedDown || o.state() != OriginState.DOWN || now - o.nextAttemptAt < 0) {
+            if (!o.detectedDown || o.state() != OriginState.DOWN || now - o.nextAttemptAt < 0 || !claimRoom(o)) {
                 continue;
             }
             try (Connection c = pool.connect(o)) {
@@ -245,8 +245,42 @@ public final class OriginOperations {
                         pool.ticker.nanoTime());
             } catch (SQLException | RuntimeException e) {
                 connectFailed(o, Secrets.sanitize(e, o.config, "probe failed"), pool.ticker.nanoTime());
+            } finally {
+                o.occupied.decrementAndGet();
+                pool.occupied.decrementAndGet();
             }
         }
+    }
+
+    /**
+     * A probe's connection counts like one being created (S3). In a full pool one idle connection is closed to
+     * make room, so a busy pool still finds out when a failed origin is back; with none idle the probe waits.
+     */
+    private boolean claimRoom(Origin o) {
+        for (boolean madeRoom = false; ; ) {
+            int n = pool.occupied.get();
+            if (n < pool.config.maxSize()) {
+                if (pool.occupied.compareAndSet(n, n + 1)) {
+                    o.occupied.incrementAndGet();
+                    return true;
+                }
+            } else if (madeRoom || !closeOneIdle()) {
+                return false;
+            } else {
+                madeRoom = true;
+            }
+        }
+    }
+
+    private boolean closeOneIdle() {
+        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
+            Slot<PooledConnection> s = pool.table.slot(i);
+            PooledConnection e = s.entry();
+            if (e != null && s.state() == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
