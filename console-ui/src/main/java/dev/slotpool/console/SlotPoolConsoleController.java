@@ -149,7 +149,7 @@ public class SlotPoolConsoleController {
         try {
             operation.run();
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+            return problem(HttpStatus.BAD_REQUEST, PoolActionInput.message(e));
         }
         return ResponseEntity.ok(new Outcome(action, origin, origin == null ? outcome : origin + ": " + outcome));
     }
