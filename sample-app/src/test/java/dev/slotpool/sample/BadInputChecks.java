@@ -3,7 +3,6 @@ package dev.slotpool.sample;
 import com.jayway.jsonpath.JsonPath;
 import dev.slotpool.sample.Http.Response;
 import dev.slotpool.sample.Http.User;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,6 +13,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,7 +31,7 @@ interface BadInputChecks extends SampleApp {
     int THREADS = 16;
     int ROUNDS = 5;
 
-    /** Five megabytes: far above any real action, below the server's limits so the application sees it. */
+    /** Five megabytes: far above any real action. */
     int BIG = 5 * 1024 * 1024;
 
     /** The explanation in a 4xx body: the endpoint's {@code message}, else the problem detail's {@code detail}. */
@@ -78,30 +79,38 @@ interface BadInputChecks extends SampleApp {
         refused("/actuator/pool/north", "{\"action\":\"down\",\"timeout\":\"5s\"}", "drain only");
     }
 
+    /**
+     * A declared body above the app's 64 KiB cap ({@code RequestSizeLimit}) answers 413 before anything reads it,
+     * whatever it holds (even a valid action with padding); a chunked one fails its read at the cap with 400;
+     * under the cap, the endpoint refuses huge weights itself with a short message. Nothing changes.
+     */
     @Test
     default void oversizedBodiesAreRefusedAndChangeNothing() {
         PoolState before = poolState();
-        StringBuilder unknownOrigins = new StringBuilder();
-        for (int i = 0; unknownOrigins.length() < BIG; i++) {
-            unknownOrigins.append(i == 0 ? "" : ",").append("o").append(i).append("=1");
+        record Case(String path, String json, boolean chunked, int status) {
         }
-        record Case(String path, String json) {
-        }
+        String unknownOrigins = IntStream.range(0, 4000).mapToObj(i -> "origin-" + i + "=1")
+                .collect(Collectors.joining(","));
         List<Case> cases = List.of(
-                new Case("/actuator/pool", "{\"action\":\"rebalance\",\"weights\":\"" + unknownOrigins + "\"}"),
-                new Case("/actuator/pool", "{\"action\":\"rebalance\",\"weights\":\"east=" + "7".repeat(BIG) + "\"}"),
-                new Case("/actuator/pool/north", "{\"action\":\"drain\",\"timeout\":\"" + "9".repeat(BIG) + "s\"}"),
-                new Case("/actuator/pool/north", "{\"action\":\"down\",\"padding\":\"" + "x".repeat(BIG) + "\"}"),
-                new Case("/actuator/pool/west", "{\"action\":\"down\",\"action\":\"" + "up".repeat(BIG / 2) + "\"}"));
-        SoftAssertions soft = new SoftAssertions();
+                new Case("/actuator/pool", "{\"action\":\"rebalance\",\"weights\":\"east=" + "7".repeat(BIG) + "\"}",
+                        false, 413),
+                new Case("/actuator/pool/north", "{\"action\":\"drain\",\"timeout\":\"" + "9".repeat(BIG) + "s\"}",
+                        false, 413),
+                new Case("/actuator/pool/north", "{\"action\":\"down\",\"padding\":\"" + "x".repeat(BIG) + "\"}",
+                        false, 413),
+                new Case("/actuator/pool/north", "{\"action\":\"down\",\"padding\":\"" + "x".repeat(BIG) + "\"}",
+                        true, 400),
+                new Case("/actuator/pool", "{\"action\":\"rebalance\",\"weights\":\"" + unknownOrigins + "\"}",
+                        false, 400));
         for (Case c : cases) {
-            Response r = http().postJson(c.path(), c.json(), User.ADMIN);
-            String what = c.json().substring(0, 40) + "... (" + c.json().length() + " chars)";
-            soft.assertThat(r.status()).as("POST %s %s: %s", c.path(), what, abbreviated(r)).isIn(400, 413);
-            soft.assertThat(r.body().length()).as("the answer to %s does not echo the body", what).isLessThan(4096);
-            soft.assertThat(poolState().routing()).as("after POST %s %s", c.path(), what).isEqualTo(before.routing());
+            Response r = c.chunked() ? http().postChunked(c.path(), "application/json", c.json(), User.ADMIN)
+                    : http().postJson(c.path(), c.json(), User.ADMIN);
+            String what = c.json().substring(0, 40) + "... (" + c.json().length() + " chars"
+                    + (c.chunked() ? ", chunked)" : ")");
+            assertThat(r.status()).as("POST %s %s: %s", c.path(), what, abbreviated(r)).isEqualTo(c.status());
+            assertThat(message(r)).as("the answer to %s", what).hasSizeLessThan(2100);
+            assertThat(poolState().routing()).as("after POST %s %s", c.path(), what).isEqualTo(before.routing());
         }
-        soft.assertAll();
     }
 
     /**
@@ -111,7 +120,7 @@ interface BadInputChecks extends SampleApp {
      */
     @Test
     default void concurrentDrainsAndUpsOnOneOriginLeaveOneConsistentState() throws Exception {
-        List<Integer> statuses = fireConcurrently(i -> {
+        List<Integer> statuses = BadInputChecks.fireConcurrently(i -> {
             String json = i % 2 == 0 ? "{\"action\":\"drain\",\"timeout\":\"0s\"}" : "{\"action\":\"up\"}";
             return http().postJson("/actuator/pool/north", json, User.ADMIN);
         });
@@ -128,7 +137,7 @@ interface BadInputChecks extends SampleApp {
      * Runs {@link #ROUNDS} requests on each of {@link #THREADS} threads, all starting together, and returns every
      * status; the request number alternates the action.
      */
-    default List<Integer> fireConcurrently(java.util.function.IntFunction<Response> request) throws Exception {
+    static List<Integer> fireConcurrently(java.util.function.IntFunction<Response> request) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
             CyclicBarrier start = new CyclicBarrier(THREADS);
