@@ -108,6 +108,11 @@ final class Http {
         return b;
     }
 
+    /** A browser session that has not logged in. */
+    Session session() {
+        return new Session(null);
+    }
+
     /** Logs in through the form as a browser does: fetch the login page, post it with its CSRF token. */
     Session login(User user) {
         Session anonymous = new Session(null);
