@@ -19,15 +19,29 @@ public final class PoolActionInput {
     /** Drain timeout when a drain request names none. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
+    /** Longest weights text parsed: room for hundreds of origins, and a 5 MB body is refused before any parse. */
+    public static final int MAX_WEIGHTS_LENGTH = 64 * 1024;
+
+    /** Longest piece of a request quoted back in a message, so an answer never echoes a huge body. */
+    static final int MAX_QUOTED = 80;
+
+    /** Longest message an answer carries (the engine lists every problem of a rebalance). */
+    static final int MAX_MESSAGE = 2000;
+
     private PoolActionInput() {
     }
 
     /**
      * {@code "east=70,west=20"} as an ordered map. Signs are allowed, so the engine names a negative weight.
      *
-     * @throws IllegalArgumentException for a pair that is not {@code origin=whole number}, or an origin twice
+     * @throws IllegalArgumentException for a pair that is not {@code origin=whole number}, an origin twice, or
+     *                                  text longer than {@link #MAX_WEIGHTS_LENGTH}
      */
     public static Map<String, Integer> weights(String weights) {
+        if (weights.length() > MAX_WEIGHTS_LENGTH) {
+            throw new IllegalArgumentException("weights are " + weights.length() + " characters long; at most "
+                    + MAX_WEIGHTS_LENGTH + " are read");
+        }
         Map<String, Integer> parsed = new LinkedHashMap<>();
         for (String pair : weights.split(",", -1)) {
             int eq = pair.indexOf('=');
@@ -35,10 +49,10 @@ public final class PoolActionInput {
             Integer w = eq < 0 ? null : integer(pair.substring(eq + 1).trim());
             if (origin.isEmpty() || w == null) {
                 throw new IllegalArgumentException("weights must be origin=weight pairs with whole numbers ≥ 0, "
-                        + "separated by commas (e.g. east=70,west=30); '" + pair.trim() + "' is not");
+                        + "separated by commas (e.g. east=70,west=30); '" + quoted(pair.trim()) + "' is not");
             }
             if (parsed.put(origin, w) != null) {
-                throw new IllegalArgumentException("origin '" + origin + "' is given twice in weights");
+                throw new IllegalArgumentException("origin '" + quoted(origin) + "' is given twice in weights");
             }
         }
         return parsed;
@@ -58,10 +72,10 @@ public final class PoolActionInput {
         try {
             t = DurationStyle.detectAndParse(timeout);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("timeout '" + timeout + "' is not a duration (e.g. 30s, 2m, PT30S)");
+            throw new IllegalArgumentException("timeout '" + quoted(timeout) + "' is not a duration (e.g. 30s, 2m, PT30S)");
         }
         if (t.isNegative()) {
-            throw new IllegalArgumentException("timeout must be ≥ 0 (was " + timeout + ")");
+            throw new IllegalArgumentException("timeout must be ≥ 0 (was " + quoted(timeout) + ")");
         }
         return t;
     }
@@ -73,8 +87,20 @@ public final class PoolActionInput {
 
     /** The message for an origin the pool does not have, naming the ones it has. */
     public static String unknownOrigin(String origin, PoolSnapshot s) {
-        return "unknown origin '" + origin + "' (known origins: "
+        return "unknown origin '" + quoted(origin) + "' (known origins: "
                 + String.join(", ", s.origins().stream().map(o -> o.name()).toList()) + ")";
+    }
+
+    /** A piece of a request for a message: itself, or its start and its length when it is long. */
+    public static String quoted(String input) {
+        return input.length() <= MAX_QUOTED ? input
+                : input.substring(0, MAX_QUOTED) + "… (" + input.length() + " characters)";
+    }
+
+    /** An operation's refusal for an answer, cut at {@link #MAX_MESSAGE} characters. */
+    public static String message(RuntimeException refusal) {
+        String m = String.valueOf(refusal.getMessage());
+        return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE) + "… (" + m.length() + " characters)";
     }
 
     /** A whole number (sign allowed: the engine names a negative weight), or null. */

@@ -7,6 +7,7 @@ import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
 import org.springframework.boot.context.properties.PropertyMapper;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -23,6 +24,9 @@ public final class SlotPoolPropertiesMapper {
     static final String ORACLE_ROW_PREFETCH = "defaultRowPrefetch";
 
     private static final Pattern ORIGIN_PROPERTY = Pattern.compile("origins\\[([^]]*)]\\.(\\w+)");
+
+    /** A {@link Duration#toString()} in an engine message: {@code PT0.1S}, {@code PT-5S}, {@code PT10M}. */
+    private static final Pattern ISO_DURATION = Pattern.compile("\\bPT(?:-?[0-9.]+[HMS])+");
 
     /**
      * The default connection: from {@code spring.datasource.*} or a {@code JdbcConnectionDetails} bean.
@@ -113,7 +117,8 @@ public final class SlotPoolPropertiesMapper {
             }
         } catch (InvalidPoolConfigException e) {
             for (ConfigViolation v : e.violations()) {
-                problems.add(new ConfigViolation(propertyName(v, p, connection), v.value(), v.problem()));
+                problems.add(new ConfigViolation(propertyName(v, p, connection), written(v.value()),
+                        written(v.problem())));
             }
         }
         throw new InvalidSlotPoolPropertiesException(problems);
@@ -154,6 +159,27 @@ public final class SlotPoolPropertiesMapper {
             }
         }
         return found < 0 ? key : String.valueOf(found);
+    }
+
+    /**
+     * The engine's durations as a property writes them ({@code PT0.1S} → {@code 100ms}, {@code PT10M} →
+     * {@code 10m}), so the report shows the value the user typed and a range in the same syntax.
+     */
+    static String written(String text) {
+        return ISO_DURATION.matcher(text).replaceAll(m -> Matcher.quoteReplacement(
+                written(Duration.parse(m.group()))));
+    }
+
+    /** The largest unit that holds the duration exactly, in Boot's simple duration syntax. */
+    static String written(Duration d) {
+        if (d.getNano() == 0) {
+            long s = d.getSeconds();
+            return s % 3600 == 0 && s != 0 ? s / 3600 + "h" : s % 60 == 0 && s != 0 ? s / 60 + "m" : s + "s";
+        }
+        if (d.getNano() % 1_000_000 == 0) {
+            return d.toMillis() + "ms";
+        }
+        return d.getNano() % 1_000 == 0 ? d.toNanos() / 1_000 + "us" : d.toNanos() + "ns";
     }
 
     static String kebab(String camel) {

@@ -14,7 +14,13 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
+import org.springframework.boot.actuate.endpoint.web.WebOperation;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -23,6 +29,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterR
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.core.convert.support.ConfigurableConversionService;
 
 import java.sql.Connection;
 import java.time.Duration;
@@ -187,6 +195,37 @@ class ActuatorIntegrationTest {
         runner.withPropertyValues(twoOrigins("exposed"))
                 .withPropertyValues("management.endpoints.web.exposure.include=pool")
                 .run(ctx -> assertThat(ctx).hasSingleBean(PoolEndpoint.class));
+    }
+
+    /**
+     * The starter's default: the endpoint, once exposed, serves its reads only; its writes (drain, down, up,
+     * rebalance) exist only when the application grants {@code unrestricted}, and {@code none} removes it.
+     */
+    @Test
+    void theEndpointIsReadOnlyUnlessTheApplicationGrantsMore() {
+        WebApplicationContextRunner web = new WebApplicationContextRunner()
+                // As SpringApplication does, so "unrestricted" binds as the docs write it.
+                .withInitializer(ctx -> ctx.getEnvironment().setConversionService(
+                        (ConfigurableConversionService) ApplicationConversionService.getSharedInstance()))
+                .withConfiguration(AutoConfigurations.of(SlotPoolAutoConfiguration.class,
+                        DataSourceAutoConfiguration.class, EndpointAutoConfiguration.class,
+                        WebEndpointAutoConfiguration.class, PoolEndpointAutoConfiguration.class))
+                .withPropertyValues(twoOrigins("access"))
+                .withPropertyValues("management.endpoints.web.exposure.include=pool");
+        web.run(ctx -> assertThat(poolOperations(ctx)).containsOnly(OperationType.READ).hasSize(2));
+        web.withPropertyValues("management.endpoint.pool.access=unrestricted")
+                .run(ctx -> assertThat(poolOperations(ctx)).containsOnly(OperationType.READ, OperationType.WRITE)
+                        .hasSize(4));
+        web.withPropertyValues("management.endpoint.pool.access=none").run(ctx -> {
+            assertThat(ctx).doesNotHaveBean(PoolEndpoint.class);
+            assertThat(poolOperations(ctx)).isEmpty();
+        });
+    }
+
+    private static List<OperationType> poolOperations(org.springframework.context.ApplicationContext ctx) {
+        return ctx.getBean(WebEndpointsSupplier.class).getEndpoints().stream()
+                .filter(e -> e.getEndpointId().equals(EndpointId.of("pool")))
+                .flatMap(e -> e.getOperations().stream()).map(WebOperation::getType).toList();
     }
 
     @Test

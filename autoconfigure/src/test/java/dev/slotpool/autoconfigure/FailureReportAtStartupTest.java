@@ -35,7 +35,7 @@ class FailureReportAtStartupTest {
         assertThat(output.getOut() + output.getErr())
                 .contains("APPLICATION FAILED TO START")
                 .contains("Property: slotpool.max-size", "Value: 0", "Reason: must be between 1 and 100000")
-                .contains("Property: slotpool.validation-timeout", "Value: PT0.1S")
+                .contains("Property: slotpool.validation-timeout", "Value: 100ms", "Reason: must be between 1s and 10m")
                 .contains("docs/configuration.md")
                 .doesNotContain("report-secret");
     }

@@ -87,8 +87,13 @@ public class SlotPoolConsoleController {
                         : "origin '" + origin + "' holds no connection in slot " + index));
     }
 
-    /** Back to the configured weights (no or blank {@code weights}), or to {@code weights=east=70,west=30}. */
-    @PostMapping(path = "/actions/rebalance", produces = MediaType.APPLICATION_JSON_VALUE)
+    /**
+     * Back to the configured weights (no or blank {@code weights}), or to {@code weights=east=70,west=30}. Only a
+     * form body (415 otherwise): in a body of another type the fields would be missed, and no weights means
+     * "configured".
+     */
+    @PostMapping(path = "/actions/rebalance", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
     public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights) {
         if (!settings.actionsEnabled()) {
@@ -106,8 +111,9 @@ public class SlotPoolConsoleController {
         return apply("rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
     }
 
-    /** A planned drain within {@code timeout} (Boot duration syntax; blank means 30s). */
-    @PostMapping(path = "/origins/{origin}/drain", produces = MediaType.APPLICATION_JSON_VALUE)
+    /** A planned drain within {@code timeout} (Boot duration syntax; blank means 30s). Only a form body, as rebalance. */
+    @PostMapping(path = "/origins/{origin}/drain", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
     public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout) {
         if (!settings.actionsEnabled()) {
@@ -149,7 +155,7 @@ public class SlotPoolConsoleController {
         try {
             operation.run();
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+            return problem(HttpStatus.BAD_REQUEST, PoolActionInput.message(e));
         }
         return ResponseEntity.ok(new Outcome(action, origin, origin == null ? outcome : origin + ": " + outcome));
     }

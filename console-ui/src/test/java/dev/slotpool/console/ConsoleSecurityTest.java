@@ -2,6 +2,10 @@ package dev.slotpool.console;
 
 import dev.slotpool.SlotPoolDataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -65,6 +69,36 @@ class ConsoleSecurityTest {
                     .andExpect(status().isOk());
             assertThat(states(pool)).containsEntry("east", "UP");
         });
+    }
+
+    /**
+     * An application that adds Spring Security but writes no chain gets Boot's default one: every request needs a
+     * login, CSRF tokens are checked, so anonymous users neither read nor act, and a forged post changes nothing.
+     * Any logged-in user may act: docs/console.md says to write the recommended chain to tell viewers from admins.
+     */
+    @Test
+    void bootsDefaultChainNeedsALoginAndACsrfToken() {
+        runner("default-chain")
+                .withConfiguration(AutoConfigurations.of(SecurityAutoConfiguration.class,
+                        ServletWebSecurityAutoConfiguration.class, UserDetailsServiceAutoConfiguration.class))
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed().hasSingleBean(SecurityFilterChain.class);
+                    SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+                    MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
+                    for (String read : new String[] {"/slotpool", "/slotpool/snapshot", "/slotpool/stream",
+                            "/slotpool/origins/east/slots/0"}) {
+                        int status = mvc.perform(get(read)).andReturn().getResponse().getStatus();
+                        assertThat(status).as("anonymous GET %s", read).isIn(302, 401);
+                    }
+                    mvc.perform(post("/slotpool/origins/east/down").with(csrf())).andExpect(status().isUnauthorized());
+                    mvc.perform(post("/slotpool/origins/east/down").with(user("someone"))).andExpect(status().isForbidden());
+                    assertThat(states(pool)).containsEntry("east", "UP");
+
+                    mvc.perform(get("/slotpool").with(user("someone"))).andExpect(status().isOk());
+                    mvc.perform(post("/slotpool/origins/east/down").with(user("someone")).with(csrf()))
+                            .andExpect(status().isOk());
+                    assertThat(states(pool)).containsEntry("east", "DOWN");
+                });
     }
 
     /** The recommended chain (docs/console.md), as an application writes it. */

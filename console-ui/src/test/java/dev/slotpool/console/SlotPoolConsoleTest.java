@@ -5,10 +5,12 @@ import dev.slotpool.SlotPoolDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
+import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.stereotype.Controller;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.GetMapping;
 
@@ -41,6 +43,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class SlotPoolConsoleTest {
 
     private static final Pattern SLOT_CELL = Pattern.compile("<button type=\"button\" class=\"slot slot-(\\w+)\"");
+
+    /** A POST with a form body, as the page's forms and script send. */
+    private static MockHttpServletRequestBuilder form(String path) {
+        return post(path).contentType(MediaType.APPLICATION_FORM_URLENCODED);
+    }
 
     private static MockMvc mvc(AssertableWebApplicationContext ctx) {
         assertThat(ctx).hasNotFailed();
@@ -128,25 +135,25 @@ class SlotPoolConsoleTest {
         runner("actions").run(ctx -> {
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = mvc(ctx);
-            mvc.perform(post("/slotpool/actions/rebalance").param("weights", "east=70, west=20,north=10"))
+            mvc.perform(form("/slotpool/actions/rebalance").param("weights", "east=70, west=20,north=10"))
                     .andExpect(status().isOk()).andExpect(jsonPath("$.action").value("rebalance"))
                     .andExpect(jsonPath("$.outcome").value("moving toward {east=70, west=20, north=10}"));
             assertThat(weights(pool)).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
-            mvc.perform(post("/slotpool/actions/rebalance").param("weights", " ")).andExpect(status().isOk())
+            mvc.perform(form("/slotpool/actions/rebalance").param("weights", " ")).andExpect(status().isOk())
                     .andExpect(jsonPath("$.outcome").value("moving toward the configured weights"));
             assertThat(weights(pool)).isEqualTo(CONFIGURED_WEIGHTS);
 
-            mvc.perform(post("/slotpool/origins/north/drain").param("timeout", "5s")).andExpect(status().isOk())
+            mvc.perform(form("/slotpool/origins/north/drain").param("timeout", "5s")).andExpect(status().isOk())
                     .andExpect(jsonPath("$.origin").value("north"))
                     .andExpect(jsonPath("$.outcome").value("north: draining within 5s"));
             assertThat(pool.snapshot().origin("north").orElseThrow().state()).isNotEqualTo(OriginState.UP);
             awaitPool(pool, "north drained", s -> s.origin("north").orElseThrow().state() == OriginState.DOWN);
 
-            mvc.perform(post("/slotpool/origins/west/down")).andExpect(status().isOk())
+            mvc.perform(form("/slotpool/origins/west/down")).andExpect(status().isOk())
                     .andExpect(jsonPath("$.outcome").value("west: marked DOWN"));
             assertThat(states(pool)).containsEntry("west", "DOWN").containsEntry("east", "UP");
-            mvc.perform(post("/slotpool/origins/west/up")).andExpect(status().isOk());
-            mvc.perform(post("/slotpool/origins/north/up")).andExpect(status().isOk());
+            mvc.perform(form("/slotpool/origins/west/up")).andExpect(status().isOk());
+            mvc.perform(form("/slotpool/origins/north/up")).andExpect(status().isOk());
             assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
 
             // The event log saw the drain and the rebalances.
@@ -173,12 +180,29 @@ class SlotPoolConsoleTest {
                     {"/slotpool/origins/south/drain", "timeout", "5s", "unknown origin 'south' (known origins: east, west, north)"},
                     {"/slotpool/origins/south/down", "x", "", "unknown origin 'south' (known origins: east, west, north)"}};
             for (String[] c : refused) {
-                MvcResult r = mvc.perform(post(c[0]).param(c[1], c[2])).andExpect(status().isBadRequest())
+                MvcResult r = mvc.perform(form(c[0]).param(c[1], c[2])).andExpect(status().isBadRequest())
                         .andExpect(jsonPath("$.status").value(400)).andReturn();
                 assertThat(r.getResponse().getContentAsString()).as("%s %s=%s", c[0], c[1], c[2]).contains(c[3]);
                 assertThat(weights(pool)).isEqualTo(CONFIGURED_WEIGHTS);
                 assertThat(states(pool)).isEqualTo(states);
             }
+        });
+    }
+
+    /** Fields in a JSON body would be missed and read as "configured weights" or "30s": 415, nothing changes. */
+    @Test
+    void aBodyThatIsNotAFormIsRefused() {
+        runner("not-a-form").run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            pool.rebalance(Map.of("east", 10, "west", 10, "north", 80));
+            MockMvc mvc = mvc(ctx);
+            for (String path : new String[] {"/slotpool/actions/rebalance", "/slotpool/origins/north/drain"}) {
+                mvc.perform(post(path).contentType(MediaType.APPLICATION_JSON).content("{\"weights\":\"east=70\"}"))
+                        .andExpect(status().isUnsupportedMediaType());
+                mvc.perform(post(path)).andExpect(status().isUnsupportedMediaType());
+            }
+            assertThat(weights(pool)).isEqualTo(Map.of("east", 10, "west", 10, "north", 80));
+            assertThat(states(pool)).containsEntry("north", "UP");
         });
     }
 
@@ -193,7 +217,7 @@ class SlotPoolConsoleTest {
                     .contains("Read-only: actions are disabled", "data-actions=\"false\"");
             for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
                     "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
-                mvc.perform(post(action)).andExpect(status().isForbidden())
+                mvc.perform(form(action)).andExpect(status().isForbidden())
                         .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
                                 "slotpool.console.actions-enabled=true")));
             }
@@ -208,7 +232,7 @@ class SlotPoolConsoleTest {
                     MockMvc mvc = mvc(ctx);
                     assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
                             .contains("action=\"/slotpool/origins/east/down\"");
-                    mvc.perform(post("/slotpool/origins/east/down")).andExpect(status().isOk());
+                    mvc.perform(form("/slotpool/origins/east/down")).andExpect(status().isOk());
                     assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "DOWN");
                 });
     }
@@ -216,7 +240,7 @@ class SlotPoolConsoleTest {
     @Test
     void actionsEnabledFalseTurnsActionsOffEvenWithSpringSecurity() {
         runner("actions-off").withPropertyValues("slotpool.console.actions-enabled=false").run(ctx -> {
-            mvc(ctx).perform(post("/slotpool/origins/east/down")).andExpect(status().isForbidden());
+            mvc(ctx).perform(form("/slotpool/origins/east/down")).andExpect(status().isForbidden());
             assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "UP");
         });
     }

@@ -6,6 +6,7 @@ import dev.slotpool.sample.Http.Session;
 import dev.slotpool.sample.Http.User;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,5 +51,36 @@ interface ConsoleChecks extends SampleApp {
         assertThat(drained.status()).as("%s", drained).isEqualTo(200);
         assertThat(drained.body()).contains("\"outcome\":\"north: draining within 30s\"");
         assertThat(pool().snapshot().origin("north").orElseThrow().state()).isNotEqualTo(OriginState.UP);
+    }
+
+    /**
+     * Every part of the console needs a login (anonymous reads go to the login page, posts are refused), and no
+     * console action is the viewer's, even with a valid token; HTTP Basic, which the Actuator chain takes, does
+     * not open the console's chain.
+     */
+    @Test
+    default void anonymousReadsNothingAndTheViewerTakesNoAction() {
+        for (String read : List.of("/slotpool/snapshot", "/slotpool/stream", "/slotpool/origins/east/slots/0",
+                "/slotpool/assets/console.js")) {
+            Response r = http().get(read, User.ANONYMOUS);
+            assertThat(r.status()).as("anonymous GET %s: %s", read, r).isEqualTo(302);
+            assertThat(r.header("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
+            assertThat(http().get(read, User.ADMIN).status()).as("GET %s with Basic", read).isEqualTo(302);
+        }
+        PoolState before = poolState();
+        Session anonymous = http().session();
+        String anonymousToken = anonymous.csrfTokenOf("/login");
+        Session viewer = http().login(User.VIEWER);
+        String viewerToken = viewer.csrfTokenOf("/slotpool");
+        for (String action : List.of("/slotpool/actions/rebalance", "/slotpool/origins/north/drain",
+                "/slotpool/origins/north/down", "/slotpool/origins/north/up")) {
+            Response a = anonymous.postForm(action, Map.of("_csrf", anonymousToken));
+            assertThat(a.status()).as("anonymous POST %s: %s", action, a).isIn(302, 403);
+            Response v = viewer.postForm(action, Map.of("_csrf", viewerToken));
+            assertThat(v.status()).as("viewer POST %s: %s", action, v).isEqualTo(403);
+            assertThat(http().post(action, "application/x-www-form-urlencoded", "", User.ADMIN).status())
+                    .as("POST %s with Basic and no session", action).isEqualTo(403);
+        }
+        assertThat(poolState().routing()).isEqualTo(before.routing());
     }
 }

@@ -77,6 +77,13 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** A POST whose body has no declared length: the client sends it chunked. */
+    Response postChunked(String path, String contentType, String body, User user) {
+        return send(request(path, user, null).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)))));
+    }
+
     Response send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> r = client.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
@@ -99,6 +106,11 @@ final class Http {
             b.header("Cookie", cookie);
         }
         return b;
+    }
+
+    /** A browser session that has not logged in. */
+    Session session() {
+        return new Session(null);
     }
 
     /** Logs in through the form as a browser does: fetch the login page, post it with its CSRF token. */
@@ -148,8 +160,43 @@ final class Http {
         }
 
         Response post(String path, String contentType, String body) {
-            return keepCookie(send(request(path, User.ANONYMOUS, cookie).header("Content-Type", contentType)
-                    .POST(HttpRequest.BodyPublishers.ofString(body))));
+            return post(path, contentType, body, Map.of());
+        }
+
+        Response post(String path, String contentType, String body, Map<String, String> headers) {
+            HttpRequest.Builder r = request(path, User.ANONYMOUS, cookie).header("Content-Type", contentType);
+            headers.forEach(r::header);
+            return keepCookie(send(r.POST(HttpRequest.BodyPublishers.ofString(body))));
+        }
+
+        /**
+         * The start of a server-sent event stream up to its first complete event (the lines up to the first blank
+         * line after a {@code data:} line); the stream is closed then.
+         */
+        Response firstEvent(String path) {
+            try {
+                HttpResponse<java.io.InputStream> r = client.send(request(path, User.ANONYMOUS, cookie)
+                        .header("Accept", "text/event-stream").timeout(TIMEOUT).GET().build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                StringBuilder event = new StringBuilder();
+                try (java.io.BufferedReader lines = new java.io.BufferedReader(
+                        new java.io.InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                    boolean data = false;
+                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                        event.append(line).append('\n');
+                        data |= line.startsWith("data:");
+                        if (data && line.isEmpty()) {
+                            break;
+                        }
+                    }
+                }
+                return new Response(r.statusCode(), r.headers().map(), event.toString());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
 
         /** Fetches a page and returns the CSRF token of its first form. */

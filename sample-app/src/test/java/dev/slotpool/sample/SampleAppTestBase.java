@@ -38,8 +38,8 @@ import java.sql.SQLException;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DirtiesContext
 abstract class SampleAppTestBase implements EndpointAccessChecks, PoolActionChecks, WeightedRebalanceChecks,
-        BadInputChecks, CsrfChecks, MetricsChecks, LoadChecks, ShopChecks, SecretChecks, ServerConnectionChecks,
-        ConsoleChecks, ShutdownChecks {
+        BadInputChecks, ConsoleBadInputChecks, CsrfChecks, MetricsChecks, LoadChecks, ShopChecks, SecretChecks,
+        ServerConnectionChecks, ConsoleChecks, ShutdownChecks {
 
     @LocalServerPort
     private int port;

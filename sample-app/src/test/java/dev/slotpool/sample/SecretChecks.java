@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The databases' password is really in use, and no response shows it. (The log check is the last step of
+ * The databases' password is really in use, and no response shows it: the endpoint, health, metrics, Prometheus,
+ * the pages, and the console's page, snapshot, slot details and event stream. (The log check is the last step of
  * {@link ShutdownChecks}, so it covers everything the app printed from startup to shutdown.)
  */
 interface SecretChecks extends SampleApp {
@@ -44,6 +45,13 @@ interface SecretChecks extends SampleApp {
         Http.Session admin = http().login(User.ADMIN);
         responses.add(admin.get("/"));
         responses.add(admin.get("/load"));
+        responses.add(admin.get("/slotpool"));
+        responses.add(admin.get("/slotpool/snapshot"));
+        responses.add(admin.get("/slotpool/origins/east/slots/0"));
+        responses.add(admin.get("/slotpool/origins/south/slots/0"));
+        Response event = admin.firstEvent("/slotpool/stream");
+        assertThat(event.body()).as("the stream's first event").contains("event:snapshot", "data:{");
+        responses.add(event);
         for (Response r : responses) {
             assertThat(r.status()).as("%s", r).isIn(200, 400, 404);
             assertThat(r.body()).doesNotContain(DB_PASSWORD);

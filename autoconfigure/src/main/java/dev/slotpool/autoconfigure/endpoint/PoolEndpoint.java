@@ -59,7 +59,8 @@ public class PoolEndpoint {
     @WriteOperation
     public WebEndpointResponse<Object> poolAction(String action, @Nullable String weights) {
         if (!"rebalance".equals(normalize(action))) {
-            return badRequest("unknown pool action '" + action + "' (allowed: rebalance)");
+            return badRequest("unknown pool action '" + PoolActionInput.quoted(String.valueOf(action))
+                    + "' (allowed: rebalance)");
         }
         if (weights == null) {
             return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
@@ -102,7 +103,8 @@ public class PoolEndpoint {
             }
             case "down" -> apply("down", origin, "marked DOWN", () -> pool.markDown(origin));
             case "up" -> apply("up", origin, "marked UP", () -> pool.markUp(origin));
-            default -> badRequest("unknown origin action '" + action + "' (allowed: drain, down, up)");
+            default -> badRequest("unknown origin action '" + PoolActionInput.quoted(String.valueOf(action))
+                    + "' (allowed: drain, down, up)");
         };
     }
 
@@ -110,7 +112,7 @@ public class PoolEndpoint {
         try {
             operation.run();
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return badRequest(e.getMessage());
+            return badRequest(PoolActionInput.message(e));
         }
         return new WebEndpointResponse<>(new ActionResult(action, origin, outcome, PoolViews.pool(pool.snapshot())));
     }

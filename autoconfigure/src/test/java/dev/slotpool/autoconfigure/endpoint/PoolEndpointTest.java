@@ -171,4 +171,37 @@ class PoolEndpointTest {
         }
         assertThat(pool.snapshot().origins()).allSatisfy(o -> assertThat(o.state()).isEqualTo(OriginState.UP));
     }
+
+    /**
+     * Input far larger than any real action is refused with 400 and a short message: long text is quoted by its
+     * start and length, the engine's list of problems is cut, and weights above 64 KiB are not parsed at all.
+     */
+    @Test
+    void hugeInputIsRefusedWithAShortMessageAndChangesNothing() {
+        Map<String, Integer> before = weights();
+        StringBuilder unknown = new StringBuilder();
+        for (int i = 0; unknown.length() < dev.slotpool.autoconfigure.PoolActionInput.MAX_WEIGHTS_LENGTH - 100; i++) {
+            unknown.append(i == 0 ? "" : ",").append("origin-").append(i).append("=1");
+        }
+        String fiveMegabytes = "7".repeat(5 * 1024 * 1024);
+        List<WebEndpointResponse<Object>> answers = List.of(
+                endpoint.poolAction("rebalance", "east=" + fiveMegabytes),
+                endpoint.poolAction("rebalance", unknown.toString()),
+                endpoint.poolAction("rebalance", "east=1,x" + fiveMegabytes.substring(0, 1000) + "=oops"),
+                endpoint.poolAction(fiveMegabytes, null),
+                endpoint.originAction("north", "drain", fiveMegabytes + "s"),
+                endpoint.originAction("north", fiveMegabytes, null),
+                endpoint.originAction("x".repeat(100_000), "down", null));
+        for (WebEndpointResponse<Object> r : answers) {
+            assertThat(r.getStatus()).isEqualTo(400);
+            assertThat(message(r)).hasSizeLessThan(2100);
+        }
+        assertThat(message(answers.get(0))).isEqualTo("weights are 5242885 characters long; at most 65536 are read");
+        assertThat(message(answers.get(1))).startsWith("rebalance rejected: unknown origin 'origin-0'")
+                .endsWith("characters)");
+        assertThat(message(answers.get(4))).startsWith("timeout '7777").endsWith("… (5242881 characters)' is not a "
+                + "duration (e.g. 30s, 2m, PT30S)");
+        assertThat(weights()).isEqualTo(before);
+        assertThat(pool.snapshot().origins()).allSatisfy(o -> assertThat(o.state()).isEqualTo(OriginState.UP));
+    }
 }
