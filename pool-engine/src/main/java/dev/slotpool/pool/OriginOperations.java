@@ -253,8 +253,10 @@ public final class OriginOperations {
     }
 
     /**
-     * A probe's connection counts like one being created (S3). In a full pool one idle connection is closed to
-     * make room, so a busy pool still finds out when a failed origin is back; with none idle the probe waits.
+     * A probe's connection counts like one being created (S3). In a full pool the probe makes room: it closes an
+     * idle connection, or with none idle retires a borrowed one at its return (at most one retiring at a time);
+     * the close wakes the creators, whose loop probes before it plans, so the probe gets the room. A busy pool
+     * thus still finds out when a failed origin is back.
      */
     private boolean claimRoom(Origin o) {
         for (boolean madeRoom = false; ; ) {
@@ -264,7 +266,7 @@ public final class OriginOperations {
                     o.occupied.incrementAndGet();
                     return true;
                 }
-            } else if (madeRoom || !closeOneIdle()) {
+            } else if (madeRoom || !makeRoom()) {
                 return false;
             } else {
                 madeRoom = true;
@@ -272,13 +274,28 @@ public final class OriginOperations {
         }
     }
 
-    private boolean closeOneIdle() {
+    /** Closes one idle connection (true), or retires one borrowed connection at its return (false). */
+    private boolean makeRoom() {
+        PooledConnection borrowed = null;
         for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
             Slot<PooledConnection> s = pool.table.slot(i);
             PooledConnection e = s.entry();
-            if (e != null && s.state() == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
+            if (e == null) {
+                continue;
+            }
+            SlotState state = s.state();
+            if (state == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
                 return true;
             }
+            if (state == SlotState.BORROWED && e.retireAtReturn) {
+                return false; // room is already on its way
+            }
+            if (state == SlotState.BORROWED && borrowed == null) {
+                borrowed = e;
+            }
+        }
+        if (borrowed != null) {
+            borrowed.retire(CloseReason.REBALANCED);
         }
         return false;
     }
