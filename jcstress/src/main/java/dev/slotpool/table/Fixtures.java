@@ -1,5 +1,7 @@
 package dev.slotpool.table;
 
+import java.util.concurrent.ThreadLocalRandom;
+
 /**
  * Builds the tables the jcstress tests start from, through the table's own API, so every test starts in a state
  * the pool can reach. Each test's {@code @State} builds a new one; jcstress makes many per run.
@@ -13,10 +15,29 @@ final class Fixtures {
      */
     static final long STRICT_FIFO = 0;
 
+    private static final long MAX_RETURN_DELAY_NANOS = 10_000;
+
     /** Never started: a hand-off's unpark of it wakes nobody and leaves no permit on a jcstress thread. */
     private static final Thread NOBODY = new Thread(() -> { });
 
     private Fixtures() {
+    }
+
+    /**
+     * A delay for the returner, drawn per test instance up to about what a borrower's slow path takes (two
+     * yields, an enqueue and the scans between): without it the returner, whose part is short, runs ahead of the
+     * borrower on nearly every instance and the races with an enqueued borrower are seldom reached.
+     */
+    static long returnDelayNanos() {
+        return ThreadLocalRandom.current().nextLong(MAX_RETURN_DELAY_NANOS);
+    }
+
+    /** Busy-waits {@code nanos}: a park or sleep would take far longer than the window being aimed at. */
+    static void spin(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() - until < 0) {
+            Thread.onSpinWait();
+        }
     }
 
     /** A waiter for tests that play its part by hand (its CAS word, its enqueue) rather than through a borrow. */

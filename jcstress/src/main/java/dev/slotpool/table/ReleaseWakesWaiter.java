@@ -38,9 +38,11 @@ public class ReleaseWakesWaiter {
 
     private final SlotTable<Fixtures.Entry> table = new SlotTable<>(1, Fixtures.STRICT_FIFO);
     private final Slot<Fixtures.Entry> held = Fixtures.borrowed(table, new Fixtures.Entry());
+    private final long returnDelay = Fixtures.returnDelayNanos();
 
     @Actor
     public void holder() {
+        Fixtures.spin(returnDelay);
         table.release(held);
     }
 
