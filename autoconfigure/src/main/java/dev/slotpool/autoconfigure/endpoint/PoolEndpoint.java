@@ -84,7 +84,8 @@ public class PoolEndpoint {
         try {
             pool.select(origin);
         } catch (IllegalArgumentException e) {
-            return badRequest(e.getMessage());
+            return badRequest(origin.indexOf('=') < 0 ? PoolActionInput.unknownOrigin(origin, pool.snapshot())
+                    : PoolActionInput.message(e));
         }
         String a = normalize(action);
         if (timeout != null && !"drain".equals(a)) {

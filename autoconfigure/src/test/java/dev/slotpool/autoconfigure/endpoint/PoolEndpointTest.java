@@ -154,6 +154,22 @@ class PoolEndpointTest {
     }
 
     @Test
+    void originActionsTakeDimensionSelectors() {
+        assertThat(endpoint.originAction("host=db1", "down", null).getStatus()).isEqualTo(200);
+        assertThat(state("east")).isEqualTo(OriginState.DOWN);
+        assertThat(state("west")).isEqualTo(OriginState.UP);
+        assertThat(endpoint.originAction("name=east", "up", null).getStatus()).isEqualTo(200);
+        assertThat(state("east")).isEqualTo(OriginState.UP);
+        WebEndpointResponse<Object> none = endpoint.originAction("host=db9", "down", null);
+        assertThat(none.getStatus()).isEqualTo(400);
+        assertThat(message(none)).startsWith("no origin matches 'host=db9'");
+        WebEndpointResponse<Object> badKey = endpoint.originAction("rack=r1", "down", null);
+        assertThat(badKey.getStatus()).isEqualTo(400);
+        assertThat(message(badKey)).contains("bad origin selector 'rack=r1'");
+        assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::state).containsOnly(OriginState.UP);
+    }
+
+    @Test
     void badOriginActionsAnswer400AndChangeNothing() {
         record Case(String origin, String action, String timeout, String expected) {
         }
