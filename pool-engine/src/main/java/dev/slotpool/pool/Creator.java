@@ -154,8 +154,14 @@ final class Creator {
             if (o == null) {
                 return null;
             }
-            if (pool.occupied.compareAndSet(occupied, occupied + 1)) {
-                o.occupied.incrementAndGet();
+            // The origin's cap is claimed by CAS first, then the pool's room: two creators that chose the same
+            // origin at its last free place cannot both pass its cap (S3 per origin).
+            if (!o.tryClaim(pool.config.maxSize())) {
+                continue;
+            }
+            if (!pool.occupied.compareAndSet(occupied, occupied + 1)) {
+                o.occupied.decrementAndGet();
+            } else {
                 o.creating.incrementAndGet();
                 pool.creating.incrementAndGet();
                 // Any creation while replacements are owed is one: a retirement that dropped the pool below

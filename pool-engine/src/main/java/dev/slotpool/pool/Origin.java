@@ -117,8 +117,22 @@ final class Origin {
 
     /** Whether this origin may receive a new connection now (cap and back-off). */
     boolean hasRoom(int poolMax, long now) {
-        int cap = config.maxConnections() == 0 ? poolMax : config.maxConnections();
-        return occupied.get() < cap && now - nextAttemptAt >= 0;
+        return occupied.get() < cap(poolMax) && now - nextAttemptAt >= 0;
+    }
+
+    /** Takes one place under the cap (CAS), or returns false when the origin is full. */
+    boolean tryClaim(int poolMax) {
+        int cap = cap(poolMax);
+        for (int n = occupied.get(); n < cap; n = occupied.get()) {
+            if (occupied.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int cap(int poolMax) {
+        return config.maxConnections() == 0 ? poolMax : config.maxConnections();
     }
 
     @Override
