@@ -88,6 +88,8 @@ class SoakTest {
         AtomicLong s2 = new AtomicLong();
         AtomicLong s2Checks = new AtomicLong();
         AtomicLong s3 = new AtomicLong();
+        AtomicReference<String> s2Detail = new AtomicReference<>();
+        AtomicLong s2Transient = new AtomicLong();
         AtomicLong borrows = new AtomicLong();
         AtomicLong statements = new AtomicLong();
         AtomicLong userExceptions = new AtomicLong();
@@ -170,7 +172,13 @@ class SoakTest {
                 if (consistent != null) {
                     s2Checks.incrementAndGet();
                     if (!consistent) {
-                        s2.incrementAndGet();
+                        String seen = describe(pool, dbs);
+                        if (s2Recovers(pool, dbs)) {
+                            s2Transient.incrementAndGet();
+                        } else {
+                            s2.incrementAndGet();
+                            s2Detail.compareAndSet(null, seen);
+                        }
                     }
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
@@ -241,15 +249,16 @@ class SoakTest {
         List<Thread> survivors = StubFaultsTest.poolThreads("soak");
         System.out.printf("soak: stub, %.0f s, 24 workers, 3 origins: %d borrows, %d statements, %d user exceptions,"
                         + " %d injected fatal errors, %d connection errors seen, %d timeouts, %d chaos steps; S1 violations"
-                        + " %d, S2 violations %d of %d consistent samples, S3 violations %d; opened %d, closed %d, aborted"
+                        + " %d, S2 violations %d of %d consistent samples (%d momentary mismatches that cleared), S3 violations %d; opened %d, closed %d, aborted"
                         + " %d, leaked after close %d; waiting at end %d; heap after GC %.1f MB at start, %.1f MB at end%n",
                 seconds, borrows.get(), statements.get(), userExceptions.get(), evictions.get(), connectionErrors.get(),
-                timeouts.get(), chaosSteps.get(), s1.get(), s2.get(), s2Checks.get(), s3.get(), opened, closed, aborted,
+                timeouts.get(), chaosSteps.get(), s1.get(), s2.get(), s2Checks.get(), s2Transient.get(), s3.get(), opened, closed, aborted,
                 leaked, settled.waiting(), heapStart / 1048576.0, heapEnd / 1048576.0);
 
         assertThat(unexpected.get()).isNull();
         assertThat(s1.get()).as("S1: borrows that found another holder").isZero();
-        assertThat(s2.get()).as("S2: samples where open physical connections != the pool's live ones").isZero();
+        assertThat(s2.get()).as("S2: lasting mismatches of open physical connections and the pool's live ones; "
+                + "first: %s", s2Detail.get()).isZero();
         assertThat(s2Checks.get()).as("consistent S2 samples taken").isPositive();
         assertThat(s3.get()).as("S3: samples over maxSize or an origin's cap").isZero();
         assertThat(c.maxOpen()).as("S3 per origin, by the driver").isLessThanOrEqualTo(CAP_C);
@@ -290,6 +299,28 @@ class SoakTest {
             }
         }
         return before.origins().stream().allMatch(o -> open.get(o.name()) == o.total());
+    }
+
+    /**
+     * Whether a mismatch was only a connection in flight outside the table: a probe of an origin marked DOWN by
+     * detection opens a connection that never enters a slot, and the pool counts it closed just before closing
+     * it (and may mark the origin UP in between), so one read can catch it. A leak or a double close lasts;
+     * this looks again, 20 ms apart, for up to a second.
+     */
+    private static boolean s2Recovers(ConnectionPool pool, Map<String, StubDatabase> dbs) {
+        for (int i = 0; i < 50; i++) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            if (Boolean.TRUE.equals(s2Consistent(pool, dbs))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String describe(ConnectionPool pool, Map<String, StubDatabase> dbs) {
+        StringBuilder sb = new StringBuilder(pool.snapshot().summary()).append("; driver open:");
+        dbs.forEach((name, db) -> sb.append(' ').append(name).append('=').append(db.live()));
+        return sb.toString();
     }
 
     private static boolean quiet(PoolSnapshot s) {
