@@ -17,8 +17,10 @@ import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +31,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Housekeeper}; origin operations are in {@link OriginOperations}.
  */
 public final class ConnectionPool {
+
+    /**
+     * A validation needs at least this much of the borrow's time left; with less, the borrow times out and the
+     * connection goes back unvalidated rather than be failed (and closed) for want of time.
+     */
+    private static final long MIN_VALIDATION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Runs a driver's network-timeout task on the calling thread (the pool owns no executor). */
+    private static final Executor INLINE = Runnable::run;
 
     final PoolConfig config;
     final String name;
@@ -54,6 +64,7 @@ public final class ConnectionPool {
 
     private final long borrowTimeoutNanos;
     private final long validateAfterIdleNanos;
+    private final long validationTimeoutNanos;
     private final int validationTimeoutSeconds;
     /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
     private final Runnable onShortage;
@@ -67,6 +78,7 @@ public final class ConnectionPool {
         this.origins = new Origins(this, config.origins());
         this.borrowTimeoutNanos = config.borrowTimeout().toNanos();
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
+        this.validationTimeoutNanos = config.validationTimeout().toNanos();
         this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
         this.creator = new Creator(this);
         this.onShortage = creator::shortage;
@@ -90,43 +102,60 @@ public final class ConnectionPool {
         if (s != null) {
             PooledConnection e = s.entry();
             long now = ticker.nanoTime();
-            if (usable(e, now)) {
+            if (lendableAsIs(e, now)) {
                 return lend(e, now, 0);
             }
         }
-        return borrowSlow(preferred);
+        // A connection that needs a check is checked on the clock of the slow path, so that its validation
+        // counts against the borrow timeout too.
+        return borrowSlow(preferred, s);
     }
 
-    private Connection borrowSlow(EntryFilter<PooledConnection> preferred) throws SQLException {
+    /** Waits for a connection until the borrow timeout; {@code owned} is a slot already won but not checked. */
+    private Connection borrowSlow(EntryFilter<PooledConnection> preferred, Slot<PooledConnection> owned)
+            throws SQLException {
         long start = System.nanoTime();
         long deadline = start + borrowTimeoutNanos;
+        Slot<PooledConnection> s = owned;
         while (true) {
-            checkOpen();
-            Slot<PooledConnection> s;
-            try {
-                s = table.borrow(Math.max(0, deadline - System.nanoTime()), preferred, onShortage);
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
-                throw new SQLException("pool '" + name + "': interrupted while waiting for a connection", ie);
-            }
             if (s == null) {
                 checkOpen();
-                throw timeout(start);
+                try {
+                    s = table.borrow(Math.max(0, deadline - System.nanoTime()), preferred, onShortage);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("pool '" + name + "': interrupted while waiting for a connection", ie);
+                }
+                if (s == null) {
+                    checkOpen();
+                    throw timeout(start);
+                }
             }
             PooledConnection e = s.entry();
             long now = ticker.nanoTime();
-            if (usable(e, now)) {
+            if (usable(e, now, start, deadline)) {
                 return lend(e, now, System.nanoTime() - start);
             }
+            s = null;
         }
+    }
+
+    /** Whether a connection this thread owns may be lent without closing or validating it first. */
+    private boolean lendableAsIs(PooledConnection e, long now) {
+        return !e.mustClose() && now - e.retireAt < 0 && !idleTooLong(e, now);
+    }
+
+    private boolean idleTooLong(PooledConnection e, long now) {
+        return now - e.returnedAt >= validateAfterIdleNanos && now - e.lastValidatedAt >= validateAfterIdleNanos;
     }
 
     /**
      * Checks a connection this thread now owns: its origin must be UP (S7: checked after the slot CAS, so a
-     * drain that returned before is seen), it must not be marked, and it is validated if it sat idle too long.
-     * An unusable one is closed here and the caller looks again.
+     * drain that returned before is seen), it must not be marked, and it is validated if it sat idle too long,
+     * within the time the borrow has left ({@code deadline}, System.nanoTime). An unusable one is closed here
+     * and the caller looks again; with too little time left to validate, it goes back and the borrow times out.
      */
-    private boolean usable(PooledConnection e, long now) {
+    private boolean usable(PooledConnection e, long now, long start, long deadline) throws SQLException {
         if (e.mustClose()) {
             closeOwned(e, e.origin.isUp() ? (e.broken != null ? CloseReason.BROKEN : CloseReason.MAX_LIFETIME)
                     : CloseReason.ORIGIN_NOT_UP, false);
@@ -136,8 +165,14 @@ public final class ConnectionPool {
             closeOwned(e, CloseReason.MAX_LIFETIME, false);
             return false;
         }
-        if (now - e.returnedAt >= validateAfterIdleNanos && now - e.lastValidatedAt >= validateAfterIdleNanos) {
-            if (!validate(e)) {
+        if (idleTooLong(e, now)) {
+            // A zero borrow timeout only means "do not wait for a connection": its validation gets the full time.
+            long budget = borrowTimeoutNanos == 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
+            if (budget < MIN_VALIDATION_NANOS) {
+                table.release(e.slot);
+                throw timeout(start);
+            }
+            if (!validate(e, budget)) {
                 closeOwned(e, CloseReason.VALIDATION_FAILED, false);
                 return false;
             }
@@ -169,34 +204,80 @@ public final class ConnectionPool {
         return Labels.configure(this, labeling, requested, c);
     }
 
-    /** Takes an available slot chosen by label cost, checking it like any borrow. Null if it lost the race. */
-    Connection lendIfUsable(Slot<PooledConnection> s) {
+    /** Takes an available slot chosen by label cost, checking it like any borrow. Null if it was unusable. */
+    Connection lendIfUsable(Slot<PooledConnection> s) throws SQLException {
         PooledConnection e = s.entry();
         long now = ticker.nanoTime();
-        return usable(e, now) ? lend(e, now, 0) : null;
+        long start = System.nanoTime();
+        return usable(e, now, start, start + borrowTimeoutNanos) ? lend(e, now, 0) : null;
     }
 
-    private boolean validate(PooledConnection e) {
+    /**
+     * Validates a connection this thread owns, within {@code budgetNanos} when that is shorter than the
+     * validation timeout: the connection's network timeout is lowered for the check (drivers apply it to
+     * {@code isValid} and statements), so a server that stopped answering cannot hold a borrower past its
+     * borrow timeout. A check that ran out of that budget says nothing certain about the origin, so it does not
+     * count toward marking it DOWN; the connection is closed all the same (its protocol state is unknown).
+     */
+    private boolean validate(PooledConnection e, long budgetNanos) {
+        int boundMillis = validationBoundMillis(e, budgetNanos);
+        long start = System.nanoTime();
         SQLException failure;
         try {
-            if (config.validationQuery() == null) {
-                if (e.physical.isValid(validationTimeoutSeconds)) {
-                    return true;
+            boundMillis = lowerNetworkTimeout(e, boundMillis);
+            failure = check(e);
+            if (failure == null) {
+                if (boundMillis > 0) {
+                    e.physical.setNetworkTimeout(INLINE, e.defaults.networkTimeoutMillis());
                 }
-                failure = new SQLException("connection is not valid (isValid returned false)", "08006");
-            } else {
-                try (var st = e.physical.createStatement()) {
-                    st.setQueryTimeout(validationTimeoutSeconds);
-                    st.execute(config.validationQuery());
-                    return true;
-                }
+                return true;
             }
         } catch (SQLException | RuntimeException ex) {
             failure = ex instanceof SQLException sql ? sql : new SQLException(ex);
         }
         e.broken = failure;
-        operations.validationFailed(e.origin, failure);
+        boolean cutShort = boundMillis > 0 && System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(boundMillis);
+        if (!cutShort) {
+            operations.validationFailed(e.origin, failure);
+        }
         return false;
+    }
+
+    /** The network timeout a validation within {@code budgetNanos} needs, or 0 if the connection's own settings
+     * already end it in time. */
+    private int validationBoundMillis(PooledConnection e, long budgetNanos) {
+        if (budgetNanos >= validationTimeoutNanos) {
+            return 0;
+        }
+        int millis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
+        int own = e.defaults.networkTimeoutMillis();
+        return own > 0 && own <= millis ? 0 : millis;
+    }
+
+    /** Sets the bound as the connection's network timeout; 0 (no bound applied) where the driver has none. */
+    private static int lowerNetworkTimeout(PooledConnection e, int boundMillis) throws SQLException {
+        if (boundMillis == 0) {
+            return 0;
+        }
+        try {
+            e.physical.setNetworkTimeout(INLINE, boundMillis);
+            return boundMillis;
+        } catch (SQLFeatureNotSupportedException | UnsupportedOperationException | AbstractMethodError ex) {
+            return 0;
+        }
+    }
+
+    /** Runs the configured check; null if the connection is valid. */
+    private SQLException check(PooledConnection e) throws SQLException {
+        if (config.validationQuery() == null) {
+            return e.physical.isValid(validationTimeoutSeconds) ? null
+                    : new SQLException("connection is not valid (isValid returned false)", "08006");
+        }
+        try (var st = e.physical.createStatement()) {
+            st.setQueryTimeout(validationTimeoutSeconds);
+            st.execute(config.validationQuery());
+            return null;
+        }
     }
 
     /** Validates an idle connection if it wins it from borrowers; a good one goes back (to a waiter first). */
@@ -204,7 +285,7 @@ public final class ConnectionPool {
         if (e.slot.entry() != e || !e.slot.tryBorrow()) {
             return;
         }
-        if (validate(e)) {
+        if (validate(e, Long.MAX_VALUE)) {
             e.lastValidatedAt = ticker.nanoTime();
             table.release(e.slot);
         } else {

@@ -25,7 +25,8 @@ final class Labels {
      * One pass over the table: the first available connection of cost 0, else the cheapest acceptable one.
      * Null when none is acceptable or every candidate was taken by others first (the caller then borrows any).
      */
-    static Connection borrowCheapest(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested) {
+    static Connection borrowCheapest(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested)
+            throws SQLException {
         Slot<PooledConnection> best = null;
         int bestCost = LabelingCallback.UNUSABLE;
         int n = pool.table.highWater();

@@ -18,9 +18,10 @@ import java.util.function.Predicate;
 
 /**
  * Helpers shared by the end-to-end tests: polling with a deadline for asynchronous outcomes (pool threads,
- * backends exiting) and a listener that records what the pool reported.
+ * backends exiting) and a listener that records what the pool reported. Public for the fault tests
+ * ({@code dev.slotpool.faults}).
  */
-final class E2e {
+public final class E2e {
 
     /** Long enough for any pool or server reaction on a slow CI machine; a condition that never holds fails. */
     static final Duration DEADLINE = Duration.ofSeconds(20);
@@ -31,13 +32,13 @@ final class E2e {
 
     /** Polls {@code ds.snapshot()} until it satisfies {@code condition}; fails with the last snapshot after
      * {@link #DEADLINE}. */
-    static PoolSnapshot awaitSnapshot(SlotPoolDataSource ds, String what, Predicate<PoolSnapshot> condition) {
+    public static PoolSnapshot awaitSnapshot(SlotPoolDataSource ds, String what, Predicate<PoolSnapshot> condition) {
         return await(what, ds::snapshot, condition);
     }
 
     /** Polls {@code probe} until its value satisfies {@code condition}; fails with the last value (or the last
      * exception) after {@link #DEADLINE}. */
-    static <T> T await(String what, Callable<T> probe, Predicate<? super T> condition) {
+    public static <T> T await(String what, Callable<T> probe, Predicate<? super T> condition) {
         long deadline = System.nanoTime() + DEADLINE.toNanos();
         T last = null;
         Exception lastError = null;

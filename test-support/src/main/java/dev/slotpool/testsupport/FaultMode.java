@@ -22,5 +22,11 @@ public enum FaultMode {
      * A hung server that still completes TCP handshakes: new connections are accepted and held, never connected
      * to the target; existing ones keep forwarding.
      */
-    ACCEPT_BUT_NEVER_ANSWER
+    ACCEPT_BUT_NEVER_ANSWER,
+
+    /**
+     * A server (or a middlebox in front of it) that answers everything with RST: connections open at the switch
+     * are reset on both sides, and new ones are accepted and reset at once; nothing reaches the target.
+     */
+    RESET
 }

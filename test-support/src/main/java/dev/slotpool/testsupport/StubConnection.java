@@ -154,7 +154,11 @@ public final class StubConnection implements Connection {
         return state != OPEN;
     }
 
-    /** False once ended, killed or broken; takes the database's validation delay, capped at the timeout. */
+    /**
+     * False once ended, killed or broken; takes the database's validation delay, capped at the timeout and at
+     * the network timeout if one is set (as the PostgreSQL driver does: its isValid only ever lowers the socket
+     * timeout, so a shorter network timeout wins).
+     */
     @Override
     public boolean isValid(int timeoutSeconds) throws SQLException {
         if (timeoutSeconds < 0) {
@@ -167,6 +171,9 @@ public final class StubConnection implements Connection {
         long delay = database.validationDelayNanos();
         if (delay > 0) {
             long wait = timeoutSeconds == 0 ? delay : Math.min(delay, TimeUnit.SECONDS.toNanos(timeoutSeconds));
+            if (networkTimeoutMillis > 0) {
+                wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(networkTimeoutMillis));
+            }
             try {
                 Pause.nanos(wait);
             } catch (InterruptedException e) {

@@ -76,6 +76,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *     <td>a hung server whose kernel still completes handshakes (stopped process, full accept loop)</td>
  *     <td>{@code connect()} succeeds, reads time out. PostgreSQL: as a new connection under
  *     {@code blackhole()}</td></tr>
+ * <tr><td>{@link #reset()}</td>
+ *     <td>every connection open at the switch is reset on both sides (as {@link #resetAll()}); new connections
+ *     are accepted and closed at once with SO_LINGER 0, so the client gets an RST right after its handshake</td>
+ *     <td>a server that crashed mid-query and keeps resetting (its host, or a load balancer in front of it,
+ *     answers every connection with RST)</td>
+ *     <td>a read in flight fails at once with {@link java.net.SocketException} "Connection reset"; a new
+ *     connection's first read (or its {@code connect()}, on a busy client) gets "Connection reset"</td></tr>
  * </table>
  * {@link #resetAll()} is a one-shot action: every connection open at the call is reset on both sides (closed
  * with SO_LINGER 0, so each peer gets an RST), as a crashed middlebox or server host does. A JDK client's next
@@ -227,6 +234,19 @@ public final class TcpFaultProxy implements AutoCloseable {
     /** Accepts new connections and never answers them; existing ones keep forwarding. */
     public TcpFaultProxy acceptButNeverAnswer() {
         switchTo(FaultMode.ACCEPT_BUT_NEVER_ANSWER);
+        return this;
+    }
+
+    /**
+     * Resets every connection open now on both sides and every new one right after its handshake, until the mode
+     * changes. When this returns, the connections open at the call are reset and no longer counted in
+     * {@link #liveConnections()}.
+     */
+    public TcpFaultProxy reset() {
+        switchTo(FaultMode.RESET);
+        for (ProxiedConnection connection : live) {
+            connection.reset();
+        }
         return this;
     }
 
@@ -437,7 +457,7 @@ public final class TcpFaultProxy implements AutoCloseable {
 
     private void admit(Socket client) {
         synchronized (lock) {
-            if (closed || mode == FaultMode.REFUSE) {
+            if (closed || mode == FaultMode.REFUSE || mode == FaultMode.RESET) {
                 ProxiedConnection.abortively(client);
                 return;
             }

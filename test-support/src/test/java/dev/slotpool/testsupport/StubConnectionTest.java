@@ -133,6 +133,20 @@ class StubConnectionTest {
     }
 
     @Test
+    void aShorterNetworkTimeoutCapsValidationLikeThePostgresDriver() throws SQLException {
+        db.validationDelay(Duration.ofSeconds(30));
+        c.setNetworkTimeout(Runnable::run, 200);
+        long start = System.nanoTime();
+        assertThat(c.isValid(5)).as("validation cut short by the network timeout").isFalse();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        // Well below the 5 s isValid timeout: the 200 ms network timeout ended it.
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(200)).isLessThan(Duration.ofSeconds(4));
+
+        db.validationDelay(Duration.ofMillis(20));
+        assertThat(c.isValid(5)).as("faster than the network timeout").isTrue();
+    }
+
+    @Test
     void keepsClientInfo() throws SQLException {
         c.setClientInfo("ApplicationName", "bench");
         assertThat(c.getClientInfo("ApplicationName")).isEqualTo("bench");

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,6 +119,40 @@ class TcpFaultProxyPostgresTest {
                 Thread.sleep(20);
             }
         }
+        try (Connection fresh = throughProxy()) {
+            assertThat(selectOne(fresh)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void resetModeFailsTheQueryInFlightAndEveryNewConnectionAtOnce() throws Exception {
+        try (Connection existing = throughProxy()) {
+            assertThat(selectOne(existing)).isEqualTo(1);
+            Thread resetter = new Thread(() -> {
+                // The query sleeps 10 s on the server; half a second in, the proxy starts resetting. (Were this
+                // thread early on a loaded machine, the query would meet the reset when sent: the same 08006.)
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+                proxy.reset();
+            });
+            resetter.start();
+            long start = System.nanoTime();
+            SQLException inFlight = catchThrowableOfType(SQLException.class,
+                    () -> existing.createStatement().execute("SELECT pg_sleep(10)"));
+            Duration took = since(start);
+            resetter.join(DEADLINE_MILLIS);
+            assertThat((Throwable) inFlight).as("the query in flight fails").isNotNull();
+            assertThat(inFlight.getSQLState()).isEqualTo("08006");
+            assertThat((Throwable) inFlight).hasRootCauseInstanceOf(SocketException.class);
+            assertThat(took).as("long before the server's 10 s sleep ends").isLessThan(Duration.ofSeconds(8));
+        }
+        long start = System.nanoTime();
+        SQLException connectFailure = catchThrowableOfType(SQLException.class, this::throughProxy);
+        Duration took = since(start);
+        assertThat(connectFailure.getSQLState()).isEqualTo("08001");
+        assertThat((Throwable) connectFailure).hasRootCauseInstanceOf(SocketException.class);
+        assertThat(took).isLessThan(FAILS_WITHIN);
+
+        proxy.forward();
         try (Connection fresh = throughProxy()) {
             assertThat(selectOne(fresh)).isEqualTo(1);
         }

@@ -184,6 +184,35 @@ class TcpFaultProxyTest {
     }
 
     @Test
+    void resetModeResetsExistingConnectionsAndEveryNewOneUntilForward() throws Exception {
+        Socket existing = connect();
+        assertEchoes(existing, "before");
+
+        proxy.reset();
+        assertThat(proxy.mode()).isEqualTo(FaultMode.RESET);
+        assertThat(proxy.liveConnections()).isZero();
+        assertThat(catchThrowable(() -> existing.getInputStream().read()))
+                .isExactlyInstanceOf(SocketException.class).hasMessage("Connection reset");
+        assertThat(echo.endings().poll(DEADLINE_MILLIS, TimeUnit.MILLISECONDS)).isEqualTo("Connection reset");
+
+        for (int i = 0; i < 3; i++) {
+            // As with a target that is down, the RST races the client's connect(): either may report it.
+            Throwable reset = catchThrowable(() -> {
+                Socket client = connect();
+                int read = client.getInputStream().read();
+                throw new AssertionError("expected a reset, read " + (read < 0 ? "EOF" : "a byte"));
+            });
+            assertThat(reset).isExactlyInstanceOf(SocketException.class)
+                    .hasMessageMatching("Connection reset( by peer)?");
+        }
+        assertThat(echo.accepted()).as("nothing reached the target while resetting").isEqualTo(1);
+        await("every reset connection to end", () -> proxy.liveConnections() == 0);
+
+        proxy.forward();
+        assertEchoes(connect(), "after");
+    }
+
+    @Test
     void acceptButNeverAnswerHoldsNewConnectionsAndKeepsExistingOnes() throws Exception {
         Socket existing = connect();
         assertEchoes(existing, "before");
@@ -311,6 +340,7 @@ class TcpFaultProxyTest {
             case BLACKHOLE -> proxy.blackhole();
             case REFUSE -> proxy.refuse();
             case ACCEPT_BUT_NEVER_ANSWER -> proxy.acceptButNeverAnswer();
+            case RESET -> proxy.reset();
         }
     }
 
