@@ -232,8 +232,6 @@ final class Creator {
                 landed.occupied.incrementAndGet();
             }
             PooledConnection e = new PooledConnection(pool, landed, slot, c, defaults, now, now + lifetime());
-            o.creating.decrementAndGet();
-            pool.creating.decrementAndGet();
             if (landed != o && landed.detectedDown) {
                 pool.operations.landedOnDetectedDown(landed);
             }
@@ -245,10 +243,13 @@ final class Creator {
                     o.nextAttemptAt = now + FIRST_BACKOFF_NANOS;
                 }
                 pool.table.publishOwned(slot, e);
+                doneCreating(o);
                 pool.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
                 return;
             }
+            // Published before the creating counts drop, so a snapshot never misses the connection in between.
             pool.table.publish(slot, e);
+            doneCreating(o);
             pool.events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
         } catch (SQLException | RuntimeException ex) {
             if (c != null) {
@@ -258,10 +259,14 @@ final class Creator {
             }
             pool.table.cancel(slot);
             release(o);
-            o.creating.decrementAndGet();
-            pool.creating.decrementAndGet();
+            doneCreating(o);
             pool.operations.connectFailed(o, Secrets.sanitize(ex, o.config, "could not connect"), pool.ticker.nanoTime());
         }
+    }
+
+    private void doneCreating(Origin o) {
+        o.creating.decrementAndGet();
+        pool.creating.decrementAndGet();
     }
 
     /** Undoes a claim made by {@link #plan}. */

@@ -234,20 +234,29 @@ public final class OriginOperations {
             if (!o.detectedDown || o.state() != OriginState.DOWN || now - o.nextAttemptAt < 0 || !claimRoom(o)) {
                 continue;
             }
+            // Counted as being created while it is open, and marked UP only once it is closed again, so the
+            // pool's counts always cover every physical connection.
+            o.creating.incrementAndGet();
+            pool.creating.incrementAndGet();
+            boolean answered = false;
             try (Connection c = pool.connect(o)) {
                 pool.opened.incrementAndGet();
                 pool.closed.incrementAndGet();
-                if (c.isValid((int) Math.max(1, pool.config.validationTimeout().toSeconds()))) {
-                    up(o, "probe succeeded");
-                    continue;
+                answered = c.isValid((int) Math.max(1, pool.config.validationTimeout().toSeconds()));
+                if (!answered) {
+                    connectFailed(o, new SQLException("origin '" + o.name + "': probe connection is not valid",
+                            "08006"), pool.ticker.nanoTime());
                 }
-                connectFailed(o, new SQLException("origin '" + o.name + "': probe connection is not valid", "08006"),
-                        pool.ticker.nanoTime());
             } catch (SQLException | RuntimeException e) {
                 connectFailed(o, Secrets.sanitize(e, o.config, "probe failed"), pool.ticker.nanoTime());
             } finally {
+                o.creating.decrementAndGet();
+                pool.creating.decrementAndGet();
                 o.occupied.decrementAndGet();
                 pool.occupied.decrementAndGet();
+            }
+            if (answered) {
+                up(o, "probe succeeded");
             }
         }
     }
@@ -259,14 +268,17 @@ public final class OriginOperations {
      * thus still finds out when a failed origin is back.
      */
     private boolean claimRoom(Origin o) {
+        if (!o.tryClaim(pool.config.maxSize())) {
+            return false; // its borrowed connections still fill its cap
+        }
         for (boolean madeRoom = false; ; ) {
             int n = pool.occupied.get();
             if (n < pool.config.maxSize()) {
                 if (pool.occupied.compareAndSet(n, n + 1)) {
-                    o.occupied.incrementAndGet();
                     return true;
                 }
             } else if (madeRoom || !makeRoom()) {
+                o.occupied.decrementAndGet();
                 return false;
             } else {
                 madeRoom = true;

@@ -265,8 +265,8 @@ class SoakTest {
                 + "first: %s", s2Detail.get()).isZero();
         assertThat(s2Checks.get()).as("consistent S2 samples taken").isPositive();
         assertThat(s3.get()).as("S3: samples of live + creating over maxSize").isZero();
-        // S3 per origin is reported, not asserted: the creator claims an origin's room with a check and a
-        // separate increment, so creator threads planning at once can pass a cap together (docs/reliability.md).
+        assertThat(s3Origin.get()).as("S3 per origin: samples over origin c's cap").isZero();
+        assertThat(c.maxOpen()).as("the driver's most open connections on c").isLessThanOrEqualTo(CAP_C);
         assertThat(borrows.get()).isGreaterThan(10_000);
         assertThat(chaosSteps.get()).isGreaterThanOrEqualTo(STUB_SECONDS / 3);
         assertThat(leaked).as("physical connections left open after close").isZero();
