@@ -337,6 +337,11 @@ public final class ConnectionPool {
             closeOwned(e, closeReason(e), false);
             return;
         }
+        // A healthy return ends a run of failures on the origin (detection counts failures in a row). Read
+        // first, so the return path writes the shared count only right after a failure.
+        if (e.origin.consecutiveFailures.get() != 0) {
+            e.origin.consecutiveFailures.set(0);
+        }
         table.release(e.slot);
     }
 
