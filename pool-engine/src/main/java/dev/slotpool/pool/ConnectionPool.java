@@ -1,5 +1,6 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.Balancing;
 import dev.slotpool.CloseReason;
 import dev.slotpool.JdbcUrls;
 import dev.slotpool.LabelingCallback;
@@ -62,6 +63,8 @@ public final class ConnectionPool {
     volatile SQLException lastCreationFailure;
     private volatile boolean shutdown;
 
+    /** Whether origins' hold times are sampled (only latency-aware balancing reads them). */
+    private final boolean latencyAware;
     private final long borrowTimeoutNanos;
     private final long validateAfterIdleNanos;
     private final long validationTimeoutNanos;
@@ -76,6 +79,7 @@ public final class ConnectionPool {
         this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos());
         this.events = new Events(name, config.listeners());
         this.origins = new Origins(this, config.origins());
+        this.latencyAware = config.balancing() == Balancing.LATENCY;
         this.borrowTimeoutNanos = config.borrowTimeout().toNanos();
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
         this.validationTimeoutNanos = config.validationTimeout().toNanos();
@@ -328,7 +332,9 @@ public final class ConnectionPool {
         // early enough for a fresh pool, rare enough not to make every return write a shared field.
         if ((e.borrowCount & 15) == 1) {
             creator.sampleHold(held);
-            e.origin.sampleHold(held);
+            if (latencyAware) {
+                e.origin.sampleHold(held);
+            }
         }
         if (events.any()) {
             events.returned(e.origin.name, held);

@@ -58,10 +58,11 @@ final class Origin {
     volatile int drainTotal;
     final AtomicInteger drainClosed = new AtomicInteger();
 
-    /** Latency-aware balancing: mean borrow-to-return time (nanos, exponentially weighted, racy but benign)
-     * fed by the same 1-in-16 return samples as the creator's estimate, and their count. */
+    /** Latency-aware balancing: mean borrow-to-return time (nanos, exponentially weighted) fed by the same
+     * 1-in-16 return samples as the creator's estimate, and their count. Both racy but benign (a lost sample):
+     * a CAS here would make returning threads contend. */
     volatile long meanHoldNanos;
-    final AtomicLong holdSamples = new AtomicLong();
+    volatile long holdSamples;
     /** Connections of this origin closed as broken (fatal SQL error, failed validation). */
     final AtomicLong brokenCloses = new AtomicLong();
     /** The two counts above at the housekeeper's last visit (housekeeper thread only). */
@@ -112,7 +113,7 @@ final class Origin {
     void sampleHold(long nanos) {
         long m = meanHoldNanos;
         meanHoldNanos = m == 0 ? nanos : m + ((nanos - m) >> 3);
-        holdSamples.incrementAndGet();
+        holdSamples = holdSamples + 1;
     }
 
     /** Whether this origin may receive a new connection now (cap and back-off). */

@@ -471,7 +471,7 @@ public final class OriginOperations {
         }
         StringBuilder changed = new StringBuilder();
         for (Origin o : os) {
-            long samples = o.holdSamples.get();
+            long samples = o.holdSamples;
             long broken = o.brokenCloses.get();
             long newSamples = samples - o.seenSamples;
             long newBroken = broken - o.seenBroken;
