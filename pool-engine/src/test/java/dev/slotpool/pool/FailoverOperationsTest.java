@@ -5,7 +5,6 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
-import dev.slotpool.PoolListener;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -31,13 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class FailoverOperationsTest {
 
-    private final List<PoolEvent> events = new CopyOnWriteArrayList<>();
-    private final PoolListener recorder = new PoolListener() {
-        @Override
-        public void onEvent(PoolEvent e) {
-            events.add(e);
-        }
-    };
+    private final RecordedEvents recorder = new RecordedEvents();
+    private final List<PoolEvent> events = recorder.events;
 
     private static String originOf(Connection c) throws Exception {
         return c.unwrap(StubConnection.class).database().name();

@@ -2,7 +2,6 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolEvent;
-import dev.slotpool.PoolListener;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
@@ -32,13 +31,8 @@ class ShutdownUnderLoadTest {
     /** What close() may add to the shutdown timeout on a loaded machine: closing, joining threads. */
     private static final long CLOSE_SLACK_MILLIS = 1_500;
 
-    private final List<PoolEvent> events = new CopyOnWriteArrayList<>();
-    private final PoolListener recorder = new PoolListener() {
-        @Override
-        public void onEvent(PoolEvent event) {
-            events.add(event);
-        }
-    };
+    private final RecordedEvents recorder = new RecordedEvents();
+    private final List<PoolEvent> events = recorder.events;
 
     private record Outcome(String message, String sqlState, long afterCloseMillis) {
     }

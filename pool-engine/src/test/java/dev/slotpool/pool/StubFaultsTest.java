@@ -3,7 +3,6 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
-import dev.slotpool.PoolListener;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +15,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,13 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StubFaultsTest {
 
-    private final List<PoolEvent> events = new CopyOnWriteArrayList<>();
-    private final PoolListener recorder = new PoolListener() {
-        @Override
-        public void onEvent(PoolEvent event) {
-            events.add(event);
-        }
-    };
+    private final RecordedEvents recorder = new RecordedEvents();
+    private final List<PoolEvent> events = recorder.events;
     private ConnectionPool pool;
 
     @AfterEach

@@ -2,7 +2,6 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolEvent;
-import dev.slotpool.PoolListener;
 import dev.slotpool.SlotState;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
@@ -14,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,13 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TimersTest {
 
     private final ManualTicker clock = new ManualTicker();
-    private final List<PoolEvent> events = new CopyOnWriteArrayList<>();
-    private final PoolListener recorder = new PoolListener() {
-        @Override
-        public void onEvent(PoolEvent event) {
-            events.add(event);
-        }
-    };
+    private final RecordedEvents recorder = new RecordedEvents();
+    private final List<PoolEvent> events = recorder.events;
     private ConnectionPool pool;
 
     @AfterEach
