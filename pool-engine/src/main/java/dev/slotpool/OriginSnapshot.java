@@ -21,7 +21,8 @@ import java.util.List;
  * @param reserved      connections being opened
  * @param closing       connections being closed
  * @param borrows       borrows served by this origin since the pool started
- * @param consecutiveFailures failed connection attempts in a row
+ * @param consecutiveFailures the longer of its two runs of failures that count toward DOWN: failed connects
+ *                            (and unanswered connect timeouts), and connections broken by connection-level errors
  * @param slots         the origin's slots
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,

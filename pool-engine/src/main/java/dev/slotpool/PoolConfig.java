@@ -30,6 +30,7 @@ public final class PoolConfig {
     final Duration timeToLive;
     final Duration keepaliveInterval;
     final Duration validateAfterIdle;
+    final Duration connectTimeout;
     final Duration validationTimeout;
     final String validationQuery;
     final Duration housekeepingPeriod;
@@ -65,6 +66,7 @@ public final class PoolConfig {
         timeToLive = b.timeToLive;
         keepaliveInterval = b.keepaliveInterval;
         validateAfterIdle = b.validateAfterIdle;
+        connectTimeout = b.connectTimeout;
         validationTimeout = b.validationTimeout;
         validationQuery = b.validationQuery;
         housekeepingPeriod = b.housekeepingPeriod;
@@ -102,6 +104,7 @@ public final class PoolConfig {
     public Duration timeToLive() { return timeToLive; }
     public Duration keepaliveInterval() { return keepaliveInterval; }
     public Duration validateAfterIdle() { return validateAfterIdle; }
+    public Duration connectTimeout() { return connectTimeout; }
     public Duration validationTimeout() { return validationTimeout; }
     public String validationQuery() { return validationQuery; }
     public Duration housekeepingPeriod() { return housekeepingPeriod; }

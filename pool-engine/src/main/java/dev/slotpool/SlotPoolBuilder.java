@@ -30,6 +30,7 @@ public final class SlotPoolBuilder {
     Duration turnDuration = Duration.ofNanos(250_000);
     int creatorThreads = 2;
     Duration creationBackoffMax = Duration.ofSeconds(5);
+    Duration connectTimeout = Duration.ofSeconds(2);
     Duration inactiveTimeout = Duration.ofMinutes(10);
     Duration maxLifetime = Duration.ofMinutes(30);
     Duration abandonedTimeout = Duration.ZERO;
@@ -123,6 +124,11 @@ public final class SlotPoolBuilder {
      * borrow). */
     public SlotPoolBuilder validateAfterIdle(Duration validateAfterIdle) { this.validateAfterIdle = validateAfterIdle; return this; }
 
+    /** How long a creator waits for one connect or probe before it counts the attempt as failed and goes on
+     * (a later success is still used); each further period without an answer counts again. Default 2 s;
+     * 100 ms – 10 min. */
+    public SlotPoolBuilder connectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; return this; }
+
     /** Longest a validation may take. Default 5 s; 1 s – 10 min (JDBC's isValid counts whole seconds). */
     public SlotPoolBuilder validationTimeout(Duration validationTimeout) { this.validationTimeout = validationTimeout; return this; }
 
@@ -149,9 +155,9 @@ public final class SlotPoolBuilder {
      * Default {@link Balancing#WEIGHTS}. */
     public SlotPoolBuilder balancing(Balancing balancing) { this.balancing = balancing; return this; }
 
-    /** Consecutive failures (connects, validations, connections broken by connection-level errors) that mark an
-     * origin DOWN (a probe marks it UP again). Default 3;
-     * 0 disables detection; ≤ 1000. */
+    /** Failures in a row that mark an origin DOWN (a probe marks it UP again): failed or unanswered connects and
+     * probes, or lent connections broken by connection-level errors, each counted apart. Default 3; 0 disables
+     * detection; ≤ 1000. */
     public SlotPoolBuilder downAfterFailures(int downAfterFailures) { this.downAfterFailures = downAfterFailures; return this; }
 
     /** Most idle connections a rebalance retires per housekeeping visit. Default 2; 1–1000. */
@@ -207,6 +213,7 @@ public final class SlotPoolBuilder {
         atLeast(v, "timeToLive", timeToLive, Duration.ZERO, false);
         atLeast(v, "keepaliveInterval", keepaliveInterval, Duration.ofSeconds(1), true);
         atLeast(v, "validateAfterIdle", validateAfterIdle, Duration.ZERO, false);
+        within(v, "connectTimeout", connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
         within(v, "validationTimeout", validationTimeout, Duration.ofSeconds(1), Duration.ofMinutes(10));
         within(v, "housekeepingPeriod", housekeepingPeriod, Duration.ofMillis(10), Duration.ofMinutes(10));
         atLeast(v, "shutdownTimeout", shutdownTimeout, Duration.ZERO, false);

@@ -118,7 +118,9 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     /**
      * Closes the pool: stops its threads, closes idle connections, waits up to {@code shutdownTimeout} for
-     * borrowed ones, then aborts them. Waiting borrowers fail with "pool is closed". Idempotent.
+     * borrowed ones and for connects under way, then aborts the borrowed ones and interrupts the connects
+     * (a connect that ignores the interrupt finishes later on its own thread and closes what it opened).
+     * Waiting borrowers fail with "pool is closed". Idempotent; a call while another runs waits for it.
      */
     @Override
     public void close() {

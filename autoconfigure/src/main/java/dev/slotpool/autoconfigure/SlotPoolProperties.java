@@ -64,6 +64,9 @@ public class SlotPoolProperties {
     /** A connection idle longer than this is validated before it is lent; 0 validates every borrow. Engine default: 500ms. */
     private Duration validateAfterIdle;
 
+    /** How long a creator waits for one connect or probe before counting it failed (100ms to 10m; a later success is still used). Engine default: 2s. */
+    private Duration connectTimeout;
+
     /** Time limit of one validation (1s to 10m; JDBC counts whole seconds). Engine default: 5s. */
     private Duration validationTimeout;
 
@@ -85,7 +88,7 @@ public class SlotPoolProperties {
     /** How target shares are set: weights, or latency (weights scaled by each origin's observed borrow-to-return time and broken connections). Engine default: weights. */
     private Balancing balancing;
 
-    /** Failed connects, validations or connection-level errors in a row that mark an origin DOWN (0 disables detection, up to 1000). Engine default: 3. */
+    /** Failed or unanswered connects, or connection-level errors on lent connections, in a row (counted apart) that mark an origin DOWN (0 disables detection, up to 1000). Engine default: 3. */
     private Integer downAfterFailures;
 
     /** Idle connections a rebalance retires per housekeeping run (1 to 1000). Engine default: 2. */
@@ -270,6 +273,8 @@ public class SlotPoolProperties {
     public void setKeepaliveInterval(Duration keepaliveInterval) { this.keepaliveInterval = keepaliveInterval; }
     public Duration getValidateAfterIdle() { return validateAfterIdle; }
     public void setValidateAfterIdle(Duration validateAfterIdle) { this.validateAfterIdle = validateAfterIdle; }
+    public Duration getConnectTimeout() { return connectTimeout; }
+    public void setConnectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; }
     public Duration getValidationTimeout() { return validationTimeout; }
     public void setValidationTimeout(Duration validationTimeout) { this.validationTimeout = validationTimeout; }
     public String getValidationQuery() { return validationQuery; }

@@ -100,6 +100,7 @@ class SlotPoolAutoConfigurationTest {
                 "slotpool.time-to-live=10m",
                 "slotpool.keepalive-interval=30s",
                 "slotpool.validate-after-idle=250ms",
+                "slotpool.connect-timeout=3s",
                 "slotpool.validation-timeout=2s",
                 "slotpool.validation-query=SELECT 1",
                 "slotpool.housekeeping-period=1s",
@@ -140,6 +141,7 @@ class SlotPoolAutoConfigurationTest {
                     assertThat(c.timeToLive()).isEqualTo(Duration.ofMinutes(10));
                     assertThat(c.keepaliveInterval()).isEqualTo(Duration.ofSeconds(30));
                     assertThat(c.validateAfterIdle()).isEqualTo(Duration.ofMillis(250));
+                    assertThat(c.connectTimeout()).isEqualTo(Duration.ofSeconds(3));
                     assertThat(c.validationTimeout()).isEqualTo(Duration.ofSeconds(2));
                     assertThat(c.validationQuery()).isEqualTo("SELECT 1");
                     assertThat(c.housekeepingPeriod()).isEqualTo(Duration.ofSeconds(1));

@@ -20,6 +20,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +52,7 @@ public final class ConnectionPool {
     final Creator creator;
     final Housekeeper housekeeper;
     final OriginOperations operations;
+    final FailureDetector detector;
 
     /** Live connections plus those being opened, pool-wide (S3, with the table's capacity as the hard bound). */
     final AtomicInteger occupied = new AtomicInteger();
@@ -60,8 +63,14 @@ public final class ConnectionPool {
     final AtomicLong timeouts = new AtomicLong();
     final AtomicLong opened = new AtomicLong();
     final AtomicLong closed = new AtomicLong();
-    volatile SQLException lastCreationFailure;
     private volatile boolean shutdown;
+    private static final int OPEN = 0;
+    private static final int CLOSING = 1;
+    private static final int CLOSED = 2;
+    /** OPEN → CLOSING by the one close() that runs (CAS); CLOSED when it returns, releasing the others. */
+    private final AtomicInteger closeState = new AtomicInteger(OPEN);
+    /** How long close() waits for connects it interrupted. */
+    private static final long ATTEMPT_INTERRUPT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** Whether origins' hold times are sampled (only latency-aware balancing reads them). */
     private final boolean latencyAware;
@@ -88,6 +97,7 @@ public final class ConnectionPool {
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
         this.operations = new OriginOperations(this);
+        this.detector = new FailureDetector(this);
         ProxyConnection.prepareClasses();
         events.started(config);
         creator.start();
@@ -98,6 +108,11 @@ public final class ConnectionPool {
 
     /** Borrows a connection, waiting up to the borrow timeout. */
     public Connection borrow() throws SQLException {
+        return borrow(0, 0);
+    }
+
+    /** A borrow that goes on an earlier one's clock ({@code start}, {@code deadline}), or its own when 0. */
+    private Connection borrow(long start, long deadline) throws SQLException {
         EntryFilter<PooledConnection> preferred = origins.pickByWeight();
         Slot<PooledConnection> s = table.tryBorrow(preferred);
         if (s == null && preferred != null) {
@@ -112,14 +127,16 @@ public final class ConnectionPool {
         }
         // A connection that needs a check is checked on the clock of the slow path, so that its validation
         // counts against the borrow timeout too.
-        return borrowSlow(preferred, s);
+        if (start == 0) {
+            start = System.nanoTime();
+            deadline = start + borrowTimeoutNanos;
+        }
+        return borrowSlow(preferred, s, start, deadline);
     }
 
-    /** Waits for a connection until the borrow timeout; {@code owned} is a slot already won but not checked. */
-    private Connection borrowSlow(EntryFilter<PooledConnection> preferred, Slot<PooledConnection> owned)
-            throws SQLException {
-        long start = System.nanoTime();
-        long deadline = start + borrowTimeoutNanos;
+    /** Waits for a connection until {@code deadline}; {@code owned} is a slot already won but not checked. */
+    private Connection borrowSlow(EntryFilter<PooledConnection> preferred, Slot<PooledConnection> owned,
+                                  long start, long deadline) throws SQLException {
         Slot<PooledConnection> s = owned;
         while (true) {
             if (s == null) {
@@ -201,31 +218,34 @@ public final class ConnectionPool {
                     + "(SlotPoolBuilder.labeling)");
         }
         Map<String, String> requested = Map.copyOf(labels);
-        Connection c = Labels.borrowCheapest(this, labeling, requested);
+        // One deadline for the whole borrow: the labeled look, its validations and the plain borrow after it.
+        long start = System.nanoTime();
+        long deadline = start + borrowTimeoutNanos;
+        Connection c = Labels.borrowCheapest(this, labeling, requested, start, deadline);
         if (c == null) {
-            c = borrow();
+            c = borrow(start, deadline);
         }
         return Labels.configure(this, labeling, requested, c);
     }
 
-    /** Takes an available slot chosen by label cost, checking it like any borrow. Null if it was unusable. */
-    Connection lendIfUsable(Slot<PooledConnection> s) throws SQLException {
+    /** Takes an available slot chosen by label cost, checking it like any borrow within the borrow's deadline.
+     * Null if it was unusable. */
+    Connection lendIfUsable(Slot<PooledConnection> s, long start, long deadline) throws SQLException {
         PooledConnection e = s.entry();
         long now = ticker.nanoTime();
-        long start = System.nanoTime();
-        return usable(e, now, start, start + borrowTimeoutNanos) ? lend(e, now, 0) : null;
+        return usable(e, now, start, deadline) ? lend(e, now, System.nanoTime() - start) : null;
     }
 
     /**
      * Validates a connection this thread owns, within {@code budgetNanos} when that is shorter than the
      * validation timeout: the connection's network timeout is lowered for the check (drivers apply it to
      * {@code isValid} and statements), so a server that stopped answering cannot hold a borrower past its
-     * borrow timeout. A check that ran out of that budget says nothing certain about the origin, so it does not
-     * count toward marking it DOWN; the connection is closed all the same (its protocol state is unknown).
+     * borrow timeout. A failed validation does not count toward marking the origin DOWN (a firewall may have
+     * killed an idle connection); it asks the failure detector for a probe. Anything the driver throws, an
+     * {@code Error} included, fails the validation and the connection is closed.
      */
     private boolean validate(PooledConnection e, long budgetNanos) {
         int boundMillis = validationBoundMillis(e, budgetNanos);
-        long start = System.nanoTime();
         SQLException failure;
         try {
             boundMillis = lowerNetworkTimeout(e, boundMillis);
@@ -236,14 +256,11 @@ public final class ConnectionPool {
                 }
                 return true;
             }
-        } catch (SQLException | RuntimeException ex) {
-            failure = ex instanceof SQLException sql ? sql : new SQLException(ex);
+        } catch (Throwable ex) {
+            failure = ex instanceof SQLException sql ? sql : new SQLException("validation failed: " + ex, ex);
         }
         e.broken = failure;
-        boolean cutShort = boundMillis > 0 && System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(boundMillis);
-        if (!cutShort) {
-            operations.validationFailed(e.origin, failure);
-        }
+        detector.validationFailed(e.origin);
         return false;
     }
 
@@ -300,7 +317,7 @@ public final class ConnectionPool {
     private SQLException timeout(long start) {
         timeouts.incrementAndGet();
         PoolSnapshot snap = snapshot();
-        SQLException cause = lastCreationFailure;
+        SQLException cause = detector.currentFailure();
         String msg = "pool '" + name + "': no connection available within "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms (borrow timeout "
                 + config.borrowTimeout().toMillis() + " ms); " + snap.summary()
@@ -343,11 +360,7 @@ public final class ConnectionPool {
             closeOwned(e, closeReason(e), false);
             return;
         }
-        // A healthy return ends a run of failures on the origin (detection counts failures in a row). Read
-        // first, so the return path writes the shared count only right after a failure.
-        if (e.origin.consecutiveFailures.get() != 0) {
-            e.origin.consecutiveFailures.set(0);
-        }
+        detector.healthyReturn(e.origin);
         table.release(e.slot);
     }
 
@@ -402,7 +415,10 @@ public final class ConnectionPool {
         return true;
     }
 
-    /** S2: every connection opened is closed exactly once: only the owner of a CLOSING slot gets here. */
+    /**
+     * S2: every connection opened is closed exactly once: only the owner of a CLOSING slot gets here. Whatever
+     * the driver throws (an {@code Error} included), the slot is emptied and the counts released.
+     */
     private void finishClose(PooledConnection e, CloseReason reason, boolean abort) {
         try {
             if (abort) {
@@ -410,13 +426,9 @@ public final class ConnectionPool {
             } else {
                 e.physical.close();
             }
-        } catch (SQLException | RuntimeException ex) {
+        } catch (Throwable ex) {
             if (abort) {
-                try {
-                    e.physical.close();
-                } catch (SQLException | RuntimeException ignored) {
-                    // The connection is unusable either way; it is forgotten below.
-                }
+                Creator.closeQuietly(e.physical); // the connection is unusable either way; forgotten below
             }
         }
         e.slot.empty();
@@ -430,10 +442,11 @@ public final class ConnectionPool {
             e.origin.brokenCloses.incrementAndGet();
         }
         if (reason == CloseReason.BROKEN && e.broken != null && !shutdown) {
-            operations.connectionBroke(e.origin, e.broken);
+            detector.evicted(e.origin, e.broken);
         }
         closed.incrementAndGet();
         events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
+        operations.finishDrain(e.origin);
         if (!shutdown) {
             creator.signal();
         }
@@ -453,9 +466,16 @@ public final class ConnectionPool {
         return shutdown;
     }
 
-    /** Closes the pool: see {@link dev.slotpool.SlotPoolDataSource#close()}. Idempotent. */
+    /**
+     * Closes the pool: see {@link dev.slotpool.SlotPoolDataSource#close()}. Idempotent; a second call while the
+     * first runs waits for it. Takes at most shutdownTimeout for borrowed connections and running connects
+     * together, plus about a second for threads that ignore it.
+     */
     public void close() {
-        if (shutdown) {
+        if (!closeState.compareAndSet(OPEN, CLOSING)) {
+            while (closeState.get() != CLOSED) {
+                Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
+            }
             return;
         }
         shutdown = true;
@@ -485,6 +505,37 @@ public final class ConnectionPool {
         });
         creator.join();
         housekeeper.join();
+        endAttempts(deadline);
+        // A creation that published after the sweeps above closes its connection itself (it reads the flag
+        // after its publish); this sweep catches one published before it was told.
+        table.forEach(s -> {
+            PooledConnection e = s.entry();
+            if (e != null && s.state() == SlotState.AVAILABLE) {
+                closeIfIdle(e, CloseReason.POOL_CLOSED);
+            }
+        });
+        closeState.set(CLOSED);
+    }
+
+    /** Waits for running connects and probes until the deadline, then interrupts them and waits a little more;
+     * one that ignores both outlives close() and closes what it opens (it sees the pool closed). */
+    private void endAttempts(long deadline) {
+        List<ConnectAttempt> running = new ArrayList<>();
+        for (Origin o : origins.configured()) {
+            running.addAll(o.attempts); // no new ones: the creators and the housekeeper have ended
+        }
+        try {
+            for (ConnectAttempt a : running) {
+                a.join(deadline - System.nanoTime());
+            }
+            running.forEach(ConnectAttempt::interrupt);
+            long grace = System.nanoTime() + ATTEMPT_INTERRUPT_GRACE_NANOS;
+            for (ConnectAttempt a : running) {
+                a.join(grace - System.nanoTime());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private int borrowedCount() {

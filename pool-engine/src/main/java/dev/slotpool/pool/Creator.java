@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 final class Creator {
 
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Before any connect succeeded, one running this long is slow. */
+    private static final long COLD_SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Far enough to mean "never" yet safe to add to any nanoTime without overflow. */
     static final long NEVER = Long.MAX_VALUE / 4;
 
@@ -42,7 +44,6 @@ final class Creator {
     private volatile long meanHoldNanos;
     private volatile long meanCreateNanos;
     private final long maxLifetimeNanos;
-    private final long backoffMaxNanos;
     private final long idleParkNanos;
 
     Creator(ConnectionPool pool) {
@@ -50,7 +51,6 @@ final class Creator {
         this.threads = new Thread[pool.config.creatorThreads()];
         long lifetime = pool.config.maxLifetime().toNanos();
         this.maxLifetimeNanos = lifetime == 0 ? NEVER : lifetime;
-        this.backoffMaxNanos = pool.config.creationBackoffMax().toNanos();
         this.idleParkNanos = pool.config.housekeepingPeriod().toNanos();
     }
 
@@ -86,20 +86,25 @@ final class Creator {
         signal();
     }
 
-    /** Waits for the creator threads; one stuck in a driver's connect is interrupted. */
+    /** Waits for the creator threads (they connect on attempt threads, so only a slow close can hold one). */
     void join() {
         for (Thread t : threads) {
             try {
-                t.join(TimeUnit.SECONDS.toMillis(2));
+                t.join(TimeUnit.SECONDS.toMillis(1));
                 if (t.isAlive()) {
                     t.interrupt();
-                    t.join(TimeUnit.SECONDS.toMillis(5));
+                    t.join(TimeUnit.SECONDS.toMillis(1));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
+    }
+
+    /** The pool's mean borrow-to-return time (0 before the first sample). */
+    long meanHoldNanos() {
+        return meanHoldNanos;
     }
 
     void sampleHold(long nanos) {
@@ -115,7 +120,8 @@ final class Creator {
     private void run() {
         while (!stopped) {
             long now = pool.ticker.nanoTime();
-            pool.operations.probeDetectedDown(now);
+            // Probes first: a close that made room for one woke this thread.
+            pool.detector.startDueProbes(now);
             Origin o = plan(now);
             if (o != null) {
                 create(o);
@@ -141,9 +147,12 @@ final class Creator {
                 return null;
             }
             int target = initialFillDone ? pool.config.minSize() : pool.config.initialSize();
-            if (occupied >= target) {
+            // Room stays claimed for a connect nobody answers (S3), but it brings no connection: it counts
+            // neither toward minSize nor as a creation that will serve a waiter.
+            int unanswered = pool.detector.unanswered(now);
+            if (occupied - unanswered >= target) {
                 initialFillDone = true;
-                int creating = pool.creating.get();
+                int creating = pool.creating.get() - unanswered;
                 int waiting = pool.table.waiting();
                 boolean forWaiters = waiting > creating && !elide(waiting, creating);
                 if (!forWaiters && pool.replacements.get() <= 0) {
@@ -154,16 +163,7 @@ final class Creator {
             if (o == null) {
                 return null;
             }
-            // The origin's cap is claimed by CAS first, then the pool's room: two creators that chose the same
-            // origin at its last free place cannot both pass its cap (S3 per origin).
-            if (!o.tryClaim(pool.config.maxSize())) {
-                continue;
-            }
-            if (!pool.occupied.compareAndSet(occupied, occupied + 1)) {
-                o.occupied.decrementAndGet();
-            } else {
-                o.creating.incrementAndGet();
-                pool.creating.incrementAndGet();
+            if (claim(o, occupied)) {
                 // Any creation while replacements are owed is one: a retirement that dropped the pool below
                 // minSize is refilled by this connection whichever rule asked for it.
                 if (pool.replacements.get() > 0) {
@@ -172,6 +172,110 @@ final class Creator {
                 return o;
             }
         }
+    }
+
+    /**
+     * Claims room for one connection being opened: the origin's cap by CAS first, then the pool's room from
+     * {@code occupied} (S3; two creators that chose the same origin at its last free place cannot both pass its
+     * cap), and counts it as being created. False if either moved meanwhile.
+     */
+    private boolean claim(Origin o, int occupied) {
+        if (!o.tryClaim(pool.config.maxSize())) {
+            return false;
+        }
+        if (!pool.occupied.compareAndSet(occupied, occupied + 1)) {
+            o.occupied.decrementAndGet();
+            return false;
+        }
+        o.creating.incrementAndGet();
+        pool.creating.incrementAndGet();
+        return true;
+    }
+
+    /** Undoes a claim whose attempt opened nothing that stays. */
+    private void unclaim(Origin o) {
+        doneCreating(o);
+        release(o);
+        pool.operations.finishDrain(o);
+    }
+
+    /**
+     * Claims room for a probe like a creation (S3). In a full pool the probe makes room gently: a borrowed
+     * connection of another origin retires at its return (at most one retiring at a time), whose close wakes the
+     * creators, which start due probes before they plan. An idle connection is closed for it only when nobody
+     * waits: under demand a healthy connection is worth more than an early probe.
+     */
+    boolean claimForProbe(Origin o) {
+        if (pool.isShutdown()) {
+            return false;
+        }
+        int occupied = pool.occupied.get();
+        if (occupied < pool.config.maxSize()) {
+            return claim(o, occupied);
+        }
+        makeRoomFor(o);
+        return false;
+    }
+
+    void releaseProbe(Origin o) {
+        unclaim(o);
+    }
+
+    private void makeRoomFor(Origin probed) {
+        PooledConnection borrowed = null;
+        PooledConnection idle = null;
+        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
+            Slot<PooledConnection> s = pool.table.slot(i);
+            PooledConnection e = s.entry();
+            if (e == null || e.origin == probed) {
+                continue;
+            }
+            SlotState state = s.state();
+            if (state == SlotState.BORROWED && e.retireAtReturn) {
+                return; // room is already on its way
+            }
+            if (state == SlotState.BORROWED && borrowed == null && e.lent()) {
+                borrowed = e;
+            } else if (state == SlotState.AVAILABLE && idle == null) {
+                idle = e;
+            }
+        }
+        if (borrowed != null) {
+            borrowed.retire(CloseReason.REBALANCED);
+        } else if (idle != null && pool.table.waiting() == 0) {
+            pool.closeIfIdle(idle, CloseReason.REBALANCED);
+        }
+    }
+
+    /**
+     * Whether a new connect to this origin may start now. An origin whose probe is wanted or running, or whose
+     * connect under way runs slow (past 4 × the pool's mean connect time, or 100 ms before there is one), is
+     * skipped: the creators go to the other origins, and a silent origin holds at most one pool thread. An
+     * origin not known to answer (no connect since its last failure) with a connect under way is waited for, one
+     * attempt at a time: placement by weight stays exact during a fill. One known to answer takes connects side by
+     * side.
+     */
+    private Attempt attempt(Origin o, long now) {
+        if (o.probeWanted) {
+            return Attempt.SKIP;
+        }
+        Attempt verdict = Attempt.ACCEPT;
+        for (ConnectAttempt a : o.attempts) {
+            if (a.probe || now - a.startedAt >= slowNanos()) {
+                return Attempt.SKIP;
+            }
+            if (o.meanCreateNanos == 0) {
+                verdict = Attempt.WAIT;
+            }
+        }
+        return verdict;
+    }
+
+    /** A connect running longer than this is slow (see {@link #attempt}); at most connectTimeout. */
+    private long slowNanos() {
+        long mean = meanCreateNanos;
+        long slow = mean > 0 ? 4 * mean : COLD_SLOW_NANOS;
+        return Math.min(slow, pool.detector.connectTimeoutNanos());
     }
 
     /** Whether returns will serve the waiters before a new connection could (see class comment). */
@@ -201,23 +305,39 @@ final class Creator {
     private Origin chooseOrigin(long now) {
         Origin best = null;
         for (Origin o : pool.origins.configured()) {
-            if (o.state() != OriginState.UP || o.weight <= 0 || !o.hasRoom(pool.config.maxSize(), now)) {
+            if (o.state() != OriginState.UP || o.weight <= 0 || !o.hasRoom(pool.config.maxSize(), now)
+                    || attempt(o, now) == Attempt.SKIP) {
                 continue;
             }
             if (best == null || (long) o.occupied.get() * best.weight < (long) best.occupied.get() * o.weight) {
                 best = o;
             }
         }
-        return best;
+        // The connection belongs there; its origin's connect under way will tell soon (it wakes this thread).
+        return best == null || attempt(best, now) == Attempt.WAIT ? null : best;
     }
 
+    private enum Attempt { ACCEPT, WAIT, SKIP }
+
+    /**
+     * Opens one connection on a {@link ConnectAttempt} and waits for it at most connectTimeout; an attempt still
+     * running then finishes on its own (its connection published or closed, its claim released) while this
+     * creator goes back to planning, and the {@link FailureDetector} counts it unanswered.
+     */
     private void create(Origin o) {
         Slot<PooledConnection> slot = pool.table.reserve();
         if (slot == null) {
-            release(o);
+            unclaim(o);
             return;
         }
         long start = pool.ticker.nanoTime();
+        ConnectAttempt.start(pool.name, o, start, false, () -> open(o, slot, start), this::signal)
+                .await(pool.detector.connectTimeoutNanos(), () -> stopped);
+    }
+
+    /** Runs on the attempt's thread: connect, then publish, or close what cannot be lent. Survives anything a
+     * driver throws ({@code Error}s included) and releases what was claimed for it. */
+    private void open(Origin o, Slot<PooledConnection> slot, long start) {
         Connection c = null;
         try {
             c = pool.connect(o);
@@ -225,42 +345,50 @@ final class Creator {
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
             long now = pool.ticker.nanoTime();
             sampleCreate(now - start);
+            o.sampleCreate(now - start);
             pool.opened.incrementAndGet();
-            o.consecutiveFailures.set(0);
+            pool.detector.connected(o);
             if (landed != o) {
                 // The group's count (o.occupied) already holds this connection; its origin counts it from now.
                 landed.occupied.incrementAndGet();
             }
             PooledConnection e = new PooledConnection(pool, landed, slot, c, defaults, now, now + lifetime());
-            if (landed != o && landed.detectedDown) {
+            if (landed != o) {
                 pool.operations.landedOnDetectedDown(landed);
             }
             if (!o.isUp() || !landed.isUp() || pool.isShutdown()) {
                 // The origin was drained or the pool closed while we were connecting, or the URL landed on a
-                // discovered origin that is not UP: do not lend it (S7). A landing on a drained origin waits a
-                // little before the next try, so a group with one drained server does not spin.
-                if (landed != o) {
-                    o.nextAttemptAt = now + FIRST_BACKOFF_NANOS;
+                // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
+                // group off, so a group whose URL keeps choosing it does not spin.
+                if (landed != o && o.isUp() && !pool.isShutdown()) {
+                    pool.detector.landedOnOriginNotUp(o, landed, now);
                 }
                 pool.table.publishOwned(slot, e);
                 doneCreating(o);
                 pool.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
                 return;
             }
+            if (landed != o) {
+                pool.detector.landedOnOriginUp(o);
+            }
             // Published before the creating counts drop, so a snapshot never misses the connection in between.
             pool.table.publish(slot, e);
             doneCreating(o);
             pool.events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
-        } catch (SQLException | RuntimeException ex) {
+            if (pool.isShutdown()) {
+                // close() may have swept the table before this publish (it sets the flag, then sweeps; this
+                // publishes, then reads the flag: one of the two sees the other).
+                pool.closeIfIdle(e, CloseReason.POOL_CLOSED);
+            }
+        } catch (Throwable ex) {
             if (c != null) {
                 closeQuietly(c);
                 pool.opened.incrementAndGet();
                 pool.closed.incrementAndGet();
             }
             pool.table.cancel(slot);
-            release(o);
-            doneCreating(o);
-            pool.operations.connectFailed(o, Secrets.sanitize(ex, o.config, "could not connect"), pool.ticker.nanoTime());
+            unclaim(o);
+            pool.detector.connectFailed(o, Secrets.sanitize(ex, o.config, "could not connect"), pool.ticker.nanoTime());
         }
     }
 
@@ -275,11 +403,6 @@ final class Creator {
         pool.occupied.decrementAndGet();
     }
 
-    long backoffNanos(int failures) {
-        long b = FIRST_BACKOFF_NANOS << Math.min(30, Math.max(0, failures - 1));
-        return Math.min(b, backoffMaxNanos);
-    }
-
     /** maxLifetime minus up to 2.5 % so connections made together do not all retire together. */
     private long lifetime() {
         if (maxLifetimeNanos == NEVER) {
@@ -288,17 +411,25 @@ final class Creator {
         return maxLifetimeNanos - ThreadLocalRandom.current().nextLong(maxLifetimeNanos / 40 + 1);
     }
 
-    /** How long to sleep when there is nothing to create: until the next back-off ends, or a re-check while
-     * threads wait, or the housekeeping period. A signal cuts it short. */
+    /** How long to sleep when there is nothing to create: until the next back-off ends, a connect under way
+     * turns slow, a re-check while threads wait, or the housekeeping period. A signal cuts it short. */
     private long parkNanos(long now) {
         long park = idleParkNanos;
         if (pool.table.waiting() > 0) {
             park = Math.min(park, TimeUnit.MILLISECONDS.toNanos(5));
         }
+        long slow = slowNanos();
         for (Origin o : pool.origins.configured()) {
             long until = o.nextAttemptAt - now;
-            if (until > 0 && (o.isUp() || o.detectedDown)) {
+            if (until > 0 && (o.isUp() || o.status().detected())) {
                 park = Math.min(park, until);
+            }
+            for (ConnectAttempt a : o.attempts) {
+                // A connect waited for may turn slow: look again then (its end wakes this thread sooner).
+                long slowIn = a.startedAt + slow - now;
+                if (slowIn > 0) {
+                    park = Math.min(park, slowIn);
+                }
             }
         }
         return Math.max(park, TimeUnit.MICROSECONDS.toNanos(100));
@@ -307,7 +438,7 @@ final class Creator {
     static void closeQuietly(Connection c) {
         try {
             c.close();
-        } catch (SQLException | RuntimeException ignored) {
+        } catch (Throwable ignored) {
             // Closing a connection we are giving up on; nothing else to do.
         }
     }

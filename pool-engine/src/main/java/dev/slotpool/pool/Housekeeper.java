@@ -64,7 +64,10 @@ final class Housekeeper {
 
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
-     * ({@link OriginOperations#nextDue}), so a drain's pace and deadline do not depend on the period.
+     * ({@link OriginOperations#nextDue}) or the next thing the failure detector has to look at
+     * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
+     * It survives anything a driver throws (an {@code Error} from a close or a validation included): the pool's
+     * timers must not stop because one connection misbehaved.
      */
     private void run() {
         long next = System.nanoTime() + periodNanos;
@@ -75,15 +78,16 @@ final class Housekeeper {
                 if (now - dueAt >= 0) {
                     pool.operations.dueWork(now);
                 }
+                pool.detector.check(now);
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
                     next += periodNanos;
                     pass();
                     continue;
                 }
-                dueAt = pool.operations.nextDue(now);
+                dueAt = Math.min(pool.operations.nextDue(now), pool.detector.nextDue(now));
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,
                         "[" + pool.name + "] housekeeping failed", e);
             }
@@ -137,7 +141,7 @@ final class Housekeeper {
         } else if (ttlNanos > 0 && now - e.borrowedAt >= ttlNanos) {
             pool.reclaim(e, CloseReason.TIME_TO_LIVE);
         } else if (!e.origin.isUp()) {
-            if (now - e.origin.abortBorrowedAt >= 0) {
+            if (now - e.origin.status().abortBorrowedAt() >= 0) {
                 pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
             } else {
                 e.retire(CloseReason.ORIGIN_NOT_UP);

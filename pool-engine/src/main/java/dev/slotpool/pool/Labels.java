@@ -2,7 +2,6 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.LabelingCallback;
-import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.table.Slot;
 
@@ -12,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /** Labeled borrows with UCP semantics (cost 0 taken at once, else the cheapest, then configured). */
 final class Labels {
@@ -22,36 +22,20 @@ final class Labels {
     }
 
     /**
-     * One pass over the table: the first available connection of cost 0, else the cheapest acceptable one.
-     * Null when none is acceptable or every candidate was taken by others first (the caller then borrows any).
+     * The available connection of cost 0, else the cheapest acceptable one, taken under the table's turn rule
+     * (no barging ahead of waiters) and checked within the borrow's deadline ({@code start}, {@code deadline}:
+     * System.nanoTime). Null when none is acceptable, none may be taken ahead of waiters, or every candidate was
+     * taken by others first or proved unusable (the caller then borrows any, on the same deadline).
      */
-    static Connection borrowCheapest(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested)
-            throws SQLException {
-        Slot<PooledConnection> best = null;
-        int bestCost = LabelingCallback.UNUSABLE;
-        int n = pool.table.highWater();
-        for (int i = 0; i < n; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            if (s.state() != SlotState.AVAILABLE) {
-                continue;
+    static Connection borrowCheapest(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested,
+                                     long start, long deadline) throws SQLException {
+        ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp() ? cost(labeling, requested, e.labels())
+                : LabelingCallback.UNUSABLE;
+        for (Slot<PooledConnection> s; (s = pool.table.tryBorrowCheapest(costOf, LabelingCallback.UNUSABLE)) != null; ) {
+            Connection c = pool.lendIfUsable(s, start, deadline);
+            if (c != null) {
+                return c;
             }
-            PooledConnection e = s.entry();
-            if (e == null || !e.origin.isUp()) {
-                continue;
-            }
-            int cost = cost(labeling, requested, e.labels());
-            if (cost == 0 && s.tryBorrow()) {
-                Connection c = pool.lendIfUsable(s);
-                if (c != null) {
-                    return c;
-                }
-            } else if (cost < bestCost) {
-                best = s;
-                bestCost = cost;
-            }
-        }
-        if (best != null && best.tryBorrow()) {
-            return pool.lendIfUsable(best);
         }
         return null;
     }

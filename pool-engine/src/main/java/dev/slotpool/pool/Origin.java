@@ -4,6 +4,8 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.table.EntryFilter;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.sql.Driver;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,6 +18,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Origin {
 
+    private static final VarHandle STATUS;
+
+    static {
+        try {
+            STATUS = MethodHandles.lookup().findVarHandle(Origin.class, "status", OriginStatus.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final OriginConfig config;
     final String name;
     final Driver driver;
@@ -26,12 +38,8 @@ final class Origin {
     /** Prefer-this-origin filter for weighted borrows; allocated once so a borrow allocates nothing. */
     final EntryFilter<PooledConnection> mine = e -> e.origin == this;
 
-    private volatile OriginState state = OriginState.UP;
-    private volatile String stateReason = "configured";
-    /** Whether the pool marked it DOWN by itself (a probe may bring it back) rather than an operator. */
-    volatile boolean detectedDown;
-    /** When a DOWN or DRAINING origin's borrowed connections are aborted (ticker time; far future while UP). */
-    volatile long abortBorrowedAt;
+    /** Accessed through {@link #STATUS} after construction: volatile reads, changes by CAS only. */
+    private volatile OriginStatus status;
     /** The weight borrows and placement follow; under latency-aware balancing, {@link #baseWeight} scaled. */
     volatile int weight;
     /** The configured or rebalanced weight. */
@@ -43,11 +51,28 @@ final class Origin {
     final AtomicInteger creating = new AtomicInteger();
     /** Borrows of connections of this origin that have since been closed (live ones count in their entry). */
     final AtomicLong retiredBorrows = new AtomicLong();
-    /** Consecutive failed connection attempts (written by creator threads). */
-    final AtomicInteger consecutiveFailures = new AtomicInteger();
+    /** Failed connects and probes in a row, and unanswered connectTimeouts (see {@link FailureDetector}). */
+    final AtomicInteger connectFailures = new AtomicInteger();
+    /** For a discovery group: new connections in a row that landed on a discovered origin not UP. */
+    final AtomicInteger landedAway = new AtomicInteger();
+    /** Lent connections evicted for a connection-level error in a row (see {@link FailureDetector}). */
+    final AtomicInteger brokenInARow = new AtomicInteger();
+    /** The last connect failure (sanitized), kept while {@link #connectFailures} is not zero. */
+    volatile java.sql.SQLException lastFailure;
     /** Earliest next connection attempt after a failure (ticker time); racy but benign: a creator may try a
      * little early or late. */
     volatile long nextAttemptAt;
+    /** Mean connect time since the last connect failure (nanos, exponentially weighted; 0: none yet). Racy
+     * but benign (a lost sample); written by connect threads and reset by the failure detector. */
+    volatile long meanCreateNanos;
+    /** Connects and probes running now, on their own threads. */
+    final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
+    /** A probe is wanted (a failed validation, or every connection stuck); cleared when one starts. */
+    volatile boolean probeWanted;
+    /** Earliest next probe of an UP origin (ticker time), pushed back after each probe that answered. */
+    volatile long nextProbeAt;
+    /** The last push-back; doubles while probes keep answering (written by probe threads, one at a time). */
+    volatile long probeSpacingNanos;
 
     /** A paced drain's idle connections, reserved for close (CLOSING) and closed one by one on a schedule. */
     final ConcurrentLinkedQueue<PooledConnection> drainQueue = new ConcurrentLinkedQueue<>();
@@ -77,7 +102,7 @@ final class Origin {
         this.config = config;
         this.parent = parent;
         this.nextAttemptAt = now;
-        this.abortBorrowedAt = now + Creator.NEVER;
+        this.status = OriginStatus.up("configured", now);
         this.name = config.name();
         this.driver = driver;
         this.connectProperties = connectProperties;
@@ -88,26 +113,31 @@ final class Origin {
     /** Volatile read: a borrower checks it after winning a slot so that no connection of a DRAINING or DOWN
      * origin is lent once the state change is visible (S7). */
     OriginState state() {
-        return state;
+        return status().state();
     }
 
-    String stateReason() {
-        return stateReason;
+    OriginStatus status() {
+        return (OriginStatus) STATUS.getVolatile(this);
     }
 
-    /** Volatile store of state then reason; callers report the change to listeners. */
-    void state(OriginState newState, String reason) {
-        stateReason = reason;
-        state = newState;
+    /** Replaces {@code expected} by {@code next} (CAS, volatile): false if another change came first. Callers
+     * report a change to listeners. */
+    boolean changeStatus(OriginStatus expected, OriginStatus next) {
+        return STATUS.compareAndSet(this, expected, next);
     }
 
     boolean isUp() {
-        return state == OriginState.UP;
+        return state() == OriginState.UP;
     }
 
     /** Whether new connections to this configured origin land on servers named by its discovery query. */
     boolean discovers() {
         return parent == null && config.originQuery() != null;
+    }
+
+    void sampleCreate(long nanos) {
+        long m = meanCreateNanos;
+        meanCreateNanos = m == 0 ? Math.max(1, nanos) : m + ((nanos - m) >> 3);
     }
 
     void sampleHold(long nanos) {
@@ -138,6 +168,6 @@ final class Origin {
 
     @Override
     public String toString() {
-        return "Origin[" + name + ", " + state + "]";
+        return "Origin[" + name + ", " + state() + "]";
     }
 }

@@ -7,8 +7,6 @@ import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.table.Slot;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,12 +41,13 @@ public final class OriginOperations {
             throw new IllegalArgumentException("drain timeout must be ≥ 0 (was " + timeout + ")");
         }
         for (Origin o : resolve(selector)) {
-            if (o.state() != OriginState.UP) {
+            long now = pool.ticker.nanoTime();
+            OriginStatus st = o.status();
+            // Only the call whose CAS moves the origin out of UP drains it: a concurrent drain finds it DRAINING.
+            if (st.state() != OriginState.UP || !change(o, st, new OriginStatus(OriginState.DRAINING,
+                    "drain requested (timeout " + timeout.toMillis() + " ms)", false, now + timeout.toNanos()))) {
                 continue;
             }
-            long now = pool.ticker.nanoTime();
-            o.abortBorrowedAt = now + timeout.toNanos();
-            change(o, OriginState.DRAINING, "drain requested (timeout " + timeout.toMillis() + " ms)", false);
             if (timeout.isZero()) {
                 sweep(o);
             } else {
@@ -62,11 +61,12 @@ public final class OriginOperations {
      * (or closed at return, see {@code abortBorrowedOnDown}). It stays DOWN until {@link #markUp}. Idempotent. */
     public void markDown(String selector) {
         for (Origin o : resolve(selector)) {
-            if (o.state() == OriginState.DOWN && !o.detectedDown) {
-                continue;
+            OriginStatus st = o.status();
+            OriginStatus down = new OriginStatus(OriginState.DOWN, "marked down", false,
+                    pool.ticker.nanoTime() + downAbortDelay());
+            while (!(st.state() == OriginState.DOWN && !st.detected()) && !change(o, st, down)) {
+                st = o.status();
             }
-            o.abortBorrowedAt = pool.ticker.nanoTime() + downAbortDelay();
-            change(o, OriginState.DOWN, "marked down", false);
             sweep(o);
         }
         pool.housekeeper.wake();
@@ -190,126 +190,13 @@ public final class OriginOperations {
 
     // ---- called by pool threads --------------------------------------------------------------------------
 
-    /** A connection attempt failed: back off, remember it for timeout messages, maybe mark the origin DOWN. */
-    void connectFailed(Origin o, SQLException sanitized, long now) {
-        pool.lastCreationFailure = sanitized;
-        int failures = o.consecutiveFailures.incrementAndGet();
-        o.nextAttemptAt = now + pool.creator.backoffNanos(failures);
-        // The first failure of a run is worth a warning; repeats (back-off retries, probes) only at DEBUG.
-        pool.events.emit(PoolEvent.Type.CREATION_FAILED, o.name, null, sanitized.getMessage(),
-                failures == 1 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG);
-        detect(o, failures, sanitized, now);
-    }
-
-    /** A validation failed on this origin: counts toward detection like a failed connect, without back-off
-     * (the replacement should be attempted at once). */
-    void validationFailed(Origin o, SQLException cause) {
-        SQLException sanitized = Secrets.sanitize(cause, o.config, "validation failed");
-        detect(o, o.consecutiveFailures.incrementAndGet(), sanitized, pool.ticker.nanoTime());
-    }
-
-    /** A lent connection hit a connection-level error (SQLState 08, vendor fatal codes) and was evicted: counts
-     * toward detection like a failed connect, so a server that drops its sessions is noticed by the statements
-     * that fail on it, not only by the next connects. A successful connect resets the count. */
-    void connectionBroke(Origin o, SQLException cause) {
-        SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
-        detect(o, o.consecutiveFailures.incrementAndGet(), sanitized, pool.ticker.nanoTime());
-    }
-
-    /** Marks an UP origin DOWN after {@code downAfterFailures} failures in a row (0 disables detection). */
-    private void detect(Origin o, int failures, SQLException last, long now) {
-        int threshold = pool.config.downAfterFailures();
-        if (threshold > 0 && failures >= threshold && o.state() == OriginState.UP) {
-            o.abortBorrowedAt = now + downAbortDelay();
-            o.nextAttemptAt = now + pool.creator.backoffNanos(failures);
-            change(o, OriginState.DOWN, failures + " consecutive connection failures; last: " + last.getMessage(),
-                    true);
+    /** The pool found the origin dead ({@link FailureDetector}): DOWN unless it is no longer UP. */
+    void detectedDown(Origin o, String reason, long now) {
+        OriginStatus st = o.status();
+        if (st.state() == OriginState.UP
+                && change(o, st, new OriginStatus(OriginState.DOWN, reason, true, now + downAbortDelay()))) {
             sweep(o);
         }
-    }
-
-    /** Probes origins this pool marked DOWN by itself, on their back-off; a good probe marks them UP. */
-    void probeDetectedDown(long now) {
-        for (Origin o : pool.origins.configured()) {
-            if (!o.detectedDown || o.state() != OriginState.DOWN || now - o.nextAttemptAt < 0 || !claimRoom(o)) {
-                continue;
-            }
-            // Counted as being created while it is open, and marked UP only once it is closed again, so the
-            // pool's counts always cover every physical connection.
-            o.creating.incrementAndGet();
-            pool.creating.incrementAndGet();
-            boolean answered = false;
-            try (Connection c = pool.connect(o)) {
-                pool.opened.incrementAndGet();
-                pool.closed.incrementAndGet();
-                answered = c.isValid((int) Math.max(1, pool.config.validationTimeout().toSeconds()));
-                if (!answered) {
-                    connectFailed(o, new SQLException("origin '" + o.name + "': probe connection is not valid",
-                            "08006"), pool.ticker.nanoTime());
-                }
-            } catch (SQLException | RuntimeException e) {
-                connectFailed(o, Secrets.sanitize(e, o.config, "probe failed"), pool.ticker.nanoTime());
-            } finally {
-                o.creating.decrementAndGet();
-                pool.creating.decrementAndGet();
-                o.occupied.decrementAndGet();
-                pool.occupied.decrementAndGet();
-            }
-            if (answered) {
-                up(o, "probe succeeded");
-            }
-        }
-    }
-
-    /**
-     * A probe's connection counts like one being created (S3). In a full pool the probe makes room: it closes an
-     * idle connection, or with none idle retires a borrowed one at its return (at most one retiring at a time);
-     * the close wakes the creators, whose loop probes before it plans, so the probe gets the room. A busy pool
-     * thus still finds out when a failed origin is back.
-     */
-    private boolean claimRoom(Origin o) {
-        if (!o.tryClaim(pool.config.maxSize())) {
-            return false; // its borrowed connections still fill its cap
-        }
-        for (boolean madeRoom = false; ; ) {
-            int n = pool.occupied.get();
-            if (n < pool.config.maxSize()) {
-                if (pool.occupied.compareAndSet(n, n + 1)) {
-                    return true;
-                }
-            } else if (madeRoom || !makeRoom()) {
-                o.occupied.decrementAndGet();
-                return false;
-            } else {
-                madeRoom = true;
-            }
-        }
-    }
-
-    /** Closes one idle connection (true), or retires one borrowed connection at its return (false). */
-    private boolean makeRoom() {
-        PooledConnection borrowed = null;
-        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            PooledConnection e = s.entry();
-            if (e == null) {
-                continue;
-            }
-            SlotState state = s.state();
-            if (state == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
-                return true;
-            }
-            if (state == SlotState.BORROWED && e.retireAtReturn) {
-                return false; // room is already on its way
-            }
-            if (state == SlotState.BORROWED && borrowed == null) {
-                borrowed = e;
-            }
-        }
-        if (borrowed != null) {
-            borrowed.retire(CloseReason.REBALANCED);
-        }
-        return false;
     }
 
     /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
@@ -323,8 +210,9 @@ public final class OriginOperations {
 
     /** A discovered origin this pool marked DOWN got a new connection: its server answers again. */
     void landedOnDetectedDown(Origin o) {
-        if (o.detectedDown && o.state() == OriginState.DOWN) {
-            up(o, "a new connection landed on it");
+        OriginStatus st = o.status();
+        if (st.detected()) {
+            upIfStill(o, st, "a new connection landed on it");
         }
     }
 
@@ -361,14 +249,15 @@ public final class OriginOperations {
                 o.drainClosed.incrementAndGet();
                 pool.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
             }
-            abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.abortBorrowedAt >= 0;
+            abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.status().abortBorrowedAt() >= 0;
         }
         if (abortDue) {
             for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
                 Slot<PooledConnection> s = pool.table.slot(i);
                 PooledConnection e = s.entry();
-                if (e != null && s.state() == SlotState.BORROWED && e.lent() && !e.origin.isUp()
-                        && now - e.origin.abortBorrowedAt >= 0) {
+                OriginStatus st = e == null ? null : e.origin.status();
+                if (e != null && s.state() == SlotState.BORROWED && e.lent() && st.state() != OriginState.UP
+                        && now - st.abortBorrowedAt() >= 0) {
                     pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
                 }
             }
@@ -381,9 +270,13 @@ public final class OriginOperations {
         }
     }
 
-    private void finishDrain(Origin o) {
-        if (o.state() == OriginState.DRAINING && o.occupied.get() == 0) {
-            change(o, OriginState.DOWN, "drained", false);
+    /** DRAINING → DOWN once empty, by CAS: a markUp or markDown that came first wins. Called by the
+     * housekeeper, and by whoever closes or gives up a drained origin's last connection (which may come after
+     * the housekeeper's last look). */
+    void finishDrain(Origin o) {
+        OriginStatus st = o.status();
+        if (st.state() == OriginState.DRAINING && o.occupied.get() == 0) {
+            change(o, st, new OriginStatus(OriginState.DOWN, "drained", false, st.abortBorrowedAt()));
         }
     }
 
@@ -406,8 +299,9 @@ public final class OriginOperations {
                 long at = o.drainStartAt + (long) ((double) (o.drainEndAt - o.drainStartAt) * next / (o.drainTotal + 1));
                 due = Math.min(due, at);
             }
-            if (!o.isUp() && o.occupied.get() > 0 && o.abortBorrowedAt - now > 0) {
-                due = Math.min(due, o.abortBorrowedAt);
+            long abortAt = o.status().abortBorrowedAt();
+            if (!o.isUp() && o.occupied.get() > 0 && abortAt - now > 0) {
+                due = Math.min(due, abortAt);
             }
         }
         return due;
@@ -613,16 +507,29 @@ public final class OriginOperations {
         return false;
     }
 
+    /** UP by an operator: wins over any state. */
     private void up(Origin o, String reason) {
-        closeQueue(o, CloseReason.ORIGIN_NOT_UP);
-        o.detectedDown = false;
-        o.consecutiveFailures.set(0);
-        long now = pool.ticker.nanoTime();
-        o.nextAttemptAt = now;
-        o.abortBorrowedAt = now + Creator.NEVER;
-        if (o.state() != OriginState.UP) {
-            change(o, OriginState.UP, reason, false);
+        OriginStatus st = o.status();
+        while (st.state() != OriginState.UP && !change(o, st, OriginStatus.up(reason, pool.ticker.nanoTime()))) {
+            st = o.status();
         }
+        afterUp(o);
+    }
+
+    /** UP by the pool's own finding, only if the status is still {@code expected}: an operator's markDown or
+     * drain in the meantime wins. */
+    void upIfStill(Origin o, OriginStatus expected, String reason) {
+        if (change(o, expected, OriginStatus.up(reason, pool.ticker.nanoTime()))) {
+            afterUp(o);
+        }
+    }
+
+    private void afterUp(Origin o) {
+        closeQueue(o, CloseReason.ORIGIN_NOT_UP);
+        o.connectFailures.set(0);
+        o.brokenInARow.set(0);
+        o.lastFailure = null;
+        o.nextAttemptAt = pool.ticker.nanoTime();
         pool.creator.signal();
     }
 
@@ -645,11 +552,14 @@ public final class OriginOperations {
         pool.creator.signal();
     }
 
-    private void change(Origin o, OriginState to, String reason, boolean detected) {
-        OriginState from = o.state();
-        o.detectedDown = detected;
-        o.state(to, reason);
-        pool.events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from + " -> " + to + ": " + reason);
+    /** One status change by CAS (volatile), reported if it won. */
+    private boolean change(Origin o, OriginStatus from, OriginStatus to) {
+        if (!o.changeStatus(from, to)) {
+            return false;
+        }
+        pool.events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from.state() + " -> " + to.state() + ": "
+                + to.reason());
+        return true;
     }
 
     private long downAbortDelay() {

@@ -17,7 +17,9 @@ final class Secrets {
     /** A copy of {@code ex} and its causes (messages redacted, SQLState, vendor code and stack kept), its
      * message prefixed with the origin and {@code what} failed. */
     static SQLException sanitize(Throwable ex, OriginConfig origin, String what) {
-        SQLException out = new SQLException("origin '" + origin.name() + "': " + what + ": "
+        // A driver's Error or RuntimeException is named: its message alone ("com/acme/Foo") says too little.
+        String type = ex instanceof SQLException ? "" : ex.getClass().getName() + ": ";
+        SQLException out = new SQLException("origin '" + origin.name() + "': " + what + ": " + type
                 + redact(ex.getMessage(), origin.password()),
                 ex instanceof SQLException s ? s.getSQLState() : "08001",
                 ex instanceof SQLException s ? s.getErrorCode() : 0);

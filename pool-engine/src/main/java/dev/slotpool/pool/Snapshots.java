@@ -55,7 +55,7 @@ final class Snapshots {
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(pool.table.oldestWaitNanos());
-        var failure = pool.lastCreationFailure;
+        var failure = pool.detector.currentFailure();
         // Creations are counted from the moment a creator claims room, before it reserves a slot.
         return new PoolSnapshot(pool.name, pool.isShutdown(), pool.config.minSize(), pool.config.maxSize(),
                 all.total(), all.available, all.borrowed, pool.creating.get(), all.closing, pool.table.waiting(),
@@ -108,9 +108,11 @@ final class Snapshots {
     private record OriginSnapshotBuilder(Origin o, Counts c, int reserved, long borrows, double share) {
         OriginSnapshot build() {
             var cfg = o.config;
+            var status = o.status();
+            int failures = Math.max(o.connectFailures.get(), o.brokenInARow.get());
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
-                    cfg.instance(), cfg.host(), o.state(), o.stateReason(), o.weight, share, c.total(), c.available,
-                    c.borrowed, reserved, c.closing, borrows, o.consecutiveFailures.get(), List.copyOf(c.slots));
+                    cfg.instance(), cfg.host(), status.state(), status.reason(), o.weight, share, c.total(),
+                    c.available, c.borrowed, reserved, c.closing, borrows, failures, List.copyOf(c.slots));
         }
     }
 }

@@ -151,6 +151,40 @@ public final class SlotTable<T> {
         return mayTakeAhead() ? scan(filter) : null;
     }
 
+    /**
+     * One bounded pass for the available slot of lowest {@code cost} ({@code unusable} or more: never), taking a
+     * cost-0 slot as soon as it is found, under the same turn rule as {@link #tryBorrow} (S6: a labeled borrow
+     * does not take a free slot ahead of waiters unless it is in its turn). Null if none, or if another thread
+     * took the chosen slot first. Wait-free.
+     */
+    public Slot<T> tryBorrowCheapest(java.util.function.ToIntFunction<? super T> cost, int unusable) {
+        if (!mayTakeAhead()) {
+            return null;
+        }
+        Slot<T> best = null;
+        int bestCost = unusable;
+        int n = highWater.get();
+        for (int i = 0; i < n; i++) {
+            Slot<T> s = slots[i];
+            if (s.state() != SlotState.AVAILABLE) {
+                continue;
+            }
+            T e = s.entry();
+            if (e == null) {
+                continue;
+            }
+            int c = cost.applyAsInt(e);
+            if (c == 0 && s.tryBorrow()) {
+                return s;
+            }
+            if (c < bestCost) {
+                best = s;
+                bestCost = c;
+            }
+        }
+        return best != null && best.tryBorrow() ? best : null;
+    }
+
     /** Whether the current thread may take an available slot now: nobody waits, or it is in its turn. */
     private boolean mayTakeAhead() {
         if (waiters.size() == 0) {

@@ -183,8 +183,8 @@ class ShutdownUnderLoadTest {
             long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(StubFaultsTest.poolThreads("hung")).as("pool threads alive when close() returns").isEmpty();
             assertThat(db.live()).isZero();
-            System.out.printf("shutdown: a creator stuck in connect: close() took %d ms (the creator is interrupted"
-                    + " after 2 s)%n", closeMillis);
+            System.out.printf("shutdown: a connect stuck in the driver, shutdownTimeout 0: close() took %d ms (the"
+                    + " connect thread is interrupted)%n", closeMillis);
         } finally {
             db.hangConnects(false);
         }

@@ -284,7 +284,7 @@ class SoakTest {
      */
     private static Boolean s2Consistent(ConnectionPool pool, Map<String, StubDatabase> dbs) {
         for (Origin o : pool.origins.all()) {
-            if (o.detectedDown) {
+            if (o.status().detected() || o.attempts.stream().anyMatch(a -> a.probe)) {
                 return null;
             }
         }

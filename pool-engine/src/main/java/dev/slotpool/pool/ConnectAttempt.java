@@ -1,0 +1,95 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.table.Parking;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One connect to an origin (a creation or a probe), run on a thread of its own so that a creator waits for it at
+ * most {@code connectTimeout}: JDBC has no portable way to bound a connect, and a server that accepts TCP and never
+ * answers would otherwise hold the creator for as long as the driver waits (forever, with pgjdbc's defaults).
+ * The attempt owns what was claimed for it (room, a reserved slot) until its work ends, however late that is, so
+ * the counts keep covering every physical connection (S3) and a late connection is still used or closed (S2).
+ *
+ * <p>While it runs, the attempt is listed in its origin's {@link Origin#attempts}; the {@link FailureDetector}
+ * counts one failed connect for every {@code connectTimeout} it goes unanswered.
+ */
+final class ConnectAttempt implements Runnable {
+
+    final Origin origin;
+    /** When it started (ticker time). */
+    final long startedAt;
+    /** Whether it probes an origin the pool doubts (DOWN, or whose connections stopped answering). */
+    final boolean probe;
+    private final Runnable work;
+    /** Runs once the attempt is no longer listed: wakes the creators, which may now plan for its origin. */
+    private final Runnable ended;
+    private volatile boolean finished;
+    private Thread thread;
+    /** The creator waiting for it, if any; unparked when it finishes. */
+    private volatile Thread waiter;
+    /** Periods of {@code connectTimeout} without an answer already counted as failures (detector only). */
+    int countedPeriods;
+
+    private ConnectAttempt(Origin origin, long startedAt, boolean probe, Runnable work, Runnable ended) {
+        this.origin = origin;
+        this.startedAt = startedAt;
+        this.probe = probe;
+        this.work = work;
+        this.ended = ended;
+    }
+
+    /** Lists the attempt in its origin and starts its daemon thread. */
+    static ConnectAttempt start(String poolName, Origin origin, long now, boolean probe, Runnable work,
+                                Runnable ended) {
+        ConnectAttempt a = new ConnectAttempt(origin, now, probe, work, ended);
+        origin.attempts.add(a);
+        Thread t = new Thread(a, "slotpool-" + poolName + (probe ? "-probe-" : "-connect-") + origin.name);
+        t.setDaemon(true);
+        a.thread = t;
+        t.start();
+        return a;
+    }
+
+    @Override
+    public void run() {
+        try {
+            work.run();
+        } finally {
+            origin.attempts.remove(this);
+            finished = true;
+            Parking.unpark(waiter);
+            ended.run();
+        }
+    }
+
+    /** Waits until the attempt finished, {@code nanos} passed or {@code giveUp} says so; true if it finished. */
+    boolean await(long nanos, java.util.function.BooleanSupplier giveUp) {
+        waiter = Thread.currentThread();
+        long deadline = System.nanoTime() + nanos;
+        // The finished flag is read after the waiter is published (both volatile): an attempt ending in between
+        // sees the waiter and unparks it, or this loop sees the flag (Dekker).
+        for (long left = nanos; !finished && left > 0 && !giveUp.getAsBoolean(); left = deadline - System.nanoTime()) {
+            Parking.park(this, left);
+        }
+        waiter = null;
+        return finished;
+    }
+
+    /** At pool close: a driver that honours interrupts gives the connect up. */
+    void interrupt() {
+        thread.interrupt();
+    }
+
+    /** Waits up to {@code nanos} for the attempt's thread to end; false if it is still alive. */
+    boolean join(long nanos) throws InterruptedException {
+        if (nanos > 0) {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
+        }
+        return !thread.isAlive();
+    }
+
+    boolean finished() {
+        return finished;
+    }
+}

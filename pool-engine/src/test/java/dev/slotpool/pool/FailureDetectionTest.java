@@ -1,0 +1,149 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginState;
+import dev.slotpool.testsupport.StubDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What counts toward DOWN, back-off and hung connects, against the stub driver (docs/architecture.md,
+ * "Failure detection"). */
+class FailureDetectionTest {
+
+    private static final Executor INLINE = Runnable::run;
+    private final RecordedEvents events = new RecordedEvents();
+    private ConnectionPool pool;
+
+    @AfterEach
+    void close() {
+        if (pool != null) {
+            pool.close();
+        }
+        StubDatabase.reset();
+    }
+
+    @Test
+    void aHungConnectToOneOriginLeavesTheOtherOriginItsCreators() throws Exception {
+        StubDatabase hung = StubDatabase.reset("fd-hung").hangConnects(true);
+        StubDatabase healthy = StubDatabase.reset("fd-healthy");
+        pool = new ConnectionPool(Pools.stub(hung).listener(events).minSize(4).maxSize(8)
+                .origin(OriginConfig.named("hung").url(hung.url()))
+                .origin(OriginConfig.named("healthy").url(healthy.url()))
+                .config());
+
+        Pools.await(pool, s -> s.origin("healthy").orElseThrow().total() >= 4,
+                "the healthy origin filled to minSize while the other one's connect hangs");
+        assertThat(hung.connectAttempts()).as("connects started to the hung origin (at most one at a time)")
+                .isEqualTo(1);
+        hung.hangConnects(false);
+    }
+
+    @Test
+    void connectFailuresBackOffWhileHealthyConnectionsKeepReturning() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-refusing");
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(2).maxSize(2)
+                .downAfterFailures(0).creationBackoffMax(Duration.ofSeconds(5)).config());
+        Pools.await(pool, s -> s.total() == 2, "2 connections");
+
+        db.down(true); // the server refuses new sessions; the two open ones keep working
+        pool.borrow().abort(INLINE); // one connection gone: the creator tries to replace it
+        long attemptsBefore = db.connectAttempts();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread borrower = new Thread(() -> {
+            while (!stop.get()) {
+                try (Connection c = pool.borrow()) {
+                    c.createStatement().execute("SELECT 1");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        });
+        borrower.start();
+        LockSupport.parkNanos(Duration.ofSeconds(3).toNanos());
+        stop.set(true);
+        borrower.join(10_000);
+
+        // Back-off 50 ms doubling: attempts at 0, 50, 150, 350, 750, 1550 ms, 3150 ms: 6 or 7 in 3 s. Reset by
+        // every healthy return, it would stay at 50 ms: about 60.
+        assertThat(db.connectAttempts() - attemptsBefore).as("connects in 3 s while healthy returns continue")
+                .isLessThanOrEqualTo(10);
+    }
+
+    @Test
+    void aHoldersOwnAbortsDoNotMarkTheOriginDown() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-aborts");
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(3).maxSize(3).downAfterFailures(3)
+                .config());
+        Pools.await(pool, s -> s.available() == 3, "3 idle");
+        db.connectDelay(Duration.ofMillis(300)); // no replacement lands between the aborts
+        Connection[] held = {pool.borrow(), pool.borrow(), pool.borrow()};
+        for (Connection c : held) {
+            c.abort(INLINE);
+        }
+        Pools.await(pool, s -> s.available() == 3, "replaced");
+        assertThat(pool.snapshot().origins().get(0).state()).as("after three aborts by holders")
+                .isEqualTo(OriginState.UP);
+    }
+
+    @Test
+    void idleConnectionsAFirewallKilledDoNotMarkTheOriginDown() throws Exception {
+        ManualTicker clock = new ManualTicker();
+        StubDatabase db = StubDatabase.reset("fd-firewall");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(events).minSize(3).maxSize(3)
+                .keepaliveInterval(Duration.ofMinutes(1)).downAfterFailures(3).config());
+        Pools.await(pool, s -> s.available() == 3, "3 idle");
+        db.connectDelay(Duration.ofMillis(300)); // no replacement lands between the validations
+
+        db.killLiveConnections();
+        clock.advance(Duration.ofMinutes(2));
+        pool.housekeeper.pass(); // keepalive validates the three: all fail
+
+        assertThat(events.events).as("three failed validations closed them")
+                .filteredOn(e -> e.reason() == dev.slotpool.CloseReason.VALIDATION_FAILED).hasSize(3);
+        assertThat(pool.snapshot().origins().get(0).state()).isEqualTo(OriginState.UP);
+        Pools.await(pool, s -> s.available() == 3, "replaced by new connections");
+    }
+
+    @Test
+    void connectionLevelErrorsInARowStillMarkTheOriginDown() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-08");
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(1).maxSize(1).downAfterFailures(3)
+                .config());
+        db.failNextQueries(3, "08006");
+        for (int i = 0; i < 3; i++) {
+            Pools.await(pool, s -> s.available() == 1 || s.origins().get(0).state() != OriginState.UP, "a connection");
+            try (Connection c = pool.borrow()) {
+                c.createStatement().execute("SELECT 1");
+            } catch (java.sql.SQLException expected) {
+                // 08006: the connection is evicted
+            }
+        }
+        Pools.await(pool, s -> s.origins().get(0).state() == OriginState.DOWN, "DOWN after three 08 errors");
+    }
+
+    @Test
+    void aTimeoutAfterTheOriginRecoveredChainsNoStaleFailure() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-stale").failNextConnects(2);
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(1).maxSize(1)
+                .borrowTimeout(Duration.ofMillis(200)).config());
+        Pools.await(pool, s -> s.available() == 1, "connected after two failed connects");
+
+        try (Connection held = pool.borrow()) {
+            java.sql.SQLTransientConnectionException timeout = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    java.sql.SQLTransientConnectionException.class, pool::borrow);
+            assertThat((Throwable) timeout).isNotNull();
+            assertThat(timeout.getCause()).as("the cause of a timeout long after the connects recovered").isNull();
+            assertThat(pool.snapshot().lastCreationFailure()).isEmpty();
+        }
+    }
+}
