@@ -356,7 +356,7 @@ final class Creator {
             if (landed != o) {
                 pool.operations.landedOnDetectedDown(landed);
             }
-            if (!o.isUp() || !landed.isUp() || pool.isShutdown()) {
+            if (!o.isUp() || !landed.isUp() || landed.forgotten || pool.isShutdown()) {
                 // The origin was drained or the pool closed while we were connecting, or the URL landed on a
                 // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
                 // group off, so a group whose URL keeps choosing it does not spin.

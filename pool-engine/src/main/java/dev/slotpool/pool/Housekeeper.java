@@ -21,6 +21,9 @@ final class Housekeeper {
     private final long abandonedNanos;
     private final long ttlNanos;
     private final long keepaliveNanos;
+    /** A discovered origin with no connection this long is forgotten: inactiveTimeout, or 10 min when that is off. */
+    private final long forgetNanos;
+    private static final long FORGET_DEFAULT_NANOS = TimeUnit.MINUTES.toNanos(10);
     private Thread thread;
     private volatile boolean stopped;
 
@@ -32,6 +35,7 @@ final class Housekeeper {
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
         this.keepaliveNanos = c.keepaliveInterval().toNanos();
+        this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
     }
 
     void start() {
@@ -115,6 +119,8 @@ final class Housekeeper {
                 visitBorrowed(e, now);
             }
         }
+        pool.origins.forgetEmpty(now, forgetNanos);
+        pool.origins.splitGroupWeights();
         pool.operations.housekeep(now);
         if (pool.occupied.get() < pool.config.minSize()) {
             pool.creator.signal();

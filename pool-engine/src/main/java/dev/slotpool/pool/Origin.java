@@ -42,8 +42,16 @@ final class Origin {
     private volatile OriginStatus status;
     /** The weight borrows and placement follow; under latency-aware balancing, {@link #baseWeight} scaled. */
     volatile int weight;
-    /** The configured or rebalanced weight. */
+    /** The configured or rebalanced weight; for a discovered origin, its group's weight split among the group's
+     * UP origins unless a rebalance named it ({@link #weightPinned}). */
     volatile int baseWeight;
+    /** A discovered origin whose weight an operator's rebalance set: no longer split from its group's. */
+    volatile boolean weightPinned;
+    /** A discovered origin the pool forgot (no connection for a while): a connection landing on it is not lent. */
+    volatile boolean forgotten;
+    /** Whether, and since when (ticker time), a discovered origin has had no connection (housekeeper only). */
+    boolean seenEmpty;
+    long emptySince;
 
     /** Live connections plus those being opened (S3 per origin). Changed on creation and close only. */
     final AtomicInteger occupied = new AtomicInteger();

@@ -172,20 +172,26 @@ public final class OriginOperations {
                     + " (known origins: " + known() + ")");
         }
         resolved.forEach((o, w) -> {
+            o.weightPinned = o.parent != null;
             o.baseWeight = w;
             o.weight = pool.config.balancing() == Balancing.LATENCY ? w * LATENCY_SCALE : w;
         });
+        pool.origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
         pool.events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
         pool.creator.signal();
     }
 
-    /** Back to the configured weights. */
+    /** Back to the configured weights; discovered origins share their group's again. */
     public void rebalanceToConfigured() {
         Map<String, Integer> w = new LinkedHashMap<>();
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : pool.origins.configured()) {
             w.put(o.name, o.config.weight());
         }
+        for (Origin o : pool.origins.all()) {
+            o.weightPinned = false;
+        }
         rebalance(w);
+        pool.origins.splitGroupWeights();
     }
 
     // ---- called by pool threads --------------------------------------------------------------------------
@@ -556,6 +562,9 @@ public final class OriginOperations {
     private boolean change(Origin o, OriginStatus from, OriginStatus to) {
         if (!o.changeStatus(from, to)) {
             return false;
+        }
+        if (o.parent != null) {
+            pool.origins.splitGroupWeights(); // its group's weight is split among its UP origins
         }
         pool.events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from.state() + " -> " + to.state() + ": "
                 + to.reason());

@@ -2,6 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.Balancing;
 import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginState;
 import dev.slotpool.table.EntryFilter;
 
 import dev.slotpool.PoolEvent;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -126,7 +128,79 @@ final class Origins {
             if (all.compareAndSet(cur, next)) {
                 pool.events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
                         "discovered through origin '" + via.name + "' -> UP");
+                splitGroupWeights();
                 return found;
+            }
+        }
+    }
+
+    /**
+     * Splits each discovery group's weight evenly among its UP origins that no rebalance named (at least 1 each
+     * while the group's weight is not 0), so a group of n servers gets its configured share of borrows, not n
+     * times it. Racy but benign: two callers compute the same split from the same state.
+     */
+    void splitGroupWeights() {
+        boolean latency = pool.config.balancing() == Balancing.LATENCY;
+        Origin[] os = all.get();
+        for (Origin group : configured) {
+            if (!group.discovers()) {
+                continue;
+            }
+            int live = 0;
+            for (Origin o : os) {
+                if (o.parent == group && o.isUp() && !o.weightPinned) {
+                    live++;
+                }
+            }
+            if (live == 0) {
+                continue;
+            }
+            int share = group.baseWeight == 0 ? 0 : Math.max(1, group.baseWeight / live);
+            for (Origin o : os) {
+                if (o.parent == group && !o.weightPinned && o.baseWeight != share) {
+                    o.baseWeight = share;
+                    o.weight = latency ? share * OriginOperations.LATENCY_SCALE : share;
+                }
+            }
+        }
+    }
+
+    /**
+     * Forgets discovered origins that have had no connection for {@code afterNanos} (their server left the
+     * group's URL) unless an operator holds them DOWN or DRAINING, whose decision must outlive a quiet spell.
+     * Housekeeper only. A connection that lands on a forgotten origin meanwhile is closed, not lent.
+     */
+    void forgetEmpty(long now, long afterNanos) {
+        for (Origin o : all.get()) {
+            if (o.parent == null) {
+                continue;
+            }
+            OriginStatus st = o.status();
+            boolean held = st.state() == OriginState.DRAINING || (st.state() == OriginState.DOWN && !st.detected());
+            if (o.occupied.get() > 0 || held) {
+                o.seenEmpty = false;
+            } else if (!o.seenEmpty) {
+                o.seenEmpty = true;
+                o.emptySince = now;
+            } else if (now - o.emptySince >= afterNanos) {
+                forget(o, afterNanos);
+            }
+        }
+    }
+
+    private void forget(Origin o, long afterNanos) {
+        o.forgotten = true;
+        while (true) {
+            Origin[] cur = all.get();
+            List<Origin> rest = new ArrayList<>(Arrays.asList(cur));
+            if (!rest.remove(o)) {
+                return;
+            }
+            if (all.compareAndSet(cur, rest.toArray(new Origin[0]))) {
+                pool.events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
+                        + "for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos) + " s");
+                splitGroupWeights();
+                return;
             }
         }
     }

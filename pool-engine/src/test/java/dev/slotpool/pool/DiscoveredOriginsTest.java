@@ -1,0 +1,72 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolDataSource;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The origins a discovery query names: their group's weight split among them, and forgotten once gone. */
+class DiscoveredOriginsTest {
+
+    @Test
+    void aGroupOfServersSharesItsWeightInsteadOfMultiplyingIt() {
+        // The group lands each connection on left or right; "solo" is a plain origin of the same weight.
+        String landing = "SELECT CASE WHEN RAND() < 0.5 THEN 'left' ELSE 'right' END";
+        ConnectionPool pool = new ConnectionPool(SlotPoolDataSource.builder().name("split").minSize(12).maxSize(12)
+                .housekeepingPeriod(Duration.ofMinutes(10))
+                .origin(OriginConfig.named("group").weight(50).url("jdbc:h2:mem:split;DB_CLOSE_DELAY=-1")
+                        .originQuery(landing))
+                .origin(OriginConfig.named("solo").weight(50).url("jdbc:h2:mem:solo;DB_CLOSE_DELAY=-1"))
+                .config());
+        try {
+            PoolSnapshot s = Pools.await(pool, p -> p.available() == 12 && p.origins().size() == 3,
+                    "both servers of the group discovered");
+            double groupShare = s.origins().stream().filter(o -> !o.name().equals("solo"))
+                    .mapToDouble(OriginSnapshot::targetShare).sum();
+            assertThat(groupShare).as("the group's share of borrows (its weight 50 of 100)").isEqualTo(50.0);
+            assertThat(s.origin("solo").orElseThrow().targetShare()).isEqualTo(50.0);
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void aServerTheGroupNoLongerReachesIsForgottenOnceItHasNoConnection() throws Exception {
+        ManualTicker clock = new ManualTicker();
+        String url = "jdbc:h2:mem:forget;DB_CLOSE_DELAY=-1";
+        try (Connection admin = DriverManager.getConnection(url); Statement st = admin.createStatement()) {
+            st.execute("CREATE TABLE landing(name VARCHAR(20))");
+            st.execute("INSERT INTO landing VALUES ('old')");
+            ConnectionPool pool = new ConnectionPool(SlotPoolDataSource.builder().name("forget").ticker(clock)
+                    .minSize(0).maxSize(2).initialSize(2).housekeepingPeriod(Duration.ofMinutes(10))
+                    .inactiveTimeout(Duration.ofMinutes(1))
+                    .origin(OriginConfig.named("group").url(url).originQuery("SELECT name FROM landing"))
+                    .config());
+            try {
+                Pools.await(pool, p -> p.available() == 2 && p.origin("old").isPresent(), "landed on old");
+                st.execute("UPDATE landing SET name = 'new'"); // the URL now reaches another server
+
+                clock.advance(Duration.ofMinutes(2));
+                pool.housekeeper.pass(); // old's idle connections close (inactive, above minSize 0)
+                assertThat(pool.snapshot().origin("old").orElseThrow().total()).isZero();
+                clock.advance(Duration.ofMinutes(2));
+                pool.housekeeper.pass(); // old has had no connection for the inactive timeout
+
+                assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::name).doesNotContain("old");
+                try (Connection c = pool.borrow()) {
+                    assertThat(pool.snapshot().origin("new")).isPresent();
+                }
+            } finally {
+                pool.close();
+            }
+        }
+    }
+}
