@@ -24,8 +24,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class BorrowVersusReserveForClose {
 
-    private final Slot<Fixtures.Entry> slot =
-            Fixtures.available(new SlotTable<>(1, Fixtures.STRICT_FIFO), new Fixtures.Entry());
+    private final SlotTable<Fixtures.Entry> table = new SlotTable<>(1, Fixtures.STRICT_FIFO);
+    private final Fixtures.Entry entry = new Fixtures.Entry();
+    private final Slot<Fixtures.Entry> slot = Fixtures.available(table, entry);
 
     @Actor
     public void borrower(ZZL_Result r) {
@@ -34,7 +35,7 @@ public class BorrowVersusReserveForClose {
 
     @Actor
     public void closer(ZZL_Result r) {
-        r.r2 = slot.tryReserveForClose();
+        r.r2 = table.tryReserveForClose(slot, entry);
     }
 
     @Arbiter

@@ -2,15 +2,22 @@ package dev.slotpool.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.Executor;
 
 /**
  * What a {@link ProxyConnection} needs from the pool for the one borrow it stands for.
  *
- * <p>A lease is valid from the borrow until {@link #giveBack()}; the proxy calls {@code giveBack()} exactly
- * once, after it has restored the connection's state and closed the statements its holder left open.
- * The pool never touches the physical connection while a lease is out (invariant S1).
+ * <p>The lease object outlives a borrow (it is the pool's entry for one physical connection), so every call that
+ * ends or marks a borrow names it by the {@link #stamp()} the proxy read when it was created: a call for a borrow
+ * that has ended (returned, aborted, taken back by the pool) does nothing, even if the connection has been lent
+ * again since (S1 per borrow: a late {@code abort()} from another thread never reaches the next borrower).
+ * The proxy calls {@link #giveBack(long)} at most once, after it has restored the connection's state and closed
+ * the statements its holder left open. The pool never touches the physical connection while a borrow is out.
  */
 public interface ConnectionLease {
+
+    /** The current borrow's stamp; the proxy reads it once, when the borrow begins. */
+    long stamp();
 
     /** The physical connection. Only the lease holder may use it (S1). */
     Connection physical();
@@ -22,17 +29,25 @@ public interface ConnectionLease {
     void touch();
 
     /**
-     * Marks the physical connection broken: it is closed at return instead of being reused.
+     * Marks the physical connection broken: it is closed at return instead of being reused. Nothing if the borrow
+     * {@code stamp} has ended.
      *
      * @param cause the error that showed the connection is dead (SQLState class 08 or a vendor code)
      */
-    void evict(SQLException cause);
+    void evict(SQLException cause, long stamp);
 
-    /** Whether the pool reclaimed this lease (abandoned or time-to-live timer); the proxy then acts closed. */
-    boolean reclaimed();
+    /** Whether the borrow {@code stamp} has ended (returned, aborted, or taken back by the pool); the proxy then
+     * acts closed. */
+    boolean ended(long stamp);
 
-    /** Returns the connection to the pool. Called once by the proxy's {@code close()}. */
-    void giveBack();
+    /** Returns the connection to the pool, ending the borrow {@code stamp}; nothing if it had already ended. */
+    void giveBack(long stamp);
+
+    /**
+     * Ends the borrow {@code stamp} by aborting the physical connection through {@code executor} (JDBC's
+     * {@code Connection.abort}, callable from any thread); false, doing nothing, if that borrow had already ended.
+     */
+    boolean abort(long stamp, Executor executor);
 
     /** The labels the connection carries (immutable view). */
     java.util.Map<String, String> labels();

@@ -62,12 +62,15 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private boolean autoCommit;
     /** Set by statement work while auto-commit is off, cleared by commit and rollback: close() must roll back. */
     private boolean transactionMaybeOpen;
+    /** This borrow's stamp: every lease call names the borrow, so a late one never reaches a later borrow. */
+    private final long stamp;
     /** The lease was evicted by this proxy: evict once, and skip hygiene on a connection that will be closed. */
     private boolean evicted;
 
     /** Called by the pool once per borrow. */
     public ProxyConnection(ConnectionLease lease) {
         this.lease = lease;
+        this.stamp = lease.stamp();
         this.delegate = lease.physical();
         this.autoCommit = lease.defaults().autoCommit();
     }
@@ -111,32 +114,23 @@ public final class ProxyConnection implements Connection, LabeledConnection {
             evict(new SQLException("driver failed while the connection was returned", e));
         } finally {
             detach();
-            lease.giveBack();
+            lease.giveBack(stamp);
         }
     }
 
     /**
-     * Evicts the connection, aborts the physical connection and gives the lease back. A no-op once closed, as
-     * JDBC specifies for {@code abort}. JDBC means it to be called from another thread: that is safe for the pool,
-     * which sees the eviction and closes the connection instead of lending it again; the holder's own late calls
-     * may still reach the aborted physical connection, and fail there.
+     * Ends this borrow by aborting the physical connection (through the pool, which then closes the connection
+     * instead of lending it again). A no-op once closed, as JDBC specifies. JDBC means it to be called from another
+     * thread: it touches nothing of this proxy, whose holder may be using it, and it names this borrow by its
+     * stamp, so an abort that comes after the holder returned the connection does nothing to the next borrower.
+     * The holder's later calls find the borrow ended and fail as on a closed connection.
      */
     @Override
     public void abort(Executor executor) throws SQLException {
         if (executor == null) {
             throw new SQLException("executor is null");
         }
-        if (!open()) {
-            return;
-        }
-        Connection physical = delegate;
-        evict(new SQLException("aborted by holder"));
-        detach();
-        try {
-            physical.abort(executor);
-        } finally {
-            lease.giveBack();
-        }
+        lease.abort(stamp, executor);
     }
 
     /** True once closed, aborted or reclaimed by the pool; the physical connection is not consulted. */
@@ -224,7 +218,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private void evict(SQLException cause) {
         if (!evicted) {
             evicted = true;
-            lease.evict(cause);
+            lease.evict(cause, stamp);
         }
     }
 
@@ -235,7 +229,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         if (delegate == ClosedSentinel.CONNECTION) {
             return false;
         }
-        if (lease.reclaimed()) {
+        if (lease.ended(stamp)) {
             detach();
             return false;
         }
@@ -263,7 +257,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
      * Errors from the sentinels (after close) and after a reclaim change nothing: the lease is no longer ours.
      */
     SQLException failed(SQLException e) {
-        if (!evicted && delegate != ClosedSentinel.CONNECTION && SqlErrors.isFatal(e) && !lease.reclaimed()) {
+        if (!evicted && delegate != ClosedSentinel.CONNECTION && SqlErrors.isFatal(e) && !lease.ended(stamp)) {
             evict(e);
         }
         return e;
@@ -295,6 +289,9 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     /** Called by a statement the holder closed. Searched from the end: statements tend to close newest first. */
     void untrack(AbstractProxyStatement<?> statement) {
         ArrayList<AbstractProxyStatement<?>> statements = openStatements;
+        if (statements == null) {
+            return; // detached: the borrow ended under the holder (aborted or taken back)
+        }
         for (int i = statements.size() - 1; i >= 0; i--) {
             if (statements.get(i) == statement) {
                 statements.remove(i);

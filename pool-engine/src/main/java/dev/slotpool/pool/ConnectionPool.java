@@ -303,7 +303,7 @@ public final class ConnectionPool {
 
     /** Validates an idle connection if it wins it from borrowers; a good one goes back (to a waiter first). */
     void keepalive(PooledConnection e) {
-        if (e.slot.entry() != e || !e.slot.tryBorrow()) {
+        if (!table.tryBorrow(e.slot, e)) {
             return;
         }
         if (validate(e, Long.MAX_VALUE)) {
@@ -335,9 +335,9 @@ public final class ConnectionPool {
     // ---- return ------------------------------------------------------------------------------------------
 
     /** Called once per borrow by the proxy's close(), after hygiene. */
-    void giveBack(PooledConnection e) {
-        if (!e.endLease()) {
-            return; // reclaimed: the reclaimer owns the slot and closed the connection
+    void giveBack(PooledConnection e, long stamp) {
+        if (!e.endLease(stamp)) {
+            return; // aborted or reclaimed: whoever ended the borrow owns the slot and closed the connection
         }
         long now = ticker.nanoTime();
         long held = now - e.borrowedAt;
@@ -387,7 +387,7 @@ public final class ConnectionPool {
 
     /** Closes an idle connection if this thread wins it from borrowers (AVAILABLE → CLOSING). */
     boolean closeIfIdle(PooledConnection e, CloseReason reason) {
-        if (e.slot.entry() != e || !e.slot.tryReserveForClose()) {
+        if (!table.tryReserveForClose(e.slot, e)) {
             return false;
         }
         finishClose(e, reason, false);
@@ -397,6 +397,21 @@ public final class ConnectionPool {
     /** Closes a connection whose slot this thread already moved to CLOSING (a paced drain's queue). */
     void closeReserved(PooledConnection e, CloseReason reason) {
         finishClose(e, reason, false);
+    }
+
+    /**
+     * The borrow was ended by {@code Connection.abort} (the lease CAS made this thread the slot's owner): the
+     * physical connection is aborted through the caller's executor, then closed. Not counted toward DOWN: the
+     * holder chose it.
+     */
+    void abortedByHolder(PooledConnection e, Executor executor) {
+        e.broken = new SQLException("aborted by holder");
+        try {
+            e.physical.abort(executor);
+        } catch (Throwable ex) {
+            // The connection is closed below either way.
+        }
+        closeOwned(e, CloseReason.BROKEN, false);
     }
 
     /** Takes a lent connection back from its holder (CAS on the lease, S1) and aborts it. */

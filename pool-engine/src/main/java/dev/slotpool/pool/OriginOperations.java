@@ -236,7 +236,7 @@ public final class OriginOperations {
             if (e == null || e.origin != o) {
                 continue;
             }
-            if (s.state() == SlotState.AVAILABLE && e.slot.entry() == e && e.slot.tryReserveForClose()) {
+            if (s.state() == SlotState.AVAILABLE && pool.table.tryReserveForClose(e.slot, e)) {
                 o.drainQueue.add(e);
                 queued++;
             } else if (s.state() == SlotState.BORROWED) {

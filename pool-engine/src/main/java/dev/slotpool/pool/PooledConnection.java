@@ -11,15 +11,18 @@ import java.lang.invoke.VarHandle;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /**
  * The entry of a slot: one physical connection and what the pool knows of it (seed 000, "connection
  * attributes"). It is also the {@link ConnectionLease} a proxy uses while the connection is lent.
  *
- * <p>The lease word arbitrates between the holder returning the connection and a reclaimer (abandoned or
- * time-to-live timer, drain deadline, shutdown) taking it back: {@code IDLE → LENT} at borrow, then exactly one
- * of {@code LENT → IDLE} (return) or {@code LENT → RECLAIMED} (reclaim) wins by CAS. A reclaimed entry is never
- * lent again, so a late return from its old holder cannot touch a slot that has moved on (no ABA; S1).
+ * <p>The lease word arbitrates between the holder returning the connection, the holder (or another thread)
+ * aborting it, and a reclaimer (abandoned or time-to-live timer, drain deadline, shutdown) taking it back:
+ * {@code IDLE → LENT} at borrow, then exactly one of {@code LENT → IDLE} (return) or {@code LENT → RECLAIMED}
+ * (abort, reclaim) wins by CAS. The word also holds a generation, one more per borrow, and the proxy's calls name
+ * the word it was lent with (its stamp): a late return or abort of an ended borrow fails its CAS even after the
+ * connection was lent again (no ABA; S1). A reclaimed entry is never lent again.
  *
  * <p>Statistics fields are plain: written by the one owner of the slot (S1) and read racily by the housekeeper
  * and snapshots. Racy but benign: a reader may see a value one borrow old, which only shifts a timer decision
@@ -27,14 +30,17 @@ import java.util.Map;
  */
 final class PooledConnection implements ConnectionLease {
 
-    private static final int IDLE = 0;
-    private static final int LENT = 1;
-    private static final int RECLAIMED = 2;
+    /** The lease word: generation × 4 + state. */
+    private static final long IDLE = 0;
+    private static final long LENT = 1;
+    private static final long RECLAIMED = 2;
+    private static final long STATE_BITS = 3;
+    private static final long ONE_GENERATION = 4;
     private static final VarHandle LEASE;
 
     static {
         try {
-            LEASE = MethodHandles.lookup().findVarHandle(PooledConnection.class, "lease", int.class);
+            LEASE = MethodHandles.lookup().findVarHandle(PooledConnection.class, "lease", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -50,7 +56,7 @@ final class PooledConnection implements ConnectionLease {
     final long retireAt;
 
     @SuppressWarnings("unused")
-    private volatile int lease = IDLE;
+    private volatile long lease = IDLE;
     /** Set by anyone (drain, max lifetime, rebalance); read by the holder at return. */
     volatile boolean retireAtReturn;
     /** Why it is retired; written before {@link #retireAtReturn} (volatile store publishes it). */
@@ -83,25 +89,33 @@ final class PooledConnection implements ConnectionLease {
         this.lastValidatedAt = createdAt;
     }
 
-    /** IDLE → LENT by the thread that owns the slot (S1): a plain-ordered volatile store suffices, the slot's
-     * CAS already made this thread the only writer. */
+    /** IDLE → LENT of the next generation, by the thread that owns the slot (S1): a volatile store suffices,
+     * the slot's CAS already made this thread the only writer. */
     void lend(long now, Thread to, Throwable stack) {
         borrowedAt = now;
         lastActivityAt = now;
         borrowCount++;
         holder = to;
         borrowStack = stack;
-        LEASE.setVolatile(this, LENT);
+        long generation = ((long) LEASE.getVolatile(this) & ~STATE_BITS) + ONE_GENERATION;
+        LEASE.setVolatile(this, generation | LENT);
     }
 
-    /** LENT → IDLE by the holder. CAS against {@link #tryReclaim()}: false means the pool took it back. */
-    boolean endLease() {
-        return LEASE.compareAndSet(this, LENT, IDLE);
+    /** LENT → IDLE for the borrow {@code stamp}, by its holder. CAS against an abort or a reclaim: false means the
+     * borrow had already ended. */
+    boolean endLease(long stamp) {
+        return LEASE.compareAndSet(this, stamp, (stamp & ~STATE_BITS) | IDLE);
     }
 
-    /** LENT → RECLAIMED by a reclaimer. CAS against the holder's return: true makes the caller the slot's owner. */
+    /** LENT → RECLAIMED for the borrow {@code stamp}. CAS against the holder's return: true makes the caller the
+     * slot's owner. */
+    private boolean tryEnd(long stamp) {
+        return (stamp & STATE_BITS) == LENT && LEASE.compareAndSet(this, stamp, (stamp & ~STATE_BITS) | RECLAIMED);
+    }
+
+    /** LENT → RECLAIMED by a reclaimer, whatever the borrow: true makes the caller the slot's owner. */
     boolean tryReclaim() {
-        return LEASE.compareAndSet(this, LENT, RECLAIMED);
+        return tryEnd((long) LEASE.getVolatile(this));
     }
 
     /** Marks the connection to be closed when it comes back (its holder is not interrupted). */
@@ -111,7 +125,7 @@ final class PooledConnection implements ConnectionLease {
     }
 
     boolean lent() {
-        return (int) LEASE.getVolatile(this) == LENT;
+        return ((long) LEASE.getVolatile(this) & STATE_BITS) == LENT;
     }
 
     /** Whether the connection must be closed rather than reused at return. */
@@ -135,18 +149,36 @@ final class PooledConnection implements ConnectionLease {
     }
 
     @Override
-    public void evict(SQLException cause) {
-        broken = cause;
+    public long stamp() {
+        return (long) LEASE.getVolatile(this);
+    }
+
+    /** Racy but benign: a check-then-store, so an eviction racing the borrow's end can at worst mark the next
+     * borrow's connection, which is then closed at its return; never is a dead or shared connection lent. */
+    @Override
+    public void evict(SQLException cause, long stamp) {
+        if (!ended(stamp)) {
+            broken = cause;
+        }
     }
 
     @Override
-    public boolean reclaimed() {
-        return (int) LEASE.getVolatile(this) == RECLAIMED;
+    public boolean ended(long stamp) {
+        return (long) LEASE.getVolatile(this) != stamp;
     }
 
     @Override
-    public void giveBack() {
-        pool.giveBack(this);
+    public void giveBack(long stamp) {
+        pool.giveBack(this, stamp);
+    }
+
+    @Override
+    public boolean abort(long stamp, Executor executor) {
+        if (!tryEnd(stamp)) {
+            return false;
+        }
+        pool.abortedByHolder(this, executor);
+        return true;
     }
 
     @Override

@@ -15,10 +15,13 @@ import java.lang.invoke.VarHandle;
  *  RESERVED  → AVAILABLE   {@link #publish(Object)}           that creator, once the connection is open
  *  RESERVED  → BORROWED    {@link #publishBorrowed(Object)}   that creator, handing the new connection to a waiter
  *  RESERVED  → EMPTY       {@link #cancelReservation()}       that creator, when opening failed
- *  AVAILABLE → BORROWED    {@link #tryBorrow()}               a borrower (CAS; the loser skips the slot, S5)
+ *  AVAILABLE → BORROWED    {@link #tryBorrow()}               a borrower (CAS; the loser skips the slot, S5), or a
+ *                                                             closer: housekeeper, drain, keepalive, close (through
+ *                                                             {@link SlotTable#tryBorrow(Slot, Object)}, which
+ *                                                             re-checks the entry after the CAS: ABA guard)
  *  BORROWED  → AVAILABLE   {@link #makeAvailable()}           the holder, returning the connection
- *  BORROWED  → CLOSING     {@link #closeOwned()}              the holder (or a reclaimer that took the lease)
- *  AVAILABLE → CLOSING     {@link #tryReserveForClose()}      housekeeper, drain, close (CAS against borrowers)
+ *  BORROWED  → CLOSING     {@link #closeOwned()}              the holder (or a reclaimer that took the lease, or
+ *                                                             a closer that won the slot as above)
  *  CLOSING   → EMPTY       {@link #empty()}                   the thread that moved the slot to CLOSING
  * </pre>
  *
@@ -110,12 +113,6 @@ public final class Slot<T> {
     /** BORROWED → CLOSING by the owner: the connection will not be reused. */
     public void closeOwned() {
         STATE.setVolatile(this, SlotState.CLOSING);
-    }
-
-    /** AVAILABLE → CLOSING. CAS against borrowers: whoever wins owns the slot; the caller then closes the
-     * entry and calls {@link #empty()}. */
-    public boolean tryReserveForClose() {
-        return STATE.compareAndSet(this, SlotState.AVAILABLE, SlotState.CLOSING);
     }
 
     /** CLOSING → EMPTY by the closer: forgets the entry and returns it (for closing outside the table). */

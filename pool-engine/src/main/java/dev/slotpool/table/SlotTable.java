@@ -185,6 +185,34 @@ public final class SlotTable<T> {
         return best != null && best.tryBorrow() ? best : null;
     }
 
+    /**
+     * AVAILABLE → BORROWED for {@code expected} only (ABA guard, S1-S3): a caller that chose an entry earlier
+     * (housekeeper, keepalive, drain) may find its slot emptied and refilled with another entry by the time it
+     * CASes. The entry is re-read after the CAS, which acquires the state the entry's publisher stored after
+     * writing it: a different entry means the CAS won a new connection, which goes back at once as any return
+     * (to the oldest waiter first) and the call returns false.
+     */
+    public boolean tryBorrow(Slot<T> s, T expected) {
+        if (s.entry() != expected || !s.tryBorrow()) {
+            return false;
+        }
+        if (s.entry() == expected) {
+            return true;
+        }
+        release(s);
+        return false;
+    }
+
+    /** AVAILABLE → CLOSING for {@code expected} only: {@link #tryBorrow(Slot, Object)}, then the owner's
+     * BORROWED → CLOSING. The caller closes the entry and empties the slot. */
+    public boolean tryReserveForClose(Slot<T> s, T expected) {
+        if (!tryBorrow(s, expected)) {
+            return false;
+        }
+        s.closeOwned();
+        return true;
+    }
+
     /** Whether the current thread may take an available slot now: nobody waits, or it is in its turn. */
     private boolean mayTakeAhead() {
         if (waiters.size() == 0) {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /** A lease over one physical connection that records what the proxy asked of the pool. */
 final class FakeLease implements ConnectionLease {
@@ -15,6 +16,7 @@ final class FakeLease implements ConnectionLease {
     int giveBacks;
     int labelWrites;
     boolean reclaimed;
+    int aborts;
     final List<SQLException> evictions = new ArrayList<>();
     private Map<String, String> labels = Map.of();
 
@@ -39,18 +41,32 @@ final class FakeLease implements ConnectionLease {
     }
 
     @Override
-    public void evict(SQLException cause) {
+    public long stamp() {
+        return 1;
+    }
+
+    @Override
+    public void evict(SQLException cause, long stamp) {
         evictions.add(cause);
     }
 
     @Override
-    public boolean reclaimed() {
-        return reclaimed;
+    public boolean ended(long stamp) {
+        return reclaimed || aborts > 0;
     }
 
     @Override
-    public void giveBack() {
+    public void giveBack(long stamp) {
         giveBacks++;
+    }
+
+    @Override
+    public boolean abort(long stamp, Executor executor) {
+        if (ended(stamp)) {
+            return false;
+        }
+        aborts++;
+        return true;
     }
 
     @Override

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Lincheck on the slot table's non-blocking API ({@code reserve}, {@code publish}, {@code cancel},
- * {@code tryBorrow}, {@code release}, {@code tryReserveForClose}, {@code closeOwned}, {@code empty}); the parking
+ * {@code tryBorrow}, {@code release}, {@code tryReserveForClose} (entry-checked), {@code closeOwned}, {@code empty}); the parking
  * {@code borrow} is left to the pool tests.
  *
  * <p>Each operation is one call into the table, so it has one linearization point, and a thread keeps what it
@@ -269,7 +269,7 @@ public class SlotTableLincheckTest {
             }
             for (int i = 0; i < table.highWater(); i++) {
                 Slot<Integer> s = table.slot(i);
-                if (s.state() == SlotState.AVAILABLE && s.tryReserveForClose()) {
+                if (s.state() == SlotState.AVAILABLE && table.tryReserveForClose(s, s.entry())) {
                     take(tid, s, SlotState.CLOSING);
                     return s.entry();
                 }
