@@ -80,6 +80,11 @@ final class Waiter {
         }
     }
 
+    /** Whether a signal arrived that the waiter has not taken yet. */
+    boolean signalPending() {
+        return (boolean) SIGNALLED.getVolatile(this);
+    }
+
     /** Clears the signal before the waiter looks again; volatile so a later signal is not lost. */
     boolean takeSignal() {
         return (boolean) SIGNALLED.getVolatile(this) && SIGNALLED.compareAndSet(this, true, false);
