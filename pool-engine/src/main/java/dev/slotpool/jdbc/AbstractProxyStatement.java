@@ -105,8 +105,12 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public final boolean isClosed() throws SQLException {
+        if (!isOpen()) {
+            return true;
+        }
+        S s = live(); // the sentinel if the connection's borrow ended meanwhile: closed, not an error
         try {
-            return !isOpen() || live().isClosed();
+            return s == ClosedSentinel.STATEMENT || s.isClosed();
         } catch (SQLException e) {
             throw failed(e);
         }

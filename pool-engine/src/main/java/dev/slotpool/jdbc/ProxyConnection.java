@@ -48,6 +48,11 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private static final int CATALOG = 1 << 3;
     private static final int SCHEMA = 1 << 4;
     private static final int NETWORK_TIMEOUT = 1 << 5;
+    private static final int HOLDABILITY = 1 << 6;
+    private static final int TYPE_MAP = 1 << 7;
+    private static final int CLIENT_INFO = 1 << 8;
+    /** The holder called the driver on the connection (not only to make statements): warnings may be left. */
+    private static final int WARNINGS = 1 << 9;
 
     /** For restoring the network timeout: drivers want an executor, but there is nothing to hand off at return. */
     private static final Executor INLINE = Runnable::run;
@@ -67,12 +72,23 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     /** The lease was evicted by this proxy: evict once, and skip hygiene on a connection that will be closed. */
     private boolean evicted;
 
-    /** Called by the pool once per borrow. */
+    /** The type map and client info before the holder first changed them (restored at return). */
+    private Map<String, Class<?>> typeMapBefore;
+    private Properties clientInfoBefore;
+
+    /** Called by the pool once per borrow; opens a JDBC 4.3 request where the driver takes them. */
     public ProxyConnection(ConnectionLease lease) {
         this.lease = lease;
         this.stamp = lease.stamp();
         this.delegate = lease.physical();
         this.autoCommit = lease.defaults().autoCommit();
+        if (lease.defaults().requestBoundaries()) {
+            try {
+                delegate.beginRequest();
+            } catch (SQLException e) {
+                evict(e); // the connection is closed at return; the holder's first call will likely fail too
+            }
+        }
     }
 
     /**
@@ -171,15 +187,23 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         }
     }
 
-    /** Return-time hygiene: roll back unfinished work, then undo the holder's settings, auto-commit first. */
+    /** Return-time hygiene: roll back unfinished work, then undo the holder's settings, auto-commit first, and
+     * end the JDBC 4.3 request. */
     private void restoreDefaults() throws SQLException {
         Connection c = delegate;
         if (transactionMaybeOpen) {
             c.rollback();
         }
-        if (dirty == 0) {
-            return;
+        if (dirty != 0) {
+            restoreChanged(c);
         }
+        if (lease.defaults().requestBoundaries()) {
+            c.endRequest();
+        }
+    }
+
+    /** Puts back only what the holder changed: a clean return costs no call for it. */
+    private void restoreChanged(Connection c) throws SQLException {
         ConnectionDefaults defaults = lease.defaults();
         // After the rollback: switching auto-commit on would otherwise commit the holder's work.
         if ((dirty & AUTO_COMMIT) != 0) {
@@ -200,6 +224,18 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         }
         if ((dirty & NETWORK_TIMEOUT) != 0) {
             c.setNetworkTimeout(INLINE, defaults.networkTimeoutMillis());
+        }
+        if ((dirty & HOLDABILITY) != 0 && defaults.holdability() != 0) {
+            c.setHoldability(defaults.holdability());
+        }
+        if ((dirty & TYPE_MAP) != 0 && typeMapBefore != null) {
+            c.setTypeMap(typeMapBefore);
+        }
+        if ((dirty & CLIENT_INFO) != 0 && clientInfoBefore != null) {
+            c.setClientInfo(clientInfoBefore); // replaces the whole set: names the holder added are cleared
+        }
+        if ((dirty & WARNINGS) != 0) {
+            c.clearWarnings();
         }
     }
 
@@ -265,6 +301,13 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     /** The delegate for a call that talks to the database: the physical connection, or the sentinel once closed. */
     private Connection live() {
+        enter();
+        dirty |= WARNINGS;
+        return delegate;
+    }
+
+    /** As {@link #live()}, to make a statement: the statement carries its own warnings, closed at return. */
+    private Connection forStatements() {
         enter();
         return delegate;
     }
@@ -485,10 +528,27 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     // setClientInfo declares only SQLClientInfoException, so failed() cannot be rethrown as it is elsewhere.
 
+    /** Before the holder's first change: the client info to restore at return (read once per borrow). */
+    private void rememberClientInfo(Connection c) throws SQLClientInfoException {
+        if ((dirty & CLIENT_INFO) != 0) {
+            return;
+        }
+        try {
+            Properties before = new Properties();
+            before.putAll(c.getClientInfo());
+            clientInfoBefore = before;
+        } catch (SQLException e) {
+            clientInfoBefore = null; // the driver cannot say: nothing to restore to
+        }
+        dirty |= CLIENT_INFO;
+    }
+
     @Override
     public void setClientInfo(String name, String value) throws SQLClientInfoException {
         try {
-            live().setClientInfo(name, value);
+            Connection c = live();
+            rememberClientInfo(c);
+            c.setClientInfo(name, value);
         } catch (SQLClientInfoException e) {
             failed(e);
             throw e;
@@ -498,7 +558,9 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public void setClientInfo(Properties properties) throws SQLClientInfoException {
         try {
-            live().setClientInfo(properties);
+            Connection c = live();
+            rememberClientInfo(c);
+            c.setClientInfo(properties);
         } catch (SQLClientInfoException e) {
             failed(e);
             throw e;
@@ -510,7 +572,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public Statement createStatement() throws SQLException {
         try {
-            return track(new ProxyStatement(this, live().createStatement()));
+            return track(new ProxyStatement(this, forStatements().createStatement()));
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -519,7 +581,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public PreparedStatement prepareStatement(String sql) throws SQLException {
         try {
-            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql)));
+            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql)));
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -528,7 +590,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public CallableStatement prepareCall(String sql) throws SQLException {
         try {
-            return track(new ProxyCallableStatement(this, live().prepareCall(sql)));
+            return track(new ProxyCallableStatement(this, forStatements().prepareCall(sql)));
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -572,7 +634,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public Statement createStatement(int resultSetType, int resultSetConcurrency) throws SQLException {
         try {
-            return track(new ProxyStatement(this, live().createStatement(resultSetType, resultSetConcurrency)));
+            return track(new ProxyStatement(this, forStatements().createStatement(resultSetType, resultSetConcurrency)));
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -582,7 +644,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
             throws SQLException {
         try {
-            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(
+            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(
                     sql, resultSetType, resultSetConcurrency)));
         } catch (SQLException e) {
             throw failed(e);
@@ -592,7 +654,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
         try {
-            return track(new ProxyCallableStatement(this, live().prepareCall(
+            return track(new ProxyCallableStatement(this, forStatements().prepareCall(
                     sql, resultSetType, resultSetConcurrency)));
         } catch (SQLException e) {
             throw failed(e);
@@ -606,12 +668,30 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
-        try { live().setTypeMap(map); } catch (SQLException e) { throw failed(e); }
+        try {
+            Connection c = live();
+            if ((dirty & TYPE_MAP) == 0) {
+                typeMapBefore = c.getTypeMap();
+                dirty |= TYPE_MAP;
+            }
+            c.setTypeMap(map);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
     public void setHoldability(int holdability) throws SQLException {
-        try { live().setHoldability(holdability); } catch (SQLException e) { throw failed(e); }
+        Connection c = live();
+        dirty |= HOLDABILITY;
+        try {
+            c.setHoldability(holdability);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        if (holdability == lease.defaults().holdability()) {
+            dirty &= ~HOLDABILITY;
+        }
     }
 
     @Override
@@ -643,7 +723,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
         try {
-            return track(new ProxyStatement(this, live().createStatement(
+            return track(new ProxyStatement(this, forStatements().createStatement(
                     resultSetType, resultSetConcurrency, resultSetHoldability)));
         } catch (SQLException e) {
             throw failed(e);
@@ -654,7 +734,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) throws SQLException {
         try {
-            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(
+            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(
                     sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
         } catch (SQLException e) {
             throw failed(e);
@@ -665,7 +745,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) throws SQLException {
         try {
-            return track(new ProxyCallableStatement(this, live().prepareCall(
+            return track(new ProxyCallableStatement(this, forStatements().prepareCall(
                     sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
         } catch (SQLException e) {
             throw failed(e);
@@ -675,7 +755,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
         try {
-            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql, autoGeneratedKeys)));
+            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, autoGeneratedKeys)));
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -684,7 +764,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
         try {
-            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql, columnIndexes)));
+            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, columnIndexes)));
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -693,7 +773,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
         try {
-            return track(new ProxyPreparedStatement<>(this, live().prepareStatement(sql, columnNames)));
+            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, columnNames)));
         } catch (SQLException e) {
             throw failed(e);
         }

@@ -152,6 +152,21 @@ class PostgresEndToEndTest extends TransactionHygieneContract {
         }
     }
 
+    /** pgjdbc keeps client info (ApplicationName) per session: a holder's change must not reach the next one. */
+    @Test
+    void clientInfoTheHolderSetIsPutBackForTheNextBorrower() throws SQLException {
+        SlotPoolDataSource ds = start(pool("client-info").minSize(1).maxSize(1)
+                .connectionProperty("ApplicationName", APP_NAME + "-info"));
+        try (Connection c = ds.getConnection()) {
+            c.setClientInfo("ApplicationName", "holder-a");
+            assertThat(queryString(c, "SHOW application_name")).isEqualTo("holder-a");
+        }
+        try (Connection c = ds.getConnection()) {
+            assertThat(c.getClientInfo("ApplicationName")).isEqualTo(APP_NAME + "-info");
+            assertThat(queryString(c, "SHOW application_name")).isEqualTo(APP_NAME + "-info");
+        }
+    }
+
     // ---- eviction of a connection whose backend was terminated ---------------------------------------------
 
     @Test

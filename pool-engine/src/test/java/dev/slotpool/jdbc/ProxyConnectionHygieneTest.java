@@ -27,7 +27,8 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
 
         assertThat(committedRows()).isZero();
         assertThat(real.getAutoCommit()).isTrue();
-        assertThat(recorder.calls).containsExactly("Connection.rollback()", "Connection.setAutoCommit(true)");
+        assertThat(recorder.calls).containsExactly("Connection.rollback()", "Connection.setAutoCommit(true)",
+                "Connection.clearWarnings()", "Connection.endRequest()");
         assertThat(lease.giveBacks).isEqualTo(1);
     }
 
@@ -43,7 +44,7 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
         proxy.close();
 
         assertThat(committedRows()).isEqualTo(1);
-        assertThat(recorder.calls).containsExactly("Connection.setAutoCommit(true)");
+        assertThat(recorder.calls).containsExactly("Connection.setAutoCommit(true)", "Connection.clearWarnings()", "Connection.endRequest()");
     }
 
     @Test
@@ -78,12 +79,12 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
                 "Connection.setTransactionIsolation(" + defaultIsolation + ")",
                 "Connection.setReadOnly(false)",
                 "Connection.setSchema(PUBLIC)",
-                recorder.callsNamed("Connection.setNetworkTimeout").get(0));
+                recorder.callsNamed("Connection.setNetworkTimeout").get(0), "Connection.clearWarnings()", "Connection.endRequest()");
         assertThat(recorder.callsNamed("Connection.setNetworkTimeout").get(0)).endsWith(", 0)");
     }
 
     @Test
-    void cleanReturnMakesNoCallAtAll() throws SQLException {
+    void cleanReturnOnlyEndsTheRequest() throws SQLException {
         try (Statement s = proxy.createStatement()) {
             s.executeQuery("select 1").close();
         }
@@ -91,7 +92,8 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
 
         proxy.close();
 
-        assertThat(recorder.calls).isEmpty();
+        assertThat(recorder.calls).as("no state to restore, no warnings to clear (statements carry their own)")
+                .containsExactly("Connection.endRequest()");
         assertThat(lease.giveBacks).isEqualTo(1);
     }
 
@@ -108,7 +110,8 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
 
         proxy.close();
 
-        assertThat(recorder.calls).isEmpty();
+        assertThat(recorder.calls).as("no setter: only the warnings those calls may have left")
+                .containsExactly("Connection.clearWarnings()", "Connection.endRequest()");
     }
 
     @Test
@@ -119,7 +122,7 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
 
         proxy.close();
 
-        assertThat(recorder.calls).containsExactly("Connection.setAutoCommit(true)");
+        assertThat(recorder.calls).containsExactly("Connection.setAutoCommit(true)", "Connection.clearWarnings()", "Connection.endRequest()");
     }
 
     @Test
@@ -164,7 +167,8 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
 
         proxy.close();
 
-        assertThat(recorder.calls).containsExactly("Connection.rollback()", "Connection.setAutoCommit(true)");
+        assertThat(recorder.calls).containsExactly("Connection.rollback()", "Connection.setAutoCommit(true)",
+                "Connection.clearWarnings()", "Connection.endRequest()");
     }
 
     private static String committedName(int id) throws SQLException {
@@ -174,5 +178,30 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
             rs.next();
             return rs.getString(1);
         }
+    }
+
+    @Test
+    void holdabilityTypeMapClientInfoAndWarningsTheHolderChangedAreRestored() throws SQLException {
+        int holdability = real.getHoldability();
+        int other = holdability == ResultSet.HOLD_CURSORS_OVER_COMMIT ? ResultSet.CLOSE_CURSORS_AT_COMMIT
+                : ResultSet.HOLD_CURSORS_OVER_COMMIT;
+        proxy.setHoldability(other);
+        proxy.setTypeMap(new java.util.HashMap<>());
+        proxy.getWarnings();
+        recorder.calls.clear();
+
+        proxy.close();
+
+        assertThat(real.getHoldability()).isEqualTo(holdability);
+        assertThat(recorder.calls).containsExactly("Connection.setHoldability(" + holdability + ")",
+                recorder.callsNamed("Connection.setTypeMap").get(0), "Connection.clearWarnings()", "Connection.endRequest()");
+    }
+
+    @Test
+    void aRequestIsOpenedAtBorrowAndEndedAtReturn() throws SQLException {
+        ProxyConnection second = new ProxyConnection(lease);
+        second.close();
+
+        assertThat(recorder.calls).containsExactly("Connection.beginRequest()", "Connection.endRequest()");
     }
 }

@@ -64,6 +64,16 @@ class ProxyConnectionLifecycleTest extends BorrowFixture {
     }
 
     @Test
+    void aStatementAsksIsClosedAfterTheLeaseWasReclaimedAndHearsTrue() throws SQLException {
+        var statement = proxy.createStatement();
+        var prepared = proxy.prepareStatement("select 1");
+        lease.reclaimed = true;
+
+        assertThat(statement.isClosed()).isTrue();
+        assertThat(prepared.isClosed()).isTrue();
+    }
+
+    @Test
     void statementsAreClosedWhenTheLeaseIsReclaimed() throws SQLException {
         var statement = proxy.createStatement();
         lease.reclaimed = true;
