@@ -362,6 +362,12 @@ public final class ConnectionPool {
         }
         detector.healthyReturn(e.origin);
         table.release(e.slot);
+        // Dekker with drain and markDown, which store the origin's state and then visit the slots: this return
+        // stored the slot's state above and reads the origin's now. If the origin left UP in between, whichever
+        // comes second closes the connection: it does not wait idle for the next housekeeping visit.
+        if (!e.origin.isUp()) {
+            closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+        }
     }
 
     private CloseReason closeReason(PooledConnection e) {

@@ -9,28 +9,26 @@ import dev.slotpool.table.Parking;
 import dev.slotpool.table.Slot;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Opens connections on pool threads (S6: user threads never do). Each creator thread loops: plan one creation,
- * open it, publish it (to the longest starving waiter first), or park until signalled.
+ * Plans connections and opens them on {@link ConnectAttempt} threads (S6: user threads never connect). Each creator
+ * thread loops: start the probes due, plan one creation, open it (waiting at most connectTimeout), or park until
+ * signalled. A new connection goes to the longest starving waiter first.
  *
  * <p><b>When to create</b>: below minSize (or initialSize until first reached); or when threads wait and the
- * creations already pending do not cover them, unless creating would not help (elision, seed 003): when the
- * waiters will be served by returns sooner than a connection can be opened (predicted drain time =
- * waiting × mean hold ÷ borrowed, below the mean creation time) and the demand is a spike, not a sustained
- * load (threads have been waiting without a break for less than a creation time). Without those estimates,
- * only one speculative creation runs at a time.
+ * creations already pending do not cover them, unless creating would not help (elision, docs/architecture.md
+ * "Creation"): when the waiters will be served by returns sooner than a connection can be opened (predicted drain
+ * time = waiting × mean hold ÷ borrowed, below the mean creation time) and the demand is a spike, not a sustained
+ * load (threads have been waiting without a break for less than a creation time). Without those estimates, only
+ * one speculative creation runs at a time. A connect nobody answers counts neither toward minSize nor as pending.
  *
- * <p><b>Where</b>: the UP origin with room whose live count is lowest relative to its weight. A failed attempt
- * backs the origin off exponentially (50 ms doubling to {@code creationBackoffMax}); {@code downAfterFailures}
- * failures in a row mark it DOWN, and a probe on the same back-off marks it UP again.
+ * <p><b>Where</b>: the UP origin with room whose live count is lowest relative to its weight, skipping origins
+ * the {@link FailureDetector} doubts or backs off, and one connect at a time to an origin not known to answer.
  */
 final class Creator {
 
-    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Before any connect succeeded, one running this long is slow. */
     private static final long COLD_SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Far enough to mean "never" yet safe to add to any nanoTime without overflow. */
