@@ -103,11 +103,13 @@ class OriginOperationsTest {
             }
             assertThat(failure.get()).isNull();
             assertThat(violations.get()).as("S7: borrows after drain() returned that got origin a").isZero();
-            var s = Pools.await(pool, p -> p.origin("a").orElseThrow().total() == 0, "a empty");
+            Pools.await(pool, p -> p.origin("a").orElseThrow().total() == 0, "a empty");
             assertThat(a.live()).isZero();
             pool.housekeeper.pass();
             assertThat(pool.snapshot().origin("a").orElseThrow().state()).isEqualTo(OriginState.DOWN);
-            assertThat(s.total()).as("capacity moved to b and c").isGreaterThanOrEqualTo(6);
+            // The replacement for a's last connection may still be in creation when a turns empty.
+            Pools.await(pool, p -> p.origin("b").orElseThrow().total() + p.origin("c").orElseThrow().total() >= 6,
+                    "capacity moved to b and c");
         } finally {
             pool.close();
         }
