@@ -21,4 +21,17 @@ final class Pause {
             }
         }
     }
+
+    /** Waits {@code nanos} whatever interrupts arrive, as a thread blocked in a socket read does; keeps the flag. */
+    static void uninterruptibly(long nanos) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

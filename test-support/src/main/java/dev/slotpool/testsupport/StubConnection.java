@@ -55,7 +55,7 @@ public final class StubConnection implements Connection {
     private String catalog;
     private String schema = "PUBLIC";
     private int holdability = ResultSet.HOLD_CURSORS_OVER_COMMIT;
-    private int networkTimeoutMillis;
+    private volatile int networkTimeoutMillis;
     private Map<String, Class<?>> typeMap = Map.of();
     private Properties clientInfo;
     private long commits;
@@ -131,21 +131,44 @@ public final class StubConnection implements Connection {
 
     // ---- lifecycle -----------------------------------------------------------------------------------
 
+    /**
+     * Takes the database's close delay (cut short by the network timeout), then ends the connection; a killed or
+     * broken connection (its socket reset) ends at once.
+     */
     @Override
     public void close() {
+        if (state == OPEN && !killedOrBroken()) {
+            sayGoodbye();
+        }
         if (STATE.compareAndSet(this, OPEN, CLOSED)) {
             database.ended(false);
         }
     }
 
-    /** Ends the connection at once; the executor is not needed because the stub holds no resources. */
+    /** Like {@link #close()}; the executor is not needed because the stub holds no resources. */
     @Override
     public void abort(Executor executor) throws SQLException {
         if (executor == null) {
             throw StubErrors.invalidArgument("executor is null");
         }
+        if (state == OPEN && !killedOrBroken()) {
+            sayGoodbye();
+        }
         if (STATE.compareAndSet(this, OPEN, ABORTED)) {
             database.ended(true);
+        }
+    }
+
+    /** The database's close delay, at most the network timeout when one is set; an interrupt ends it early. */
+    private void sayGoodbye() {
+        long wait = database.closeDelayNanos();
+        if (networkTimeoutMillis > 0) {
+            wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(networkTimeoutMillis));
+        }
+        try {
+            Pause.nanos(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -174,11 +197,15 @@ public final class StubConnection implements Connection {
             if (networkTimeoutMillis > 0) {
                 wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(networkTimeoutMillis));
             }
-            try {
-                Pause.nanos(wait);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
+            if (database.ignoresInterrupts()) {
+                Pause.uninterruptibly(wait);
+            } else {
+                try {
+                    Pause.nanos(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
             }
             if (wait < delay) {
                 return false;

@@ -44,6 +44,8 @@ public final class StubDatabase {
     private volatile long connectDelayNanos;
     private volatile long queryDelayNanos;
     private volatile long validationDelayNanos;
+    private volatile long closeDelayNanos;
+    private volatile boolean ignoreInterrupts;
     private volatile double failRate;
     private volatile boolean down;
     private volatile boolean hangConnects;
@@ -162,6 +164,24 @@ public final class StubDatabase {
     /** How long {@code isValid} takes; past the caller's timeout it returns false (default zero). */
     public StubDatabase validationDelay(Duration delay) {
         validationDelayNanos = nanos(delay);
+        return this;
+    }
+
+    /**
+     * How long {@code close()} and {@code abort()} of a working connection take, as with a driver that says
+     * goodbye to a server that no longer answers: cut short by the connection's network timeout when one is set.
+     */
+    public StubDatabase closeDelay(Duration delay) {
+        closeDelayNanos = nanos(delay);
+        return this;
+    }
+
+    /**
+     * While true, validations take their whole delay whatever interrupts arrive, as a driver blocked in a socket
+     * read does (default false: an interrupt ends the validation, which fails).
+     */
+    public StubDatabase ignoreInterrupts(boolean ignore) {
+        ignoreInterrupts = ignore;
         return this;
     }
 
@@ -294,6 +314,14 @@ public final class StubDatabase {
 
     long validationDelayNanos() {
         return validationDelayNanos;
+    }
+
+    long closeDelayNanos() {
+        return closeDelayNanos;
+    }
+
+    boolean ignoresInterrupts() {
+        return ignoreInterrupts;
     }
 
     /** Bumped by {@link #killLiveConnections()}; a connection opened under an older epoch is dead. */
