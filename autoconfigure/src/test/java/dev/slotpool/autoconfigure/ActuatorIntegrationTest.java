@@ -84,8 +84,12 @@ class ActuatorIntegrationTest {
                     .isEqualTo(1);
 
             pool.markDown("west");
-            waitFor(() -> registry.get("slotpool.connections.closed").tags("origin", "west", "reason", "ORIGIN_NOT_UP")
-                    .counter().count() > 0, "west's connections counted as closed with reason ORIGIN_NOT_UP");
+            // The counter appears with the first close, which the pool's closer thread reports.
+            waitFor(() -> {
+                var closed = registry.find("slotpool.connections.closed")
+                        .tags("origin", "west", "reason", "ORIGIN_NOT_UP").counter();
+                return closed != null && closed.count() > 0;
+            }, "west's connections counted as closed with reason ORIGIN_NOT_UP");
             waitFor(() -> registry.get("slotpool.origin.state").tags("origin", "west", "state", "DOWN").gauge().value()
                     == 1, "west DOWN in the state gauge");
             assertThat(registry.get("slotpool.connections.max").tag("pool", "metered").gauge().value()).isEqualTo(4);

@@ -53,6 +53,7 @@ public final class ConnectionPool {
     final Housekeeper housekeeper;
     final OriginOperations operations;
     final FailureDetector detector;
+    final Closer closer;
 
     /** Live connections plus those being opened, pool-wide (S3, with the table's capacity as the hard bound). */
     final AtomicInteger occupied = new AtomicInteger();
@@ -69,8 +70,9 @@ public final class ConnectionPool {
     private static final int CLOSED = 2;
     /** OPEN → CLOSING by the one close() that runs (CAS); CLOSED when it returns, releasing the others. */
     private final AtomicInteger closeState = new AtomicInteger(OPEN);
-    /** How long close() waits for connects it interrupted. */
-    private static final long ATTEMPT_INTERRUPT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How long close() waits, at each of three steps, for pool threads it told to stop: creators and the
+     * housekeeper, connects it interrupted, closes still in the driver. Past it they end on their own. */
+    private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** Whether origins' hold times are sampled (only latency-aware balancing reads them). */
     private final boolean latencyAware;
@@ -93,6 +95,7 @@ public final class ConnectionPool {
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
         this.validationTimeoutNanos = config.validationTimeout().toNanos();
         this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
+        this.closer = new Closer(name, (int) config.validationTimeout().toMillis());
         this.creator = new Creator(this);
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
@@ -100,6 +103,7 @@ public final class ConnectionPool {
         this.detector = new FailureDetector(this);
         ProxyConnection.prepareClasses();
         events.started(config);
+        closer.start();
         creator.start();
         housekeeper.start();
     }
@@ -309,6 +313,11 @@ public final class ConnectionPool {
         if (validate(e, Long.MAX_VALUE)) {
             e.lastValidatedAt = ticker.nanoTime();
             table.release(e.slot);
+            // A validation can outlast close() (a driver call the housekeeper's join does not wait for): close()
+            // sets the flag, then sweeps; this released, then reads the flag. One of the two closes it.
+            if (shutdown) {
+                closeIfIdle(e, CloseReason.POOL_CLOSED);
+            }
         } else {
             closeOwned(e, CloseReason.VALIDATION_FAILED, false);
         }
@@ -437,21 +446,16 @@ public final class ConnectionPool {
     }
 
     /**
-     * S2: every connection opened is closed exactly once: only the owner of a CLOSING slot gets here. Whatever
-     * the driver throws (an {@code Error} included), the slot is emptied and the counts released.
+     * S2: every connection opened is closed exactly once: only the owner of a CLOSING slot gets here. The
+     * {@link Closer} closes it off this thread; the slot stays CLOSING, and its room taken (S3), until the driver
+     * is done. Whatever the driver throws (an {@code Error} included), the slot is emptied and the counts released.
      */
     private void finishClose(PooledConnection e, CloseReason reason, boolean abort) {
-        try {
-            if (abort) {
-                e.physical.abort(Runnable::run);
-            } else {
-                e.physical.close();
-            }
-        } catch (Throwable ex) {
-            if (abort) {
-                Creator.closeQuietly(e.physical); // the connection is unusable either way; forgotten below
-            }
-        }
+        closer.close(e.physical, abort, () -> closed(e, reason));
+    }
+
+    /** After the physical close, on the closer's thread: the slot and its room are free again (S2, S3). */
+    private void closed(PooledConnection e, CloseReason reason) {
         e.slot.empty();
         e.origin.occupied.decrementAndGet();
         if (e.origin.parent != null) {
@@ -490,7 +494,8 @@ public final class ConnectionPool {
     /**
      * Closes the pool: see {@link dev.slotpool.SlotPoolDataSource#close()}. Idempotent; a second call while the
      * first runs waits for it. Takes at most shutdownTimeout for borrowed connections and running connects
-     * together, plus about a second for threads that ignore it.
+     * together, plus a second at each of three steps for pool threads still in a driver call (creators and the
+     * housekeeper, interrupted connects, closes); those end on their own and close what they hold.
      */
     public void close() {
         if (!closeState.compareAndSet(OPEN, CLOSING)) {
@@ -524,17 +529,19 @@ public final class ConnectionPool {
                 }
             }
         });
-        creator.join();
-        housekeeper.join();
+        long graceEnd = System.nanoTime() + GRACE_NANOS;
+        creator.join(graceEnd);
+        housekeeper.join(graceEnd);
         endAttempts(deadline);
-        // A creation that published after the sweeps above closes its connection itself (it reads the flag
-        // after its publish); this sweep catches one published before it was told.
+        // A creation that published, or a keepalive that released, after the sweeps above closes its connection
+        // itself (each reads the flag after its store); this sweep catches one that stored before it was told.
         table.forEach(s -> {
             PooledConnection e = s.entry();
             if (e != null && s.state() == SlotState.AVAILABLE) {
                 closeIfIdle(e, CloseReason.POOL_CLOSED);
             }
         });
+        closer.finish(System.nanoTime() + GRACE_NANOS);
         closeState.set(CLOSED);
     }
 
@@ -550,7 +557,7 @@ public final class ConnectionPool {
                 a.join(deadline - System.nanoTime());
             }
             running.forEach(ConnectAttempt::interrupt);
-            long grace = System.nanoTime() + ATTEMPT_INTERRUPT_GRACE_NANOS;
+            long grace = System.nanoTime() + GRACE_NANOS;
             for (ConnectAttempt a : running) {
                 a.join(grace - System.nanoTime());
             }

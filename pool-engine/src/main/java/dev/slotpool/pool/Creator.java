@@ -84,18 +84,18 @@ final class Creator {
         signal();
     }
 
-    /** Waits for the creator threads (they connect on attempt threads, so only a slow close can hold one). */
-    void join() {
+    /** Waits for the creator threads until {@code deadline} (System.nanoTime), then interrupts any left: they
+     * connect on attempt threads and close through the {@link Closer}, so nothing in a driver holds them. */
+    void join(long deadline) {
         for (Thread t : threads) {
             try {
-                t.join(TimeUnit.SECONDS.toMillis(1));
-                if (t.isAlive()) {
-                    t.interrupt();
-                    t.join(TimeUnit.SECONDS.toMillis(1));
-                }
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
+            }
+            if (t.isAlive()) {
+                t.interrupt();
             }
         }
     }
@@ -433,7 +433,7 @@ final class Creator {
         return Math.max(park, TimeUnit.MICROSECONDS.toNanos(100));
     }
 
-    static void closeQuietly(Connection c) {
+    private static void closeQuietly(Connection c) {
         try {
             c.close();
         } catch (Throwable ignored) {

@@ -54,15 +54,20 @@ final class Housekeeper {
         Parking.unpark(thread);
     }
 
-    void join() {
+    /**
+     * Waits for the thread until {@code deadline} (System.nanoTime), then interrupts it. Its only driver calls
+     * are keepalive validations (closes go to the {@link Closer}); one that outlasts this closes its connection
+     * when it ends ({@link ConnectionPool#keepalive}).
+     */
+    void join(long deadline) {
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(5));
-            if (thread.isAlive()) {
-                thread.interrupt();
-                thread.join(TimeUnit.SECONDS.toMillis(5));
-            }
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        if (thread.isAlive()) {
+            thread.interrupt();
         }
     }
 

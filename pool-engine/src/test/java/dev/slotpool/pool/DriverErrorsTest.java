@@ -58,6 +58,8 @@ class DriverErrorsTest {
                 .anyMatch(t -> t.getName().contains("creator"));
 
         connectError = null; // the class is there again
+        // The creators come back after their back-off, which can be longer than the 500 ms borrow timeout.
+        Pools.await(pool, s -> s.available() > 0, "a connection once the class is there");
         try (Connection c = pool.borrow()) {
             assertThat(c.isValid(1)).isTrue();
         }

@@ -126,6 +126,7 @@ class FailoverOperationsTest {
                         st.execute("SELECT 1");
                     }
                     held.close();
+                    Pools.closesDone(pool);
                     assertThat(a.live()).as("closed at return").isZero();
                 }
             } finally {

@@ -107,6 +107,7 @@ class FailureDetectionTest {
         db.killLiveConnections();
         clock.advance(Duration.ofMinutes(2));
         pool.housekeeper.pass(); // keepalive validates the three: all fail
+        Pools.closesDone(pool);
 
         assertThat(events.events).as("three failed validations closed them")
                 .filteredOn(e -> e.reason() == dev.slotpool.CloseReason.VALIDATION_FAILED).hasSize(3);

@@ -73,6 +73,7 @@ class LabelsAndListenersTest {
             long closedBefore = db.closed();
             assertThatThrownBy(() -> pool.borrow(Map.of("tenant", "other")))
                     .isInstanceOf(SQLException.class).hasMessageContaining("could not configure");
+            Pools.closesDone(pool);
             assertThat(db.closed()).as("the unconfigurable connection is retired").isEqualTo(closedBefore + 1);
         } finally {
             pool.close();

@@ -128,6 +128,7 @@ class OriginOperationsTest {
         try {
             Pools.await(pool, p -> p.available() == 6, "min filled");
             pool.operations.markDown("b");
+            Pools.closesDone(pool);
             OriginSnapshot down = pool.snapshot().origin("b").orElseThrow();
             assertThat(down.state()).isEqualTo(OriginState.DOWN);
             assertThat(down.total()).as("idle connections closed at once").isZero();

@@ -33,6 +33,11 @@ final class Pools {
                 && pool.occupied.get() >= pool.config.minSize(), "creations settled");
     }
 
+    /** Waits until the closes the pool started so far are done (the closer runs them off the caller's thread). */
+    static void closesDone(ConnectionPool pool) {
+        await(pool, s -> pool.closer.pending() == 0, "closes done");
+    }
+
     /**
      * Waits until the pool's snapshot satisfies a condition (background creation is asynchronous by design),
      * failing after 20 s: a bound for a broken pool, never a timing assertion.

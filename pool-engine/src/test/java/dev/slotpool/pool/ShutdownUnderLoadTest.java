@@ -189,4 +189,30 @@ class ShutdownUnderLoadTest {
             db.hangConnects(false);
         }
     }
+
+    @Test
+    void aKeepaliveStillInTheDriverAtCloseClosesItsConnectionWhenItEnds() throws Exception {
+        StubDatabase db = StubDatabase.reset("shutdown-keepalive");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).name("keepalive").minSize(1).maxSize(1)
+                .housekeepingPeriod(Duration.ofMillis(50)).keepaliveInterval(Duration.ofSeconds(1))
+                .validationTimeout(Duration.ofSeconds(20)).shutdownTimeout(Duration.ZERO).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+        // The next keepalive validation answers after 12 s and ignores interrupts, as a driver in a socket read.
+        db.validationDelay(Duration.ofSeconds(12)).ignoreInterrupts(true);
+        Pools.await(pool, s -> db.validations() > 0, "a keepalive validation in the driver");
+
+        long start = System.nanoTime();
+        pool.close();
+        long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(closeMillis).as("close() does not wait for the keepalive's driver call").isLessThan(5_000);
+
+        // The validation succeeds after close() returned: the keepalive sees the pool closed and closes it.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (db.live() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(20);
+        }
+        assertThat(db.live()).as("connections open after the keepalive ended").isZero();
+        System.out.printf("shutdown: a keepalive validation in the driver for 12 s, shutdownTimeout 0: close() took"
+                + " %d ms, the connection closed when the validation ended%n", closeMillis);
+    }
 }

@@ -45,10 +45,12 @@ class TimersTest {
 
         clock.advance(Duration.ofSeconds(59));
         pool.housekeeper.pass();
+        Pools.closesDone(pool);
         assertThat(pool.snapshot().total()).as("not idle long enough yet").isEqualTo(5);
 
         clock.advance(Duration.ofSeconds(2));
         pool.housekeeper.pass();
+        Pools.closesDone(pool);
         assertThat(pool.snapshot().total()).as("closed down to minSize, never below").isEqualTo(2);
         assertThat(closes(CloseReason.INACTIVE)).hasSize(3);
         assertThat(db.live()).isEqualTo(2);
@@ -65,6 +67,7 @@ class TimersTest {
 
         clock.advance(Duration.ofMinutes(31));
         pool.housekeeper.pass();
+        Pools.closesDone(pool);
         assertThat(closes(CloseReason.MAX_LIFETIME)).as("the idle one").hasSize(1);
         assertThat(pool.snapshot().origins().get(0).slots()).anySatisfy(s -> {
             assertThat(s.state()).isEqualTo(SlotState.BORROWED);
@@ -73,6 +76,7 @@ class TimersTest {
         assertThat(heldPhysical.isClosed()).as("the holder is not interrupted").isFalse();
 
         held.close();
+        Pools.closesDone(pool);
         assertThat(closes(CloseReason.MAX_LIFETIME)).as("the borrowed one, at return").hasSize(2);
         assertThat(heldPhysical.isClosed()).isTrue();
         Pools.await(pool, s -> s.available() == 2, "replacements up to minSize");
@@ -91,10 +95,12 @@ class TimersTest {
         }
         clock.advance(Duration.ofMinutes(4));
         pool.housekeeper.pass();
+        Pools.closesDone(pool);
         assertThat(events).noneMatch(e -> e.type() == PoolEvent.Type.LEAK);
 
         clock.advance(Duration.ofMinutes(2));
         pool.housekeeper.pass();
+        Pools.closesDone(pool);
         PoolEvent leak = events.stream().filter(e -> e.type() == PoolEvent.Type.LEAK).findFirst().orElseThrow();
         assertThat(leak.reason()).isEqualTo(CloseReason.ABANDONED);
         assertThat(leak.detail()).contains(Thread.currentThread().getName())
@@ -126,6 +132,7 @@ class TimersTest {
                 assertThat(i).as("only the last use may fail").isEqualTo(2);
             }
             pool.housekeeper.pass();
+            Pools.closesDone(pool);
         }
         assertThat(closes(CloseReason.TIME_TO_LIVE)).hasSize(1);
         assertThat(busy.isClosed()).isTrue();
@@ -141,12 +148,14 @@ class TimersTest {
 
         clock.advance(Duration.ofMinutes(3));
         pool.housekeeper.pass();
+        Pools.closesDone(pool);
         assertThat(db.validations() - validationsBefore).isEqualTo(2);
         assertThat(pool.snapshot().available()).isEqualTo(2);
 
         db.killLiveConnections();
         clock.advance(Duration.ofMinutes(3));
         pool.housekeeper.pass();
+        Pools.closesDone(pool);
         assertThat(closes(CloseReason.VALIDATION_FAILED)).hasSize(2);
         Pools.await(pool, s -> s.available() == 2, "replacements");
     }
