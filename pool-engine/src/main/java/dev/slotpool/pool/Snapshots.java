@@ -81,7 +81,6 @@ final class Snapshots {
     private static final class Counts {
         int available;
         int borrowed;
-        int reserved;
         int closing;
         long borrows;
         final List<SlotSnapshot> slots = new ArrayList<>();
@@ -91,8 +90,7 @@ final class Snapshots {
                 case AVAILABLE -> available++;
                 case BORROWED -> borrowed++;
                 case CLOSING -> closing++;
-                case RESERVED -> reserved++;
-                case EMPTY -> { }
+                case RESERVED, EMPTY -> { } // a reservation is counted by the origin's creating count
             }
             borrows += borrowCount;
             if (slot != null) {

@@ -19,7 +19,7 @@ import java.util.Map;
 
 /**
  * {@code /actuator/pool}: reads the pool (whole, or one origin with every slot) and acts on it (rebalance, drain,
- * mark down, mark up). Thin by design (style rule 13): it maps a {@link PoolSnapshot} to {@link PoolViews} and
+ * mark down, mark up). Thin by design: it maps a {@link PoolSnapshot} to {@link PoolViews} and
  * calls one engine method per action. Bad input answers 400 with a message and leaves the pool unchanged (the
  * engine's operations are all-or-nothing); an unknown origin in a read answers 404.
  *
@@ -28,9 +28,6 @@ import java.util.Map;
  */
 @WebEndpoint(id = "pool", defaultAccess = Access.READ_ONLY)
 public class PoolEndpoint {
-
-    /** Drain timeout when a drain request names none. */
-    static final Duration DEFAULT_DRAIN_TIMEOUT = PoolActionInput.DEFAULT_DRAIN_TIMEOUT;
 
     private final SlotPoolDataSource pool;
 

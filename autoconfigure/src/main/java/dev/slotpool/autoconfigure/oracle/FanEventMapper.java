@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure.oracle;
 
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolActionInput;
 import oracle.simplefan.FanUpEventListener;
 import oracle.simplefan.LoadAdvisoryEvent;
 import oracle.simplefan.NodeDownEvent;
@@ -59,9 +60,6 @@ import java.util.function.Consumer;
  */
 public final class FanEventMapper implements FanUpEventListener {
 
-    /** Drain timeout of a planned DOWN without one, when {@code slotpool.oracle.fan.drain-timeout-default} is unset. */
-    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
-
     private static final Log log = LogFactory.getLog(FanEventMapper.class);
 
     private final SlotPoolDataSource pool;
@@ -71,12 +69,12 @@ public final class FanEventMapper implements FanUpEventListener {
 
     /**
      * @param pool                the pool whose origins the events act on
-     * @param drainTimeoutDefault used by a planned DOWN whose event has no drain timeout; null means
-     *                            {@link #DEFAULT_DRAIN_TIMEOUT}
+     * @param drainTimeoutDefault used by a planned DOWN whose event has no drain timeout; null means an operator's
+     *                            default, {@link PoolActionInput#DEFAULT_DRAIN_TIMEOUT}
      */
     public FanEventMapper(SlotPoolDataSource pool, Duration drainTimeoutDefault) {
         this.pool = Objects.requireNonNull(pool, "pool");
-        this.drainTimeoutDefault = drainTimeoutDefault != null ? drainTimeoutDefault : DEFAULT_DRAIN_TIMEOUT;
+        this.drainTimeoutDefault = drainTimeoutDefault != null ? drainTimeoutDefault : PoolActionInput.DEFAULT_DRAIN_TIMEOUT;
     }
 
     @Override
@@ -216,7 +214,7 @@ public final class FanEventMapper implements FanUpEventListener {
         return kind == null ? "" : kind.name() + " ";
     }
 
-    /** Keeps simplefan's thread free of our failures (style rule 8). */
+    /** Keeps simplefan's thread free of our failures. */
     private static void isolated(String event, Runnable handler) {
         try {
             handler.run();
