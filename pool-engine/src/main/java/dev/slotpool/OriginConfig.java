@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * One origin of a pool: a database service, instance, host or database the pool keeps connections to
- * (design §2.4). Immutable; every setter returns a copy.
+ * (docs/architecture.md, "Origins"). Immutable; every setter returns a copy.
  *
  * <pre>{@code OriginConfig.named("east").url("jdbc:...").instance("orcl1").host("db1").weight(60)}</pre>
  *

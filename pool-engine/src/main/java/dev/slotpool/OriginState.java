@@ -1,6 +1,6 @@
 package dev.slotpool;
 
-/** The state of an origin (design §2.4). Only {@code UP} origins lend connections (S7). */
+/** The state of an origin (docs/failover.md). Only {@code UP} origins lend connections (S7). */
 public enum OriginState {
     /** Serving borrows and receiving new connections. */
     UP,

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * The {@code slotpool.*} properties. Every field but {@code enabled} is nullable: {@link SlotPoolPropertiesMapper}
- * copies only what is set onto the engine's builder, which keeps the defaults and the range checks (style rule
- * 12). Unknown keys under {@code slotpool.} fail startup rather than being ignored. Each field's comment is its
+ * copies only what is set onto the engine's builder, which keeps the defaults and the range checks.
+ * Unknown keys under {@code slotpool.} fail startup rather than being ignored. Each field's comment is its
  * description in the generated configuration metadata; {@code docs/configuration.md} has the same list.
  */
 @ConfigurationProperties(prefix = "slotpool", ignoreUnknownFields = false)

@@ -16,11 +16,11 @@ import java.util.regex.Pattern;
 /**
  * Copies what is set in {@link SlotPoolProperties} (and the default connection) onto a {@link SlotPoolBuilder},
  * and translates the engine's violations back into the property names a user wrote. The engine decides defaults
- * and ranges; this class only maps (style rule 12).
+ * and ranges; this class only maps.
  */
 public final class SlotPoolPropertiesMapper {
 
-    /** Oracle's driver property for the number of rows fetched per round trip (seed 002). */
+    /** Oracle's driver property for the number of rows fetched per round trip (docs/oracle.md). */
     static final String ORACLE_ROW_PREFETCH = "defaultRowPrefetch";
 
     private static final Pattern ORIGIN_PROPERTY = Pattern.compile("origins\\[([^]]*)]\\.(\\w+)");

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * Spring context shutdown with connections still borrowed (issue 7): closing the context closes the pool
+ * Spring context shutdown with connections still borrowed (docs/reliability.md, "Shutdown"): closing the context closes the pool
  * (the bean's destroy method), so a borrower blocked in getConnection() gets a clear error, the connections
  * never returned are aborted after {@code slotpool.shutdown-timeout}, no pool thread survives, and a later
  * close() of the data source is harmless.

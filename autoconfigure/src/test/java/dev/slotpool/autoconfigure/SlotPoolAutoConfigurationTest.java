@@ -22,7 +22,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The DataSource conditions and the property mapping, without booting an app (style rule 15). */
+/** The DataSource conditions and the property mapping, without booting an app. */
 class SlotPoolAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

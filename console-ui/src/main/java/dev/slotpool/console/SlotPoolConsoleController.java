@@ -26,7 +26,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The console at {@code slotpool.console.path}. Thin by design (style rule 13): reads map a
+ * The console at {@code slotpool.console.path}. Thin by design: reads map a
  * {@link PoolSnapshot} to {@link ConsoleViews}; each action parses its input with {@link PoolActionInput} (as the
  * Actuator endpoint does) and calls one engine method. Bad input answers 400 with a message and leaves the pool
  * unchanged; with actions disabled every action answers 403. Who may call what is the application's security

@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The one place user listeners are called (style rule 8): every call is guarded so a listener's exception is
+ * The one place user listeners are called: every call is guarded so a listener's exception is
  * logged and never reaches the pool, and no listener runs while a slot is half-transitioned (callers emit
  * after the transition).
  */

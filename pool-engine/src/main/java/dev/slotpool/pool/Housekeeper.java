@@ -8,7 +8,7 @@ import dev.slotpool.table.Slot;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one timer thread (design §2.3): every {@code housekeepingPeriod} it visits the table once and closes
+ * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the table once and closes
  * idle connections above minSize, retires connections past their lifetime, validates idle ones
  * (keepalive), takes back abandoned and over-time-to-live connections, closes connections of origins that are
  * not UP, and advances drains and rebalances. Tests call {@link #pass()} directly with a manual ticker.

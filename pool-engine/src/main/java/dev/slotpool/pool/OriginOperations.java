@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Drain, mark down, mark up and rebalance (design §2.4, seed 000's failover and rebalance operations), and the
+ * Drain, mark down, mark up and rebalance (docs/failover.md), and the
  * automatic DOWN/UP detection. S7 is kept by the order of each operation: the origin's state is stored
  * (volatile) before any slot is visited, and every borrower re-reads the state after winning a slot, so no
  * borrow that starts after the call returns is lent a connection of a DRAINING or DOWN origin.

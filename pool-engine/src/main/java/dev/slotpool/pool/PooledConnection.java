@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
- * The entry of a slot: one physical connection and what the pool knows of it (seed 000, "connection
- * attributes"). It is also the {@link ConnectionLease} a proxy uses while the connection is lent.
+ * The entry of a slot: one physical connection and what the pool knows of it (docs/architecture.md,
+ * "Slot states"). It is also the {@link ConnectionLease} a proxy uses while the connection is lent.
  *
  * <p>The lease word arbitrates between the holder returning the connection, the holder (or another thread)
  * aborting it, and a reclaimer (abandoned or time-to-live timer, drain deadline, shutdown) taking it back:

@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  */
 public final class SlotTable<T> {
 
-    /** Revisits before parking: seed 000's "re-visit, don't wait", kept short so waiting costs no CPU. */
+    /** Revisits before parking (a borrower skips a busy slot and looks again), kept short so waiting costs no CPU. */
     private static final int REVISITS = 2;
 
     private final Slot<T>[] slots;
@@ -227,7 +227,7 @@ public final class SlotTable<T> {
         if (n == 0) {
             return null;
         }
-        // Spread start positions so threads do not all CAS slot 0 (seed 000: per-slot, per-thread locking).
+        // Spread start positions so threads do not all CAS slot 0 (S5: contention is per slot).
         int i = ThreadLocalRandom.current().nextInt(n);
         for (int visited = 0; visited < n; visited++) {
             Slot<T> s = slots[i];

@@ -33,7 +33,7 @@ import java.util.function.Predicate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 6's five failover scenarios against three real PostgreSQL servers under a workload of short
+ * The five failover scenarios of docs/failover.md against three real PostgreSQL servers under a workload of short
  * transactions. Every assertion counts from the pool's own events and from the servers' pg_stat_activity; the
  * measured times are printed (one "FAILOVER ..." line per scenario) for docs/failover.md.
  */

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The pool against a real PostgreSQL server behind a {@link TcpFaultProxy}, in each network fault of issue 7:
+ * The pool against a real PostgreSQL server behind a {@link TcpFaultProxy}, in each network fault of docs/reliability.md, "Faults":
  * while the fault holds, every borrow ends by the pool's timeout exception within 10 % (plus 50 ms) of the
  * borrow timeout, and no dead connection is lent (validation is on for every borrow: a borrow that succeeds
  * runs {@code SELECT 1}); once the network heals, the pool refills to minSize, with connections the server
@@ -48,7 +48,7 @@ class PostgresFaultsTest {
     private static final int SOCKET_TIMEOUT_SECONDS = 3;
     private static final int MIN = 2;
     private static final int BORROWS_PER_FAULT = 4;
-    /** Issue 7's accuracy bound for a borrow that times out. */
+    /** The promised accuracy of a borrow that times out (docs/reliability.md, "Faults"). */
     private static final long ALLOWED_MILLIS = BORROW_TIMEOUT.toMillis() * 11 / 10 + 50;
     /**
      * Refill after healing: a creator may still sit in a connect the fault swallowed (up to the socket timeout),

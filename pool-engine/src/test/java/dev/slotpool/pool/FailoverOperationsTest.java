@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 6's operations on stub databases and H2: a drain paced over its timeout, DOWN with and without aborting
+ * The failover operations (docs/failover.md) on stub databases and H2: a drain paced over its timeout, DOWN with and without aborting
  * borrowed connections, dimension selectors, discovered origins and latency-aware balancing.
  */
 class FailoverOperationsTest {

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * close() under load (issue 7, shutdown), beyond {@link ShutdownTest}: many blocked borrowers and holders that
+ * close() under load (docs/reliability.md, "Shutdown"), beyond {@link ShutdownTest}: many blocked borrowers and holders that
  * never return, a holder returning within the grace time, a creator stuck in a driver's connect. Borrowers get a
  * clear error at once, held connections are aborted when the shutdown timeout ends (not before, not much later),
  * no pool thread survives close(), and a second close() is harmless. Durations are printed for the docs.

@@ -33,12 +33,12 @@ import java.util.concurrent.locks.LockSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A bounded soak (issue 7): borrower threads borrowing, running statements, throwing while holding, hitting
+ * A bounded soak (docs/reliability.md, "Soak"): borrower threads borrowing, running statements, throwing while holding, hitting
  * fatal errors that evict, while a chaos thread drains, marks down and up, rebalances and crashes origins. A
  * sampler checks S1–S3 all along; at the end no physical connection is left open, no waiter is left, and the
  * heap after GC has not grown.
  *
- * <p>The CI run lasts about 40 s (stub driver) plus 15 s (two PostgreSQL servers). The manual run of issue 7
+ * <p>The CI run lasts about 40 s (stub driver) plus 15 s (two PostgreSQL servers). The manual run
  * sets the durations in seconds (docs/reliability.md has the exact command):
  * {@code -Dslotpool.soak.seconds=600 -Dslotpool.soak.pgSeconds=120}.
  */

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 7's faults on the stub driver, on the real clock (the timers' logic is in {@link TimersTest} on a
+ * The faults of docs/reliability.md on the stub driver, on the real clock (the timers' logic is in {@link TimersTest} on a
  * manual one): a connection storm, slow creation under a spike, holders that never return, interrupted
  * waiters. Each prints what it measured (docs/reliability.md).
  */

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  */
 class ValidationWithinBorrowTimeoutTest {
 
-    /** Issue 7's accuracy: within 10 % of the timeout plus 50 ms. */
+    /** The promised accuracy (docs/reliability.md, "Faults"): within 10 % of the timeout plus 50 ms. */
     private static long allowedMillis(Duration timeout) {
         return timeout.toMillis() * 11 / 10 + 50;
     }

@@ -48,7 +48,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The admin console in a real browser (issue 5): headless Debian Chromium driven through its chromedriver by
+ * The admin console in a real browser (docs/console.md): headless Debian Chromium driven through its chromedriver by
  * Selenium, against the whole sample app on a random port. As the admin it logs in through the login form, sees
  * the three origins and their slots, starts the load generator from its page, watches the console's counts move
  * without a reload, drains north and sees it turn DRAINING and then empty, marks it up and sees its slots come

@@ -50,7 +50,7 @@ record FanSettings(List<String> services, String onsConfiguration, String wallet
     /**
      * The settings for this pool.
      *
-     * @throws InvalidSlotPoolPropertiesException naming each bad property (fail fast, style rule 6)
+     * @throws InvalidSlotPoolPropertiesException naming each bad property (fail fast)
      */
     static FanSettings of(SlotPoolProperties.Fan fan, PoolSnapshot pool) {
         Map<String, String> services = new LinkedHashMap<>();

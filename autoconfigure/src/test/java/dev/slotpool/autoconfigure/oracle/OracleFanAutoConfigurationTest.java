@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
-/** The FAN adapter's conditions and its failure paths, without booting an app (style rule 15). */
+/** The FAN adapter's conditions and its failure paths, without booting an app. */
 @ExtendWith(OutputCaptureExtension.class)
 class OracleFanAutoConfigurationTest {
 

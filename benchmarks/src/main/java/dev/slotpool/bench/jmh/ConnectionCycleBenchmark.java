@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = RunDefaults.MEASUREMENT_ITERATIONS, time = RunDefaults.MEASUREMENT_SECONDS)
 public class ConnectionCycleBenchmark {
 
-    /** Returning the closed connection keeps the JIT from dropping the cycle (as seed 001 does). */
+    /** Returning the closed connection keeps the JIT from dropping the cycle (as HikariCP's own benchmarks do). */
     @Benchmark
     @Threads(2)
     public Connection unconstrained2t8c(Pool8 pool) throws SQLException {

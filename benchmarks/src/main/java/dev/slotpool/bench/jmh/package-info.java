@@ -1,5 +1,5 @@
 /**
- * JMH benchmarks after HikariCP's (seed 001), run on the six pools of {@link dev.slotpool.bench.PoolKind} over
+ * JMH benchmarks after HikariCP's own, run on the six pools of {@link dev.slotpool.bench.PoolKind} over
  * the stub driver, so they measure pool overhead alone.
  *
  * <ul>

@@ -5,7 +5,7 @@ import java.util.Locale;
 /** What each thread does with a borrowed connection. */
 enum Mode {
 
-    /** Borrow and close at once: the pool's own cost, as in seed 000's table. */
+    /** Borrow and close at once: the pool's own cost. */
     SCALING("Borrow → close, no statement"),
 
     /** Borrow, run one statement whose stub query delay is the hold time, close: a queue in front of the pool. */

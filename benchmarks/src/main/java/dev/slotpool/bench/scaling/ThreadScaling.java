@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Thread-scaling harness (issue: seed 000's table): every pool over the same 6 stub connections, borrowed by
+ * Thread-scaling harness (docs/benchmarks.md): every pool over the same 6 stub connections, borrowed by
  * 10 to 10,000 threads, with the fairness of the spread beside every throughput. Writes CSV, PNG charts and a
  * Markdown summary; see {@link Options#USAGE} for the command line.
  */

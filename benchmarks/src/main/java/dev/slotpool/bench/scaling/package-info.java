@@ -1,5 +1,5 @@
 /**
- * The thread-scaling harness (seed 000's table): the six pools of {@link dev.slotpool.bench.PoolKind}, each over
+ * The thread-scaling harness (docs/benchmarks.md): the six pools of {@link dev.slotpool.bench.PoolKind}, each over
  * the same 6 stub connections, borrowed by 10 to 10,000 platform threads (and 10, 1,000, 10,000 virtual threads
  * on a JDK that has them), with the fairness of the spread printed beside every throughput.
  *

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The spike-demand harness of HikariCP's "Welcome to the Jungle" (seed 003): each pool sits idle at its
+ * The spike-demand harness of HikariCP's "Welcome to the Jungle" article: each pool sits idle at its
  * minimum of 5 over a database whose connects take 150 ms, then 50 requests of one 2 ms statement arrive at
  * once. Reports how many connections the spike left behind and how long the requests took, with timelines.
  *

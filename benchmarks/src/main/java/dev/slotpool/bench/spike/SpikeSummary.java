@@ -29,7 +29,7 @@ final class SpikeSummary {
         SpikeSetup setup = options.setup();
         long connectMillis = setup.connectDelay().toMillis();
         StringBuilder md = new StringBuilder()
-                .append("# Spike demand (seed 003)\n\n")
+                .append("# Spike demand\n\n")
                 .append(setup.describe()).append(". ").append(options.warmups())
                 .append(" unrecorded warm-up spike(s) per pool first. Medians over runs; every run is in")
                 .append(" summary.csv.\n\n")
