@@ -494,7 +494,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         try {
-            return new ProxyDatabaseMetaData(this, live().getMetaData());
+            return ProxyDatabaseMetaData.of(this, live().getMetaData());
         } catch (SQLException e) {
             throw failed(e);
         }

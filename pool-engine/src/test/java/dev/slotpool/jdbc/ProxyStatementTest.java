@@ -151,6 +151,9 @@ class ProxyStatementTest extends BorrowFixture {
         ResultSet tables = metaData.getTables(null, null, "ITEM", null);
 
         assertThat(metaData.getConnection()).isSameAs(proxy);
+        assertThat(metaData.isWrapperFor(DatabaseMetaData.class)).isTrue();
+        assertThat(metaData.unwrap(DatabaseMetaData.class)).isSameAs(metaData);
+        assertThat(metaData.getDatabaseProductName()).isNotBlank();
         assertThat(tables.next()).isTrue();
         assertThat(tables.getStatement()).isNull();
 
