@@ -21,13 +21,12 @@ import java.util.Map;
  */
 public final class OriginOperations {
 
-    /** The keys of a dimension selector such as {@code host=db3}. */
-    private static final List<String> DIMENSIONS = List.of("name", "service", "database", "instance", "host");
-
     private final ConnectionPool pool;
+    private final OriginSelector originSelector;
 
     OriginOperations(ConnectionPool pool) {
         this.pool = pool;
+        this.originSelector = new OriginSelector(pool.origins);
     }
 
     /**
@@ -40,7 +39,7 @@ public final class OriginOperations {
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("drain timeout must be ≥ 0 (was " + timeout + ")");
         }
-        for (Origin o : resolve(selector)) {
+        for (Origin o : originSelector.resolve(selector)) {
             long now = pool.ticker.nanoTime();
             OriginStatus st = o.status();
             // Only the call whose CAS moves the origin out of UP drains it: a concurrent drain finds it DRAINING.
@@ -60,7 +59,7 @@ public final class OriginOperations {
     /** Unplanned DOWN by an operator: idle connections closed now, borrowed ones aborted after the grace period
      * (or closed at return, see {@code abortBorrowedOnDown}). It stays DOWN until {@link #markUp}. Idempotent. */
     public void markDown(String selector) {
-        for (Origin o : resolve(selector)) {
+        for (Origin o : originSelector.resolve(selector)) {
             OriginStatus st = o.status();
             OriginStatus down = new OriginStatus(OriginState.DOWN, "marked down", false,
                     pool.ticker.nanoTime() + downAbortDelay());
@@ -75,72 +74,23 @@ public final class OriginOperations {
     /** UP again: the origins receive connections again, up to their share, a rebalance step at a time.
      * Idempotent. */
     public void markUp(String selector) {
-        for (Origin o : resolve(selector)) {
+        for (Origin o : originSelector.resolve(selector)) {
             up(o, "marked up");
         }
     }
 
     /**
-     * The origins a selector names: an origin's name (a configured origin with a discovery query names itself
-     * and every origin it discovered), or dimension matches {@code key=value[,key=value...]} over
+     * The names of the origins a selector names: an origin's name (a configured origin with a discovery query
+     * names itself and every origin it discovered), or dimension matches {@code key=value[,key=value...]} over
      * {@code name, service, database, instance, host} (every pair must match, case-insensitively), e.g.
      * {@code host=db3}. Throws {@link IllegalArgumentException} when nothing matches or a key is unknown.
      */
     public List<String> select(String selector) {
         List<String> names = new ArrayList<>();
-        for (Origin o : resolve(selector)) {
+        for (Origin o : originSelector.resolve(selector)) {
             names.add(o.name);
         }
         return names;
-    }
-
-    private List<Origin> resolve(String selector) {
-        if (selector == null || selector.isBlank()) {
-            throw new IllegalArgumentException("an origin name or key=value selector is required (known origins: "
-                    + known() + ")");
-        }
-        List<Origin> out = new ArrayList<>();
-        if (selector.indexOf('=') < 0) {
-            Origin o = require(selector);
-            out.add(o);
-            if (o.discovers()) {
-                for (Origin d : pool.origins.all()) {
-                    if (d.parent == o) {
-                        out.add(d);
-                    }
-                }
-            }
-            return out;
-        }
-        Map<String, String> wanted = new LinkedHashMap<>();
-        for (String pair : selector.split(",")) {
-            int eq = pair.indexOf('=');
-            String key = eq < 0 ? pair.trim() : pair.substring(0, eq).trim().toLowerCase(java.util.Locale.ROOT);
-            if (eq < 0 || !DIMENSIONS.contains(key) || pair.substring(eq + 1).isBlank()) {
-                throw new IllegalArgumentException("bad origin selector '" + selector + "': expected key=value pairs "
-                        + "with keys " + DIMENSIONS);
-            }
-            wanted.put(key, pair.substring(eq + 1).trim());
-        }
-        for (Origin o : pool.origins.all()) {
-            if (wanted.entrySet().stream().allMatch(w -> w.getValue().equalsIgnoreCase(dimension(o, w.getKey())))) {
-                out.add(o);
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("no origin matches '" + selector + "' (known origins: " + known() + ")");
-        }
-        return out;
-    }
-
-    private static String dimension(Origin o, String key) {
-        return switch (key) {
-            case "name" -> o.name;
-            case "service" -> o.config.service();
-            case "database" -> o.config.database();
-            case "instance" -> o.config.instance();
-            default -> o.config.host();
-        };
     }
 
     /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
@@ -169,7 +119,7 @@ public final class OriginOperations {
         }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("rebalance rejected: " + String.join("; ", problems)
-                    + " (known origins: " + known() + ")");
+                    + " (known origins: " + originSelector.known() + ")");
         }
         resolved.forEach((o, w) -> {
             o.weightPinned = o.parent != null;
@@ -573,21 +523,5 @@ public final class OriginOperations {
 
     private long downAbortDelay() {
         return pool.config.abortBorrowedOnDown() ? pool.config.downGracePeriod().toNanos() : Creator.NEVER;
-    }
-
-    private Origin require(String name) {
-        Origin o = name == null ? null : pool.origins.find(name);
-        if (o == null) {
-            throw new IllegalArgumentException("unknown origin '" + name + "' (known origins: " + known() + ")");
-        }
-        return o;
-    }
-
-    private String known() {
-        List<String> names = new ArrayList<>();
-        for (Origin o : pool.origins.all()) {
-            names.add(o.name);
-        }
-        return String.join(", ", names);
     }
 }

@@ -94,8 +94,7 @@ final class Origins {
                 name = rs.getString(1).trim();
                 ResultSetMetaData md = rs.getMetaData();
                 for (int i = 2; i <= md.getColumnCount(); i++) {
-                    int dim = List.of("service", "database", "instance", "host")
-                            .indexOf(md.getColumnLabel(i).toLowerCase(Locale.ROOT));
+                    int dim = OriginSelector.DIMENSIONS.indexOf(md.getColumnLabel(i).toLowerCase(Locale.ROOT));
                     if (dim >= 0) {
                         dims[dim] = rs.getString(i);
                     }

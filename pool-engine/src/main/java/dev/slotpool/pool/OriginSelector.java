@@ -1,0 +1,96 @@
+package dev.slotpool.pool;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Which origins an operator's selector names (docs/failover.md): an origin's name (a configured origin with a
+ * discovery query names itself and every origin it discovered), or dimension matches {@code key=value[,...]}
+ * over {@code name} and {@link #DIMENSIONS} (every pair must match, case-insensitively), e.g. {@code host=db3}.
+ * Also the one list of dimensions a discovery query's labelled columns fill.
+ */
+final class OriginSelector {
+
+    /** An origin's dimensions, in {@code OriginConfig}'s order. */
+    static final List<String> DIMENSIONS = List.of("service", "database", "instance", "host");
+    /** The keys a selector may use: the name, then the dimensions. */
+    private static final List<String> KEYS = List.of("name", "service", "database", "instance", "host");
+
+    private final Origins origins;
+
+    OriginSelector(Origins origins) {
+        this.origins = origins;
+    }
+
+    /** The origins {@code selector} names; {@link IllegalArgumentException} when nothing matches or a key is
+     * unknown, with the known origins in the message. */
+    List<Origin> resolve(String selector) {
+        if (selector == null || selector.isBlank()) {
+            throw new IllegalArgumentException("an origin name or key=value selector is required (known origins: "
+                    + known() + ")");
+        }
+        List<Origin> out = new ArrayList<>();
+        if (selector.indexOf('=') < 0) {
+            Origin o = require(selector);
+            out.add(o);
+            if (o.discovers()) {
+                for (Origin d : origins.all()) {
+                    if (d.parent == o) {
+                        out.add(d);
+                    }
+                }
+            }
+            return out;
+        }
+        Map<String, String> wanted = new LinkedHashMap<>();
+        for (String pair : selector.split(",")) {
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair.trim() : pair.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+            if (eq < 0 || !KEYS.contains(key) || pair.substring(eq + 1).isBlank()) {
+                throw new IllegalArgumentException("bad origin selector '" + selector + "': expected key=value pairs "
+                        + "with keys " + KEYS);
+            }
+            wanted.put(key, pair.substring(eq + 1).trim());
+        }
+        for (Origin o : origins.all()) {
+            if (wanted.entrySet().stream().allMatch(w -> w.getValue().equalsIgnoreCase(value(o, w.getKey())))) {
+                out.add(o);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no origin matches '" + selector + "' (known origins: " + known() + ")");
+        }
+        return out;
+    }
+
+    /** The origin with this name; {@link IllegalArgumentException} naming the known origins when there is none. */
+    Origin require(String name) {
+        Origin o = name == null ? null : origins.find(name);
+        if (o == null) {
+            throw new IllegalArgumentException("unknown origin '" + name + "' (known origins: " + known() + ")");
+        }
+        return o;
+    }
+
+    /** The origins' names, for messages. */
+    String known() {
+        List<String> names = new ArrayList<>();
+        for (Origin o : origins.all()) {
+            names.add(o.name);
+        }
+        return String.join(", ", names);
+    }
+
+    private static String value(Origin o, String key) {
+        return switch (key) {
+            case "name" -> o.name;
+            case "service" -> o.config.service();
+            case "database" -> o.config.database();
+            case "instance" -> o.config.instance();
+            default -> o.config.host();
+        };
+    }
+}
