@@ -41,6 +41,12 @@ public final class PoolConfig {
     final int downAfterFailures;
     final int rebalanceStep;
     final boolean leakTracing;
+    final Boolean autoCommit;
+    final Integer transactionIsolation;
+    final Boolean readOnly;
+    final String catalog;
+    final String schema;
+    final String connectionInitSql;
     final LabelingCallback labeling;
     final List<PoolListener> listeners;
     final Ticker ticker;
@@ -77,6 +83,12 @@ public final class PoolConfig {
         downAfterFailures = b.downAfterFailures;
         rebalanceStep = b.rebalanceStep;
         leakTracing = b.leakTracing;
+        autoCommit = b.autoCommit;
+        transactionIsolation = b.transactionIsolation == null ? null : TransactionIsolations.parse(b.transactionIsolation);
+        readOnly = b.readOnly;
+        catalog = b.catalog;
+        schema = b.schema;
+        connectionInitSql = b.connectionInitSql;
         labeling = b.labeling;
         listeners = List.copyOf(b.listeners);
         ticker = b.ticker;
@@ -115,6 +127,18 @@ public final class PoolConfig {
     public int downAfterFailures() { return downAfterFailures; }
     public int rebalanceStep() { return rebalanceStep; }
     public boolean leakTracing() { return leakTracing; }
+    /** Auto-commit set on each new connection; null keeps the driver's. */
+    public Boolean autoCommit() { return autoCommit; }
+    /** A {@code Connection.TRANSACTION_*} level set on each new connection; null keeps the driver's. */
+    public Integer transactionIsolation() { return transactionIsolation; }
+    /** Read-only mode set on each new connection; null keeps the driver's. */
+    public Boolean readOnly() { return readOnly; }
+    /** Catalog set on each new connection; null keeps the driver's. */
+    public String catalog() { return catalog; }
+    /** Schema set on each new connection; null keeps the driver's. */
+    public String schema() { return schema; }
+    /** SQL run once on each new connection before it is lent; null runs nothing. */
+    public String connectionInitSql() { return connectionInitSql; }
     public LabelingCallback labeling() { return labeling; }
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }

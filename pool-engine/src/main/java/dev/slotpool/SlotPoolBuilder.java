@@ -47,6 +47,12 @@ public final class SlotPoolBuilder {
     int downAfterFailures = 3;
     int rebalanceStep = 2;
     boolean leakTracing;
+    Boolean autoCommit;
+    String transactionIsolation;
+    Boolean readOnly;
+    String catalog;
+    String schema;
+    String connectionInitSql;
     LabelingCallback labeling;
     final List<PoolListener> listeners = new ArrayList<>();
     Ticker ticker = Ticker.SYSTEM;
@@ -166,6 +172,31 @@ public final class SlotPoolBuilder {
     /** Record each borrower's stack, reported when a connection is taken back as abandoned. Default false. */
     public SlotPoolBuilder leakTracing(boolean leakTracing) { this.leakTracing = leakTracing; return this; }
 
+    /** Auto-commit mode set on each new connection, and restored at return when a holder changed it. Default:
+     * the driver's (JDBC says true). */
+    public SlotPoolBuilder autoCommit(boolean autoCommit) { this.autoCommit = autoCommit; return this; }
+
+    /** Isolation level set on each new connection, and restored at return when a holder changed it:
+     * {@code READ_COMMITTED}, {@code TRANSACTION_READ_COMMITTED} or {@code read-committed} (likewise
+     * {@code READ_UNCOMMITTED}, {@code REPEATABLE_READ}, {@code SERIALIZABLE}). Default: the driver's. */
+    public SlotPoolBuilder transactionIsolation(String transactionIsolation) { this.transactionIsolation = transactionIsolation; return this; }
+
+    /** Read-only mode set on each new connection, and restored at return when a holder changed it. Default: the
+     * driver's (false). */
+    public SlotPoolBuilder readOnly(boolean readOnly) { this.readOnly = readOnly; return this; }
+
+    /** Catalog set on each new connection, and restored at return when a holder changed it. Default: the
+     * driver's. */
+    public SlotPoolBuilder catalog(String catalog) { this.catalog = catalog; return this; }
+
+    /** Schema set on each new connection, and restored at return when a holder changed it. Default: the
+     * driver's. */
+    public SlotPoolBuilder schema(String schema) { this.schema = schema; return this; }
+
+    /** SQL run once on each new connection before it is lent (after the settings above); a failure closes the
+     * connection and counts as a failed connect. Default none; non-blank if set. */
+    public SlotPoolBuilder connectionInitSql(String connectionInitSql) { this.connectionInitSql = connectionInitSql; return this; }
+
     /** The callback for labeled borrows. Default none (labeled borrows are refused). */
     public SlotPoolBuilder labeling(LabelingCallback labeling) { this.labeling = labeling; return this; }
 
@@ -222,6 +253,19 @@ public final class SlotPoolBuilder {
         between(v, "rebalanceStep", rebalanceStep, 1, 1000);
         if (validationQuery != null && validationQuery.isBlank()) {
             v.add(new ConfigViolation("validationQuery", "''", "must not be blank (leave it unset to use isValid)"));
+        }
+        if (transactionIsolation != null && TransactionIsolations.parse(transactionIsolation) < 0) {
+            v.add(new ConfigViolation("transactionIsolation", transactionIsolation, "must be "
+                    + TransactionIsolations.ALLOWED));
+        }
+        if (catalog != null && catalog.isBlank()) {
+            v.add(new ConfigViolation("catalog", "''", "must not be blank (leave it unset to keep the driver's)"));
+        }
+        if (schema != null && schema.isBlank()) {
+            v.add(new ConfigViolation("schema", "''", "must not be blank (leave it unset to keep the driver's)"));
+        }
+        if (connectionInitSql != null && connectionInitSql.isBlank()) {
+            v.add(new ConfigViolation("connectionInitSql", "''", "must not be blank (leave it unset to run nothing)"));
         }
         if (balancing == null) {
             v.add(new ConfigViolation("balancing", "null", "must be WEIGHTS or LATENCY"));

@@ -43,6 +43,14 @@ public final class SqlErrors {
             90067,  // H2: connection is broken
             90098); // H2: the database has been closed
 
+    /**
+     * Vendor error codes of a refused login: retrying at once cannot help, and it can lock the account.
+     */
+    private static final Set<Integer> AUTHENTICATION_CODES = Set.of(
+            1017,   // ORA-01017: invalid username/password; logon denied
+            28000,  // ORA-28000: the account is locked
+            28001); // ORA-28001: the password has expired
+
     /** Bounds the walk over causes and next-exceptions: both chains can be cyclic in broken drivers. */
     private static final int MAX_LINKS = 64;
 
@@ -60,6 +68,31 @@ public final class SqlErrors {
             Throwable t = pending.poll();
             if (t instanceof SQLException s) {
                 if (isFatalLink(s)) {
+                    return true;
+                }
+                if (s.getNextException() != null) {
+                    pending.add(s.getNextException());
+                }
+            }
+            if (t.getCause() != null) {
+                pending.add(t.getCause());
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code e} or anything chained to it is a refused login: SQLState class 28 (invalid authorization,
+     * such as 28000 or PostgreSQL's 28P01) or an Oracle login code (ORA-01017, ORA-28000, ORA-28001).
+     */
+    public static boolean isAuthenticationFailure(SQLException e) {
+        ArrayDeque<Throwable> pending = new ArrayDeque<>();
+        pending.add(e);
+        for (int seen = 0; seen < MAX_LINKS && !pending.isEmpty(); seen++) {
+            Throwable t = pending.poll();
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState();
+                if ((state != null && state.startsWith("28")) || AUTHENTICATION_CODES.contains(s.getErrorCode())) {
                     return true;
                 }
                 if (s.getNextException() != null) {

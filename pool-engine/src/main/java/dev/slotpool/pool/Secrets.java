@@ -40,8 +40,11 @@ final class Secrets {
         Throwable cause = ex.getCause();
         Throwable tail = out;
         for (int depth = 0; cause != null && cause != ex && depth < 8; depth++, cause = cause.getCause()) {
+            // SQLState and vendor code stay: they classify the failure (a refused login backs off at once).
             Throwable copy = new SQLException(cause.getClass().getName() + ": "
-                    + redact(cause.getMessage(), secrets));
+                    + redact(cause.getMessage(), secrets),
+                    cause instanceof SQLException s ? s.getSQLState() : null,
+                    cause instanceof SQLException s ? s.getErrorCode() : 0);
             copy.setStackTrace(cause.getStackTrace());
             tail.initCause(copy);
             tail = copy;
