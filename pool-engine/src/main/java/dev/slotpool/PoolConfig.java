@@ -47,6 +47,7 @@ public final class PoolConfig {
     final String catalog;
     final String schema;
     final String connectionInitSql;
+    final CredentialsProvider credentialsProvider;
     final LabelingCallback labeling;
     final List<PoolListener> listeners;
     final Ticker ticker;
@@ -89,6 +90,7 @@ public final class PoolConfig {
         catalog = b.catalog;
         schema = b.schema;
         connectionInitSql = b.connectionInitSql;
+        credentialsProvider = b.credentialsProvider;
         labeling = b.labeling;
         listeners = List.copyOf(b.listeners);
         ticker = b.ticker;
@@ -139,6 +141,8 @@ public final class PoolConfig {
     public String schema() { return schema; }
     /** SQL run once on each new connection before it is lent; null runs nothing. */
     public String connectionInitSql() { return connectionInitSql; }
+    /** Supplies credentials at each new connection; null uses the configured ones. */
+    public CredentialsProvider credentialsProvider() { return credentialsProvider; }
     public LabelingCallback labeling() { return labeling; }
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }

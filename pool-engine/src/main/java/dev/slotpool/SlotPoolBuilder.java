@@ -53,6 +53,7 @@ public final class SlotPoolBuilder {
     String catalog;
     String schema;
     String connectionInitSql;
+    CredentialsProvider credentialsProvider;
     LabelingCallback labeling;
     final List<PoolListener> listeners = new ArrayList<>();
     Ticker ticker = Ticker.SYSTEM;
@@ -196,6 +197,10 @@ public final class SlotPoolBuilder {
     /** SQL run once on each new connection before it is lent (after the settings above); a failure closes the
      * connection and counts as a failed connect. Default none; non-blank if set. */
     public SlotPoolBuilder connectionInitSql(String connectionInitSql) { this.connectionInitSql = connectionInitSql; return this; }
+
+    /** Supplies user and password at each new connection (and probe), in place of the configured ones, so
+     * rotated credentials work without a restart. Default none. */
+    public SlotPoolBuilder credentialsProvider(CredentialsProvider credentialsProvider) { this.credentialsProvider = credentialsProvider; return this; }
 
     /** The callback for labeled borrows. Default none (labeled borrows are refused). */
     public SlotPoolBuilder labeling(LabelingCallback labeling) { this.labeling = labeling; return this; }

@@ -50,6 +50,7 @@ public final class ConnectionPool {
     final Events events;
     final Origins origins;
     final Creator creator;
+    private final Connector connector;
     final Housekeeper housekeeper;
     final OriginOperations operations;
     final FailureDetector detector;
@@ -93,6 +94,7 @@ public final class ConnectionPool {
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
         this.validationTimeoutNanos = config.validationTimeout().toNanos();
         this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
+        this.connector = new Connector(config.credentialsProvider());
         this.creator = new Creator(this);
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
@@ -571,12 +573,7 @@ public final class ConnectionPool {
 
     /** Opens a physical connection for an origin; runs on pool threads only (S6). */
     Connection connect(Origin o) throws SQLException {
-        Connection c = o.driver.connect(o.config.url(), o.connectProperties);
-        if (c == null) {
-            throw new SQLException("no driver accepted the URL of origin '" + o.name + "': "
-                    + JdbcUrls.redact(o.config.url()), "08001");
-        }
-        return c;
+        return connector.connect(o);
     }
 
     /** Redacted name for messages. */

@@ -32,8 +32,17 @@ final class Secrets {
         List<String> secrets = secretsOf(origin);
         // A driver's Error or RuntimeException is named: its message alone ("com/acme/Foo") says too little.
         String type = ex instanceof SQLException ? "" : ex.getClass().getName() + ": ";
-        SQLException out = new SQLException("origin '" + origin.name() + "': " + what + ": " + type
-                + redact(ex.getMessage(), secrets),
+        return copy(ex, secrets, "origin '" + origin.name() + "': " + what + ": " + type);
+    }
+
+    /** A copy of {@code ex} and its causes with {@code secrets} removed from every message (SQLState, vendor code
+     * and stack kept), for a secret the origin's configuration does not hold (a provided password). */
+    static SQLException scrub(SQLException ex, List<String> secrets) {
+        return copy(ex, secrets, "");
+    }
+
+    private static SQLException copy(Throwable ex, List<String> secrets, String prefix) {
+        SQLException out = new SQLException(prefix + redact(ex.getMessage(), secrets),
                 ex instanceof SQLException s ? s.getSQLState() : "08001",
                 ex instanceof SQLException s ? s.getErrorCode() : 0);
         out.setStackTrace(ex.getStackTrace());
