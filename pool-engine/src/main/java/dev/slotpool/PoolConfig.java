@@ -48,6 +48,7 @@ public final class PoolConfig {
     final String schema;
     final String connectionInitSql;
     final CredentialsProvider credentialsProvider;
+    final SqlExceptionOverride exceptionOverride;
     final LabelingCallback labeling;
     final List<PoolListener> listeners;
     final Ticker ticker;
@@ -91,6 +92,7 @@ public final class PoolConfig {
         schema = b.schema;
         connectionInitSql = b.connectionInitSql;
         credentialsProvider = b.credentialsProvider;
+        exceptionOverride = b.exceptionOverride;
         labeling = b.labeling;
         listeners = List.copyOf(b.listeners);
         ticker = b.ticker;
@@ -143,6 +145,8 @@ public final class PoolConfig {
     public String connectionInitSql() { return connectionInitSql; }
     /** Supplies credentials at each new connection; null uses the configured ones. */
     public CredentialsProvider credentialsProvider() { return credentialsProvider; }
+    /** Consulted before the built-in eviction rules; null if none. */
+    public SqlExceptionOverride exceptionOverride() { return exceptionOverride; }
     public LabelingCallback labeling() { return labeling; }
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }

@@ -54,6 +54,7 @@ public final class SlotPoolBuilder {
     String schema;
     String connectionInitSql;
     CredentialsProvider credentialsProvider;
+    SqlExceptionOverride exceptionOverride;
     LabelingCallback labeling;
     final List<PoolListener> listeners = new ArrayList<>();
     Ticker ticker = Ticker.SYSTEM;
@@ -201,6 +202,9 @@ public final class SlotPoolBuilder {
     /** Supplies user and password at each new connection (and probe), in place of the configured ones, so
      * rotated credentials work without a restart. Default none. */
     public SlotPoolBuilder credentialsProvider(CredentialsProvider credentialsProvider) { this.credentialsProvider = credentialsProvider; return this; }
+
+    /** Decides before the built-in rules whether an error on a lent connection evicts it. Default none. */
+    public SlotPoolBuilder exceptionOverride(SqlExceptionOverride exceptionOverride) { this.exceptionOverride = exceptionOverride; return this; }
 
     /** The callback for labeled borrows. Default none (labeled borrows are refused). */
     public SlotPoolBuilder labeling(LabelingCallback labeling) { this.labeling = labeling; return this; }

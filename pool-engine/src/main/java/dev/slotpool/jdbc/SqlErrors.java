@@ -1,5 +1,7 @@
 package dev.slotpool.jdbc;
 
+import dev.slotpool.SqlExceptionOverride;
+
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -55,6 +57,28 @@ public final class SqlErrors {
     private static final int MAX_LINKS = 64;
 
     private SqlErrors() {
+    }
+
+    /**
+     * Whether an error on a lent connection evicts it: the override's decision first (null: none), else
+     * {@link #isFatal}. An override that throws is ignored for this error.
+     */
+    public static boolean evicts(SQLException e, SqlExceptionOverride override) {
+        if (override != null) {
+            SqlExceptionOverride.Decision d;
+            try {
+                d = override.adjudicate(e);
+            } catch (RuntimeException | LinkageError | AssertionError ignored) {
+                d = null; // a broken override must not turn a statement error into a different one
+            }
+            if (d == SqlExceptionOverride.Decision.EVICT) {
+                return true;
+            }
+            if (d == SqlExceptionOverride.Decision.DO_NOT_EVICT) {
+                return false;
+            }
+        }
+        return isFatal(e);
     }
 
     /**

@@ -144,6 +144,11 @@ final class PooledConnection implements ConnectionLease {
     }
 
     @Override
+    public dev.slotpool.SqlExceptionOverride exceptionOverride() {
+        return pool.config.exceptionOverride();
+    }
+
+    @Override
     public void touch() {
         lastActivityAt = pool.ticker.nanoTime();
     }
