@@ -41,6 +41,7 @@ public final class PoolConfig {
     final int downAfterFailures;
     final int rebalanceStep;
     final boolean leakTracing;
+    final Duration leakDetectionThreshold;
     final Boolean autoCommit;
     final Integer transactionIsolation;
     final Boolean readOnly;
@@ -85,6 +86,7 @@ public final class PoolConfig {
         downAfterFailures = b.downAfterFailures;
         rebalanceStep = b.rebalanceStep;
         leakTracing = b.leakTracing;
+        leakDetectionThreshold = b.leakDetectionThreshold;
         autoCommit = b.autoCommit;
         transactionIsolation = b.transactionIsolation == null ? null : TransactionIsolations.parse(b.transactionIsolation);
         readOnly = b.readOnly;
@@ -131,6 +133,8 @@ public final class PoolConfig {
     public int downAfterFailures() { return downAfterFailures; }
     public int rebalanceStep() { return rebalanceStep; }
     public boolean leakTracing() { return leakTracing; }
+    /** Borrowed longer than this is reported once per borrow; zero is off. */
+    public Duration leakDetectionThreshold() { return leakDetectionThreshold; }
     /** Auto-commit set on each new connection; null keeps the driver's. */
     public Boolean autoCommit() { return autoCommit; }
     /** A {@code Connection.TRANSACTION_*} level set on each new connection; null keeps the driver's. */

@@ -47,6 +47,7 @@ public final class SlotPoolBuilder {
     int downAfterFailures = 3;
     int rebalanceStep = 2;
     boolean leakTracing;
+    Duration leakDetectionThreshold = Duration.ZERO;
     Boolean autoCommit;
     String transactionIsolation;
     Boolean readOnly;
@@ -174,6 +175,10 @@ public final class SlotPoolBuilder {
     /** Record each borrower's stack, reported when a connection is taken back as abandoned. Default false. */
     public SlotPoolBuilder leakTracing(boolean leakTracing) { this.leakTracing = leakTracing; return this; }
 
+    /** A connection borrowed longer than this is reported once per borrow (a LEAK event and a WARNING with the
+     * holder's thread and borrow stack) and left with its holder. Default 0 (off); else ≥ 1 s. */
+    public SlotPoolBuilder leakDetectionThreshold(Duration leakDetectionThreshold) { this.leakDetectionThreshold = leakDetectionThreshold; return this; }
+
     /** Auto-commit mode set on each new connection, and restored at return when a holder changed it. Default:
      * the driver's (JDBC says true). */
     public SlotPoolBuilder autoCommit(boolean autoCommit) { this.autoCommit = autoCommit; return this; }
@@ -251,6 +256,7 @@ public final class SlotPoolBuilder {
         atLeast(v, "maxLifetime", maxLifetime, Duration.ofSeconds(1), true);
         atLeast(v, "abandonedTimeout", abandonedTimeout, Duration.ZERO, false);
         atLeast(v, "timeToLive", timeToLive, Duration.ZERO, false);
+        atLeast(v, "leakDetectionThreshold", leakDetectionThreshold, Duration.ofSeconds(1), true);
         atLeast(v, "keepaliveInterval", keepaliveInterval, Duration.ofSeconds(1), true);
         atLeast(v, "validateAfterIdle", validateAfterIdle, Duration.ZERO, false);
         within(v, "connectTimeout", connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));

@@ -205,7 +205,9 @@ public final class ConnectionPool {
     }
 
     private Connection lend(PooledConnection e, long now, long waitNanos) {
-        e.lend(now, Thread.currentThread(), config.leakTracing() ? new Throwable("borrowed here") : null);
+        // The stack costs an allocation and a stack walk: only when something will report it.
+        boolean stack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
+        e.lend(now, Thread.currentThread(), stack ? new Throwable("borrowed here") : null);
         if (events.any()) {
             events.borrowed(e.origin.name, waitNanos);
         }

@@ -74,6 +74,8 @@ final class PooledConnection implements ConnectionLease {
     long lastValidatedAt;
     Thread holder;
     Throwable borrowStack;
+    /** The borrow (its stamp) last reported past the leak detection threshold; written by the housekeeper only. */
+    long leakReportedStamp;
 
     PooledConnection(ConnectionPool pool, Origin origin, Slot<PooledConnection> slot, Connection physical,
                      ConnectionDefaults defaults, long createdAt, long retireAt) {
@@ -122,6 +124,11 @@ final class PooledConnection implements ConnectionLease {
     void retire(CloseReason reason) {
         retireReason = reason;
         retireAtReturn = true;
+    }
+
+    /** Whether a lease word read earlier ({@link #stamp()}) is a borrow's. */
+    static boolean isLent(long stamp) {
+        return (stamp & STATE_BITS) == LENT;
     }
 
     boolean lent() {
