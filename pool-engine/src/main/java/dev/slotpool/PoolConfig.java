@@ -42,6 +42,7 @@ public final class PoolConfig {
     final int rebalanceStep;
     final boolean leakTracing;
     final Duration leakDetectionThreshold;
+    final Duration initializationFailTimeout;
     final Boolean autoCommit;
     final Integer transactionIsolation;
     final Boolean readOnly;
@@ -87,6 +88,7 @@ public final class PoolConfig {
         rebalanceStep = b.rebalanceStep;
         leakTracing = b.leakTracing;
         leakDetectionThreshold = b.leakDetectionThreshold;
+        initializationFailTimeout = b.initializationFailTimeout != null ? b.initializationFailTimeout : b.connectTimeout;
         autoCommit = b.autoCommit;
         transactionIsolation = b.transactionIsolation == null ? null : TransactionIsolations.parse(b.transactionIsolation);
         readOnly = b.readOnly;
@@ -135,6 +137,8 @@ public final class PoolConfig {
     public boolean leakTracing() { return leakTracing; }
     /** Borrowed longer than this is reported once per borrow; zero is off. */
     public Duration leakDetectionThreshold() { return leakDetectionThreshold; }
+    /** How long build() waits for a first connection; negative: not at all. */
+    public Duration initializationFailTimeout() { return initializationFailTimeout; }
     /** Auto-commit set on each new connection; null keeps the driver's. */
     public Boolean autoCommit() { return autoCommit; }
     /** A {@code Connection.TRANSACTION_*} level set on each new connection; null keeps the driver's. */

@@ -48,6 +48,7 @@ public final class SlotPoolBuilder {
     int rebalanceStep = 2;
     boolean leakTracing;
     Duration leakDetectionThreshold = Duration.ZERO;
+    Duration initializationFailTimeout;
     Boolean autoCommit;
     String transactionIsolation;
     Boolean readOnly;
@@ -179,6 +180,14 @@ public final class SlotPoolBuilder {
      * holder's thread and borrow stack) and left with its holder. Default 0 (off); else ≥ 1 s. */
     public SlotPoolBuilder leakDetectionThreshold(Duration leakDetectionThreshold) { this.leakDetectionThreshold = leakDetectionThreshold; return this; }
 
+    /**
+     * How long {@link #build()} waits for a first connection on any origin before it fails with a
+     * {@link PoolInitializationException} naming every origin and its last failure (it also waits for one failed
+     * attempt per origin, at most connectTimeout longer). Default: connectTimeout; 0 = one attempt per origin;
+     * negative = start at once and fill in the background. Ignored when initialSize is 0. At most 10 min.
+     */
+    public SlotPoolBuilder initializationFailTimeout(Duration initializationFailTimeout) { this.initializationFailTimeout = initializationFailTimeout; return this; }
+
     /** Auto-commit mode set on each new connection, and restored at return when a holder changed it. Default:
      * the driver's (JDBC says true). */
     public SlotPoolBuilder autoCommit(boolean autoCommit) { this.autoCommit = autoCommit; return this; }
@@ -220,7 +229,12 @@ public final class SlotPoolBuilder {
     /** The clock for timers (tests inject a manual one). Default {@link Ticker#SYSTEM}. */
     public SlotPoolBuilder ticker(Ticker ticker) { this.ticker = ticker; return this; }
 
-    /** Validates and starts the pool. */
+    /**
+     * Validates and starts the pool; waits for a first connection as {@link #initializationFailTimeout} says.
+     *
+     * @throws InvalidPoolConfigException listing every invalid setting
+     * @throws PoolInitializationException when no origin gave a first connection in time
+     */
     public SlotPoolDataSource build() {
         return new SlotPoolDataSource(config());
     }
@@ -257,6 +271,10 @@ public final class SlotPoolBuilder {
         atLeast(v, "abandonedTimeout", abandonedTimeout, Duration.ZERO, false);
         atLeast(v, "timeToLive", timeToLive, Duration.ZERO, false);
         atLeast(v, "leakDetectionThreshold", leakDetectionThreshold, Duration.ofSeconds(1), true);
+        if (initializationFailTimeout != null && initializationFailTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
+            v.add(new ConfigViolation("initializationFailTimeout", initializationFailTimeout.toString(),
+                    "must be ≤ PT10M (or negative to start without waiting)"));
+        }
         atLeast(v, "keepaliveInterval", keepaliveInterval, Duration.ofSeconds(1), true);
         atLeast(v, "validateAfterIdle", validateAfterIdle, Duration.ZERO, false);
         within(v, "connectTimeout", connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));

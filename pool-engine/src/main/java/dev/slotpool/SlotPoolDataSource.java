@@ -1,6 +1,7 @@
 package dev.slotpool;
 
 import dev.slotpool.pool.ConnectionPool;
+import dev.slotpool.pool.FirstConnection;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -35,6 +36,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     SlotPoolDataSource(PoolConfig config) {
         this.config = config;
         this.pool = new ConnectionPool(config);
+        FirstConnection.await(pool);
     }
 
     /** A builder with the documented defaults. */
