@@ -35,13 +35,25 @@ public final class FirstConnection {
         }
         long start = System.nanoTime();
         long connectTimeout = pool.config.connectTimeout().toNanos();
-        while (pool.opened.get() == 0) {
+        while (!anyOriginAnswered(pool)) {
             long waited = System.nanoTime() - start;
             if (waited >= timeout && (everyOriginFailed(pool) || waited >= timeout + connectTimeout)) {
                 fail(pool, waited);
             }
             Parking.park(FirstConnection.class, POLL_NANOS);
         }
+    }
+
+    /** Whether an origin's last connect gave a usable connection: its mean connect time is kept from the first
+     * success on and reset by a failure. Not the opened count, which also counts a connection whose init SQL
+     * failed. */
+    private static boolean anyOriginAnswered(ConnectionPool pool) {
+        for (Origin o : pool.origins.configured()) {
+            if (o.meanCreateNanos > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean everyOriginFailed(ConnectionPool pool) {

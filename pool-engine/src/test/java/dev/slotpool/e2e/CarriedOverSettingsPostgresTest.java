@@ -1,6 +1,7 @@
 package dev.slotpool.e2e;
 
 import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolInitializationException;
 import dev.slotpool.SlotPoolDataSource;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -111,17 +112,17 @@ class CarriedOverSettingsPostgresTest {
     }
 
     @Test
-    void aFailingInitSqlIsReportedWithTheServersError() {
+    void aFailingInitSqlFailsTheStartWithTheServersError() {
         E2e.RecordingListener events = new E2e.RecordingListener();
-        try (SlotPoolDataSource ds = SlotPoolDataSource.builder().name("init-fails").url(url).username(ROLE)
-                .password(PASSWORD).minSize(1).maxSize(1).borrowTimeout(Duration.ofMillis(300))
-                .connectionInitSql("SET ROLE postgres").listener(events).build()) {
-            assertThatThrownBy(ds::getConnection).hasStackTraceContaining("connectionInitSql failed")
-                    .hasStackTraceContaining("permission denied");
-            assertThat(events.events).filteredOn(e -> e.type() == PoolEvent.Type.CREATION_FAILED).first()
-                    .satisfies(e -> assertThat(e.detail()).contains("connectionInitSql failed")
-                            .doesNotContain(PASSWORD));
-        }
+        assertThatThrownBy(() -> SlotPoolDataSource.builder().name("init-fails").url(url).username(ROLE)
+                .password(PASSWORD).minSize(1).maxSize(1).connectTimeout(Duration.ofMillis(500))
+                .connectionInitSql("SET ROLE postgres").listener(events).build())
+                .isInstanceOf(PoolInitializationException.class)
+                .hasMessageContaining("connectionInitSql failed").hasMessageContaining("permission denied")
+                .hasMessageNotContaining(PASSWORD);
+        assertThat(events.events).filteredOn(e -> e.type() == PoolEvent.Type.CREATION_FAILED).first()
+                .satisfies(e -> assertThat(e.detail()).contains("connectionInitSql failed")
+                        .doesNotContain(PASSWORD));
     }
 
     /** Measured on this server: with the fast back-off (50 ms doubling) 5 refused logins in the window, now 1. */
@@ -130,6 +131,7 @@ class CarriedOverSettingsPostgresTest {
         E2e.RecordingListener events = new E2e.RecordingListener();
         try (SlotPoolDataSource ds = SlotPoolDataSource.builder().name("wrong-pw").url(url).username(ROLE)
                 .password("not-" + PASSWORD).minSize(1).maxSize(1).downAfterFailures(0)
+                .initializationFailTimeout(Duration.ofMillis(-1))
                 .creationBackoffMax(Duration.ofMinutes(1)).listener(events).build()) {
             await("the first refused login", () -> failures(events), n -> n >= 1);
             long windowEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);

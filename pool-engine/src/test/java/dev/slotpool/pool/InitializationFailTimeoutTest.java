@@ -82,6 +82,18 @@ class InitializationFailTimeoutTest {
     }
 
     @Test
+    void aConnectionWhoseInitSqlFailedIsNoFirstConnection() {
+        StubDatabase db = StubDatabase.reset("init-sql-fails");
+        db.failNextQueries(Integer.MAX_VALUE, "42501");
+        PoolInitializationException e = catchThrowableOfType(PoolInitializationException.class, () ->
+                Pools.stub(db).name("init-sql-fails").connectTimeout(Duration.ofMillis(200))
+                        .connectionInitSql("SET ROLE reporting").build());
+        assertThat(e).isNotNull();
+        assertThat(e.lastFailures().get("default")).contains("connectionInitSql failed");
+        assertThat(db.live()).as("each such connection was closed").isZero();
+    }
+
+    @Test
     void nothingToOpenAtStartMeansNothingToWaitFor() throws Exception {
         StubDatabase db = StubDatabase.reset("init-empty").down(true);
         try (SlotPoolDataSource ds = Pools.stub(db).name("init-empty").minSize(0).build()) {
