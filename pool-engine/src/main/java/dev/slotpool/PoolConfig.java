@@ -41,6 +41,16 @@ public final class PoolConfig {
     final int downAfterFailures;
     final int rebalanceStep;
     final boolean leakTracing;
+    final Duration leakDetectionThreshold;
+    final Duration initializationFailTimeout;
+    final Boolean autoCommit;
+    final Integer transactionIsolation;
+    final Boolean readOnly;
+    final String catalog;
+    final String schema;
+    final String connectionInitSql;
+    final CredentialsProvider credentialsProvider;
+    final SqlExceptionOverride exceptionOverride;
     final LabelingCallback labeling;
     final List<PoolListener> listeners;
     final Ticker ticker;
@@ -77,6 +87,16 @@ public final class PoolConfig {
         downAfterFailures = b.downAfterFailures;
         rebalanceStep = b.rebalanceStep;
         leakTracing = b.leakTracing;
+        leakDetectionThreshold = b.leakDetectionThreshold;
+        initializationFailTimeout = b.initializationFailTimeout != null ? b.initializationFailTimeout : b.connectTimeout;
+        autoCommit = b.autoCommit;
+        transactionIsolation = b.transactionIsolation == null ? null : TransactionIsolations.parse(b.transactionIsolation);
+        readOnly = b.readOnly;
+        catalog = b.catalog;
+        schema = b.schema;
+        connectionInitSql = b.connectionInitSql;
+        credentialsProvider = b.credentialsProvider;
+        exceptionOverride = b.exceptionOverride;
         labeling = b.labeling;
         listeners = List.copyOf(b.listeners);
         ticker = b.ticker;
@@ -115,6 +135,26 @@ public final class PoolConfig {
     public int downAfterFailures() { return downAfterFailures; }
     public int rebalanceStep() { return rebalanceStep; }
     public boolean leakTracing() { return leakTracing; }
+    /** Borrowed longer than this is reported once per borrow; zero is off. */
+    public Duration leakDetectionThreshold() { return leakDetectionThreshold; }
+    /** How long build() waits for a first connection; negative: not at all. */
+    public Duration initializationFailTimeout() { return initializationFailTimeout; }
+    /** Auto-commit set on each new connection; null keeps the driver's. */
+    public Boolean autoCommit() { return autoCommit; }
+    /** A {@code Connection.TRANSACTION_*} level set on each new connection; null keeps the driver's. */
+    public Integer transactionIsolation() { return transactionIsolation; }
+    /** Read-only mode set on each new connection; null keeps the driver's. */
+    public Boolean readOnly() { return readOnly; }
+    /** Catalog set on each new connection; null keeps the driver's. */
+    public String catalog() { return catalog; }
+    /** Schema set on each new connection; null keeps the driver's. */
+    public String schema() { return schema; }
+    /** SQL run once on each new connection before it is lent; null runs nothing. */
+    public String connectionInitSql() { return connectionInitSql; }
+    /** Supplies credentials at each new connection; null uses the configured ones. */
+    public CredentialsProvider credentialsProvider() { return credentialsProvider; }
+    /** Consulted before the built-in eviction rules; null if none. */
+    public SqlExceptionOverride exceptionOverride() { return exceptionOverride; }
     public LabelingCallback labeling() { return labeling; }
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }

@@ -7,7 +7,8 @@ import java.time.Instant;
  *
  * @param type   what happened
  * @param origin the origin it happened on, or null for pool-wide events
- * @param reason why a connection was closed (for {@link Type#CLOSED}), else null
+ * @param reason why a connection was closed (for {@link Type#CLOSED}) or taken back (for {@link Type#LEAK}: null
+ *               when it was only held past the leak detection threshold), else null
  * @param detail a human-readable detail: never a password or URL credential
  * @param at     when
  */
@@ -23,7 +24,9 @@ public record PoolEvent(Type type, String origin, CloseReason reason, String det
         CLOSED,
         /** A borrow timed out (detail: the pool state). */
         TIMEOUT,
-        /** A connection was taken back from a holder that kept it too long (detail: holder and stack). */
+        /** A connection was taken back from a holder that kept it too long ({@link #reason()} says why), or, with
+         * no reason, has been held past the leak detection threshold and is left with its holder (detail: holder,
+         * time held and, where recorded, the borrow stack). */
         LEAK,
         /** An origin changed state (detail: from, to, why). */
         ORIGIN_STATE,

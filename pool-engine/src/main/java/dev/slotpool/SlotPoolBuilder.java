@@ -47,6 +47,16 @@ public final class SlotPoolBuilder {
     int downAfterFailures = 3;
     int rebalanceStep = 2;
     boolean leakTracing;
+    Duration leakDetectionThreshold = Duration.ZERO;
+    Duration initializationFailTimeout;
+    Boolean autoCommit;
+    String transactionIsolation;
+    Boolean readOnly;
+    String catalog;
+    String schema;
+    String connectionInitSql;
+    CredentialsProvider credentialsProvider;
+    SqlExceptionOverride exceptionOverride;
     LabelingCallback labeling;
     final List<PoolListener> listeners = new ArrayList<>();
     Ticker ticker = Ticker.SYSTEM;
@@ -166,6 +176,50 @@ public final class SlotPoolBuilder {
     /** Record each borrower's stack, reported when a connection is taken back as abandoned. Default false. */
     public SlotPoolBuilder leakTracing(boolean leakTracing) { this.leakTracing = leakTracing; return this; }
 
+    /** A connection borrowed longer than this is reported once per borrow (a LEAK event and a WARNING with the
+     * holder's thread and borrow stack) and left with its holder. Default 0 (off); else ≥ 1 s. */
+    public SlotPoolBuilder leakDetectionThreshold(Duration leakDetectionThreshold) { this.leakDetectionThreshold = leakDetectionThreshold; return this; }
+
+    /**
+     * How long {@link #build()} waits for a first connection on any origin before it fails with a
+     * {@link PoolInitializationException} naming every origin and its last failure (it also waits for one failed
+     * attempt per origin, at most connectTimeout longer). Default: connectTimeout; 0 = one attempt per origin;
+     * negative = start at once and fill in the background. Ignored when initialSize is 0. At most 10 min.
+     */
+    public SlotPoolBuilder initializationFailTimeout(Duration initializationFailTimeout) { this.initializationFailTimeout = initializationFailTimeout; return this; }
+
+    /** Auto-commit mode set on each new connection, and restored at return when a holder changed it. Default:
+     * the driver's (JDBC says true). */
+    public SlotPoolBuilder autoCommit(boolean autoCommit) { this.autoCommit = autoCommit; return this; }
+
+    /** Isolation level set on each new connection, and restored at return when a holder changed it:
+     * {@code READ_COMMITTED}, {@code TRANSACTION_READ_COMMITTED} or {@code read-committed} (likewise
+     * {@code READ_UNCOMMITTED}, {@code REPEATABLE_READ}, {@code SERIALIZABLE}). Default: the driver's. */
+    public SlotPoolBuilder transactionIsolation(String transactionIsolation) { this.transactionIsolation = transactionIsolation; return this; }
+
+    /** Read-only mode set on each new connection, and restored at return when a holder changed it. Default: the
+     * driver's (false). */
+    public SlotPoolBuilder readOnly(boolean readOnly) { this.readOnly = readOnly; return this; }
+
+    /** Catalog set on each new connection, and restored at return when a holder changed it. Default: the
+     * driver's. */
+    public SlotPoolBuilder catalog(String catalog) { this.catalog = catalog; return this; }
+
+    /** Schema set on each new connection, and restored at return when a holder changed it. Default: the
+     * driver's. */
+    public SlotPoolBuilder schema(String schema) { this.schema = schema; return this; }
+
+    /** SQL run once on each new connection before it is lent (after the settings above); a failure closes the
+     * connection and counts as a failed connect. Default none; non-blank if set. */
+    public SlotPoolBuilder connectionInitSql(String connectionInitSql) { this.connectionInitSql = connectionInitSql; return this; }
+
+    /** Supplies user and password at each new connection (and probe), in place of the configured ones, so
+     * rotated credentials work without a restart. Default none. */
+    public SlotPoolBuilder credentialsProvider(CredentialsProvider credentialsProvider) { this.credentialsProvider = credentialsProvider; return this; }
+
+    /** Decides before the built-in rules whether an error on a lent connection evicts it. Default none. */
+    public SlotPoolBuilder exceptionOverride(SqlExceptionOverride exceptionOverride) { this.exceptionOverride = exceptionOverride; return this; }
+
     /** The callback for labeled borrows. Default none (labeled borrows are refused). */
     public SlotPoolBuilder labeling(LabelingCallback labeling) { this.labeling = labeling; return this; }
 
@@ -175,7 +229,12 @@ public final class SlotPoolBuilder {
     /** The clock for timers (tests inject a manual one). Default {@link Ticker#SYSTEM}. */
     public SlotPoolBuilder ticker(Ticker ticker) { this.ticker = ticker; return this; }
 
-    /** Validates and starts the pool. */
+    /**
+     * Validates and starts the pool; waits for a first connection as {@link #initializationFailTimeout} says.
+     *
+     * @throws InvalidPoolConfigException listing every invalid setting
+     * @throws PoolInitializationException when no origin gave a first connection in time
+     */
     public SlotPoolDataSource build() {
         return new SlotPoolDataSource(config());
     }
@@ -211,6 +270,11 @@ public final class SlotPoolBuilder {
         atLeast(v, "maxLifetime", maxLifetime, Duration.ofSeconds(1), true);
         atLeast(v, "abandonedTimeout", abandonedTimeout, Duration.ZERO, false);
         atLeast(v, "timeToLive", timeToLive, Duration.ZERO, false);
+        atLeast(v, "leakDetectionThreshold", leakDetectionThreshold, Duration.ofSeconds(1), true);
+        if (initializationFailTimeout != null && initializationFailTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
+            v.add(new ConfigViolation("initializationFailTimeout", initializationFailTimeout.toString(),
+                    "must be ≤ PT10M (or negative to start without waiting)"));
+        }
         atLeast(v, "keepaliveInterval", keepaliveInterval, Duration.ofSeconds(1), true);
         atLeast(v, "validateAfterIdle", validateAfterIdle, Duration.ZERO, false);
         within(v, "connectTimeout", connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
@@ -222,6 +286,19 @@ public final class SlotPoolBuilder {
         between(v, "rebalanceStep", rebalanceStep, 1, 1000);
         if (validationQuery != null && validationQuery.isBlank()) {
             v.add(new ConfigViolation("validationQuery", "''", "must not be blank (leave it unset to use isValid)"));
+        }
+        if (transactionIsolation != null && TransactionIsolations.parse(transactionIsolation) < 0) {
+            v.add(new ConfigViolation("transactionIsolation", transactionIsolation, "must be "
+                    + TransactionIsolations.ALLOWED));
+        }
+        if (catalog != null && catalog.isBlank()) {
+            v.add(new ConfigViolation("catalog", "''", "must not be blank (leave it unset to keep the driver's)"));
+        }
+        if (schema != null && schema.isBlank()) {
+            v.add(new ConfigViolation("schema", "''", "must not be blank (leave it unset to keep the driver's)"));
+        }
+        if (connectionInitSql != null && connectionInitSql.isBlank()) {
+            v.add(new ConfigViolation("connectionInitSql", "''", "must not be blank (leave it unset to run nothing)"));
         }
         if (balancing == null) {
             v.add(new ConfigViolation("balancing", "null", "must be WEIGHTS or LATENCY"));

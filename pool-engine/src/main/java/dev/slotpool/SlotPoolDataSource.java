@@ -1,6 +1,7 @@
 package dev.slotpool;
 
 import dev.slotpool.pool.ConnectionPool;
+import dev.slotpool.pool.FirstConnection;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -35,6 +36,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     SlotPoolDataSource(PoolConfig config) {
         this.config = config;
         this.pool = new ConnectionPool(config);
+        FirstConnection.await(pool);
     }
 
     /** A builder with the documented defaults. */
@@ -68,7 +70,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         return pool.borrow(labels);
     }
 
-    /** Not supported: a pool's credentials are fixed per origin at build time. */
+    /** Not supported: a pool lends connections with the credentials of its origins (or of its CredentialsProvider). */
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
         throw new SQLFeatureNotSupportedException("slotpool lends connections with the credentials configured per "

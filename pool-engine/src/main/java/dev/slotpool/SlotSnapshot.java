@@ -15,7 +15,7 @@ import java.util.Map;
  * @param heldMillis     time since it was borrowed (borrowed slots)
  * @param holderThread   name of the thread holding it, or null
  * @param labels         the connection's labels
- * @param borrowStack    the holder's stack at borrow when leak tracing is on, else null
+ * @param borrowStack    the holder's stack at borrow when leak tracing or the leak detection threshold is on, else null
  */
 public record SlotSnapshot(int index, SlotState state, boolean retiring, long borrowCount, long ageMillis,
                            long idleMillis, long heldMillis, String holderThread, Map<String, String> labels,

@@ -29,6 +29,27 @@ class BuilderValidationTest {
     }
 
     @Test
+    void sessionSettingsAreChecked() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:x").transactionIsolation("read-comitted")
+                        .catalog("").schema(" ").connectionInitSql("").config());
+        assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly(
+                "transactionIsolation", "catalog", "schema", "connectionInitSql");
+        assertThat(e.violations().get(0).value()).isEqualTo("read-comitted");
+    }
+
+    @Test
+    void isolationNamesInEverySpellingAreAccepted() {
+        for (String name : new String[] {"TRANSACTION_READ_COMMITTED", "READ_COMMITTED", "read-committed",
+                "Read Committed"}) {
+            assertThat(SlotPoolDataSource.builder().url("jdbc:h2:mem:x").transactionIsolation(name).config()
+                    .transactionIsolation()).as(name).isEqualTo(java.sql.Connection.TRANSACTION_READ_COMMITTED);
+        }
+        assertThat(SlotPoolDataSource.builder().url("jdbc:h2:mem:x").transactionIsolation("serializable").config()
+                .transactionIsolation()).isEqualTo(java.sql.Connection.TRANSACTION_SERIALIZABLE);
+    }
+
+    @Test
     void minAboveMaxAndInitialOutsideTheRangeAreNamed() {
         InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
                 SlotPoolDataSource.builder().url("jdbc:h2:mem:x").minSize(5).maxSize(3).initialSize(9).config());

@@ -1,9 +1,11 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.CredentialsProvider;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.PoolListener;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.autoconfigure.SlotPoolPropertiesMapper.DefaultConnection;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -51,11 +53,15 @@ public class SlotPoolAutoConfiguration {
                                          ObjectProvider<JdbcConnectionDetails> connectionDetails,
                                          ObjectProvider<SlotPoolBuilderCustomizer> customizers,
                                          ObjectProvider<PoolListener> listeners,
-                                         ObjectProvider<LabelingCallback> labeling) {
+                                         ObjectProvider<LabelingCallback> labeling,
+                                         ObjectProvider<CredentialsProvider> credentials,
+                                         ObjectProvider<SqlExceptionOverride> exceptionOverride) {
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
                 connectionDetails.getIfUnique());
         SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
         labeling.ifUnique(builder::labeling);
+        credentials.ifUnique(builder::credentialsProvider);
+        exceptionOverride.ifUnique(builder::exceptionOverride);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(c -> c.customize(builder));
         SlotPoolPropertiesMapper.validate(builder, properties, connection);

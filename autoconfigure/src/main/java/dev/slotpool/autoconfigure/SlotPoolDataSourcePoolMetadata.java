@@ -36,10 +36,11 @@ final class SlotPoolDataSourcePoolMetadata extends AbstractDataSourcePoolMetadat
         return getDataSource().config().validationQuery();
     }
 
-    /** The pool leaves auto-commit to the driver (and restores the driver's value at return). */
+    /** The configured auto-commit (set on each new connection, restored at return); null when it is left to the
+     * driver. */
     @Override
     public Boolean getDefaultAutoCommit() {
-        return null;
+        return getDataSource().config().autoCommit();
     }
 
     private PoolSnapshot snapshot() {

@@ -97,6 +97,30 @@ public class SlotPoolProperties {
     /** Record each borrower's stack, reported when a connection is taken back and shown in the endpoint. Engine default: false. */
     private Boolean leakTracing;
 
+    /** A connection borrowed longer than this is reported once per borrow (WARN log and LEAK event with the holder's thread and borrow stack) and left with its holder; 0 is off, else at least 1s. Engine default: 0 (off). */
+    private Duration leakDetectionThreshold;
+
+    /** How long startup waits for a first connection on any origin before it fails naming each origin and its last error; 0 tries each origin once; negative (-1) starts at once and fills in the background. Engine default: the connect timeout. */
+    private Duration initializationFailTimeout;
+
+    /** Auto-commit mode set on each new connection and restored at return when a holder changed it. Engine default: the driver's (true). */
+    private Boolean autoCommit;
+
+    /** Transaction isolation set on each new connection and restored at return: read-uncommitted, read-committed, repeatable-read or serializable (also TRANSACTION_READ_COMMITTED). Engine default: the driver's. */
+    private String transactionIsolation;
+
+    /** Read-only mode set on each new connection and restored at return. Engine default: the driver's (false). */
+    private Boolean readOnly;
+
+    /** Catalog set on each new connection and restored at return. Engine default: the driver's. */
+    private String catalog;
+
+    /** Schema set on each new connection and restored at return. Engine default: the driver's. */
+    private String schema;
+
+    /** SQL run once on each new connection before it is lent (e.g. ALTER SESSION SET CURRENT_SCHEMA); a failure closes the connection and counts as a failed connect. Engine default: none. */
+    private String connectionInitSql;
+
     /** Driver properties for every origin (an origin's own connection-properties win); values are never printed. */
     private Map<String, String> connectionProperties = new LinkedHashMap<>();
 
@@ -295,6 +319,22 @@ public class SlotPoolProperties {
     public void setRebalanceStep(Integer rebalanceStep) { this.rebalanceStep = rebalanceStep; }
     public Boolean getLeakTracing() { return leakTracing; }
     public void setLeakTracing(Boolean leakTracing) { this.leakTracing = leakTracing; }
+    public Duration getLeakDetectionThreshold() { return leakDetectionThreshold; }
+    public void setLeakDetectionThreshold(Duration leakDetectionThreshold) { this.leakDetectionThreshold = leakDetectionThreshold; }
+    public Duration getInitializationFailTimeout() { return initializationFailTimeout; }
+    public void setInitializationFailTimeout(Duration initializationFailTimeout) { this.initializationFailTimeout = initializationFailTimeout; }
+    public Boolean getAutoCommit() { return autoCommit; }
+    public void setAutoCommit(Boolean autoCommit) { this.autoCommit = autoCommit; }
+    public String getTransactionIsolation() { return transactionIsolation; }
+    public void setTransactionIsolation(String transactionIsolation) { this.transactionIsolation = transactionIsolation; }
+    public Boolean getReadOnly() { return readOnly; }
+    public void setReadOnly(Boolean readOnly) { this.readOnly = readOnly; }
+    public String getCatalog() { return catalog; }
+    public void setCatalog(String catalog) { this.catalog = catalog; }
+    public String getSchema() { return schema; }
+    public void setSchema(String schema) { this.schema = schema; }
+    public String getConnectionInitSql() { return connectionInitSql; }
+    public void setConnectionInitSql(String connectionInitSql) { this.connectionInitSql = connectionInitSql; }
     public Map<String, String> getConnectionProperties() { return connectionProperties; }
     public void setConnectionProperties(Map<String, String> connectionProperties) { this.connectionProperties = connectionProperties; }
     public List<Origin> getOrigins() { return origins; }

@@ -78,6 +78,14 @@ public final class SlotPoolPropertiesMapper {
         map.from(p.getDownAfterFailures()).to(b::downAfterFailures);
         map.from(p.getRebalanceStep()).to(b::rebalanceStep);
         map.from(p.getLeakTracing()).to(b::leakTracing);
+        map.from(p.getLeakDetectionThreshold()).to(b::leakDetectionThreshold);
+        map.from(p.getInitializationFailTimeout()).to(b::initializationFailTimeout);
+        map.from(p.getAutoCommit()).to(b::autoCommit);
+        map.from(p.getTransactionIsolation()).to(b::transactionIsolation);
+        map.from(p.getReadOnly()).to(b::readOnly);
+        map.from(p.getCatalog()).to(b::catalog);
+        map.from(p.getSchema()).to(b::schema);
+        map.from(p.getConnectionInitSql()).to(b::connectionInitSql);
         map.from(p.getOracle().getDefaultRowPrefetch()).as(String::valueOf)
                 .to(v -> b.connectionProperty(ORACLE_ROW_PREFETCH, v));
         p.getConnectionProperties().forEach(b::connectionProperty);

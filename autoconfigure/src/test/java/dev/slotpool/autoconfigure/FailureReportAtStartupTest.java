@@ -39,4 +39,23 @@ class FailureReportAtStartupTest {
                 .contains("docs/configuration.md")
                 .doesNotContain("report-secret");
     }
+
+    @Test
+    void startupWithNoReachableDatabaseFailsWithAReportNamingEachOrigin(CapturedOutput output) {
+        SpringApplication app = new SpringApplication(App.class);
+        app.setWebApplicationType(WebApplicationType.NONE);
+        String url = StubDatabase.reset("startup-unreachable").down(true).url();
+        assertThatThrownBy(() -> app.run(
+                "--spring.datasource.url=" + url,
+                "--spring.datasource.password=report-secret",
+                "--slotpool.connect-timeout=200ms"))
+                .hasStackTraceContaining("PoolInitializationException");
+        assertThat(output.getOut() + output.getErr())
+                .contains("APPLICATION FAILED TO START")
+                .contains("The connection pool (slotpool) could not connect to any database")
+                .contains("origin default (" + url + "): origin 'default': could not connect: stub database "
+                        + "startup-unreachable is down")
+                .contains("slotpool.initialization-fail-timeout=-1")
+                .doesNotContain("report-secret");
+    }
 }

@@ -125,6 +125,17 @@ class InvalidValuesAtStartupTest {
                 new Row("spring.datasource.driver-class-name=org.example.NoSuchDriver",
                         "spring.datasource.driver-class-name", "org.example.NoSuchDriver",
                         "class not found on the class path"),
+                new Row("slotpool.transaction-isolation=read-comitted", "slotpool.transaction-isolation",
+                        "read-comitted", "must be READ_UNCOMMITTED, READ_COMMITTED, REPEATABLE_READ or SERIALIZABLE "
+                        + "(also as TRANSACTION_READ_COMMITTED or read-committed)"),
+                new Row("slotpool.schema=", "slotpool.schema", "''",
+                        "must not be blank (leave it unset to keep the driver's)"),
+                new Row("slotpool.connection-init-sql=", "slotpool.connection-init-sql", "''",
+                        "must not be blank (leave it unset to run nothing)"),
+                new Row("slotpool.leak-detection-threshold=500ms", "slotpool.leak-detection-threshold", "500ms",
+                        "must be ≥ 1s (or 0 to disable)"),
+                new Row("slotpool.initialization-fail-timeout=11m", "slotpool.initialization-fail-timeout", "11m",
+                        "must be ≤ 10m (or negative to start without waiting)"),
                 new Row("slotpool.max-size=lots", "slotpool.max-size", "\"lots\"",
                         "failed to convert java.lang.String to java.lang.Integer"),
                 new Row(ORIGINS_EAST_WEST + ", slotpool.origins[1].weight=heavy", "slotpool.origins[1].weight",
@@ -166,7 +177,8 @@ class InvalidValuesAtStartupTest {
                 "--slotpool.inactive-timeout=0", "--slotpool.max-lifetime=0", "--slotpool.keepalive-interval=0",
                 "--slotpool.validate-after-idle=0", "--slotpool.shutdown-timeout=0", "--slotpool.down-grace-period=0",
                 "--slotpool.down-after-failures=0", "--slotpool.origins[0].name=a", "--slotpool.origins[0].weight=0",
-                "--slotpool.origins[0].max-connections=0", "--slotpool.origins[1].name=b")) {
+                "--slotpool.origins[0].max-connections=0", "--slotpool.origins[1].name=b",
+                "--slotpool.leak-detection-threshold=0", "--slotpool.initialization-fail-timeout=0")) {
             assertThat(ctx.isActive()).isTrue();
         }
     }

@@ -25,6 +25,10 @@ public interface ConnectionLease {
     /** The connection's state as the pool created it; hygiene at return restores what the holder changed. */
     ConnectionDefaults defaults();
 
+    /** The pool's {@link dev.slotpool.SqlExceptionOverride}, consulted before the built-in eviction rules; null
+     * if none. */
+    dev.slotpool.SqlExceptionOverride exceptionOverride();
+
     /** Records JDBC activity now (feeds the abandoned-connection timer). Plain write: racy but benign. */
     void touch();
 

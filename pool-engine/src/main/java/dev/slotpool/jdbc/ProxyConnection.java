@@ -293,7 +293,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
      * Errors from the sentinels (after close) and after a reclaim change nothing: the lease is no longer ours.
      */
     SQLException failed(SQLException e) {
-        if (!evicted && delegate != ClosedSentinel.CONNECTION && SqlErrors.isFatal(e) && !lease.ended(stamp)) {
+        if (!evicted && delegate != ClosedSentinel.CONNECTION && SqlErrors.evicts(e, lease.exceptionOverride()) && !lease.ended(stamp)) {
             evict(e);
         }
         return e;

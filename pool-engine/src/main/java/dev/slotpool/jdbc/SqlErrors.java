@@ -1,5 +1,7 @@
 package dev.slotpool.jdbc;
 
+import dev.slotpool.SqlExceptionOverride;
+
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -43,10 +45,40 @@ public final class SqlErrors {
             90067,  // H2: connection is broken
             90098); // H2: the database has been closed
 
+    /**
+     * Vendor error codes of a refused login: retrying at once cannot help, and it can lock the account.
+     */
+    private static final Set<Integer> AUTHENTICATION_CODES = Set.of(
+            1017,   // ORA-01017: invalid username/password; logon denied
+            28000,  // ORA-28000: the account is locked
+            28001); // ORA-28001: the password has expired
+
     /** Bounds the walk over causes and next-exceptions: both chains can be cyclic in broken drivers. */
     private static final int MAX_LINKS = 64;
 
     private SqlErrors() {
+    }
+
+    /**
+     * Whether an error on a lent connection evicts it: the override's decision first (null: none), else
+     * {@link #isFatal}. An override that throws is ignored for this error.
+     */
+    public static boolean evicts(SQLException e, SqlExceptionOverride override) {
+        if (override != null) {
+            SqlExceptionOverride.Decision d;
+            try {
+                d = override.adjudicate(e);
+            } catch (RuntimeException | LinkageError | AssertionError ignored) {
+                d = null; // a broken override must not turn a statement error into a different one
+            }
+            if (d == SqlExceptionOverride.Decision.EVICT) {
+                return true;
+            }
+            if (d == SqlExceptionOverride.Decision.DO_NOT_EVICT) {
+                return false;
+            }
+        }
+        return isFatal(e);
     }
 
     /**
@@ -60,6 +92,31 @@ public final class SqlErrors {
             Throwable t = pending.poll();
             if (t instanceof SQLException s) {
                 if (isFatalLink(s)) {
+                    return true;
+                }
+                if (s.getNextException() != null) {
+                    pending.add(s.getNextException());
+                }
+            }
+            if (t.getCause() != null) {
+                pending.add(t.getCause());
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code e} or anything chained to it is a refused login: SQLState class 28 (invalid authorization,
+     * such as 28000 or PostgreSQL's 28P01) or an Oracle login code (ORA-01017, ORA-28000, ORA-28001).
+     */
+    public static boolean isAuthenticationFailure(SQLException e) {
+        ArrayDeque<Throwable> pending = new ArrayDeque<>();
+        pending.add(e);
+        for (int seen = 0; seen < MAX_LINKS && !pending.isEmpty(); seen++) {
+            Throwable t = pending.poll();
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState();
+                if ((state != null && state.startsWith("28")) || AUTHENTICATION_CODES.contains(s.getErrorCode())) {
                     return true;
                 }
                 if (s.getNextException() != null) {

@@ -50,6 +50,7 @@ public final class ConnectionPool {
     final Events events;
     final Origins origins;
     final Creator creator;
+    private final Connector connector;
     final Housekeeper housekeeper;
     final OriginOperations operations;
     final FailureDetector detector;
@@ -96,6 +97,7 @@ public final class ConnectionPool {
         this.validationTimeoutNanos = config.validationTimeout().toNanos();
         this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
         this.closer = new Closer(name, (int) config.validationTimeout().toMillis());
+        this.connector = new Connector(config.credentialsProvider());
         this.creator = new Creator(this);
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
@@ -207,7 +209,9 @@ public final class ConnectionPool {
     }
 
     private Connection lend(PooledConnection e, long now, long waitNanos) {
-        e.lend(now, Thread.currentThread(), config.leakTracing() ? new Throwable("borrowed here") : null);
+        // The stack costs an allocation and a stack walk: only when something will report it.
+        boolean stack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
+        e.lend(now, Thread.currentThread(), stack ? new Throwable("borrowed here") : null);
         if (events.any()) {
             events.borrowed(e.origin.name, waitNanos);
         }
@@ -578,12 +582,7 @@ public final class ConnectionPool {
 
     /** Opens a physical connection for an origin; runs on pool threads only (S6). */
     Connection connect(Origin o) throws SQLException {
-        Connection c = o.driver.connect(o.config.url(), o.connectProperties);
-        if (c == null) {
-            throw new SQLException("no driver accepted the URL of origin '" + o.name + "': "
-                    + JdbcUrls.redact(o.config.url()), "08001");
-        }
-        return c;
+        return connector.connect(o);
     }
 
     /** Redacted name for messages. */

@@ -43,6 +43,8 @@ final class Creator {
     private volatile long meanCreateNanos;
     private final long maxLifetimeNanos;
     private final long idleParkNanos;
+    /** Prepares new connections and probes' connections alike: a probe answers only if a creation could. */
+    final SessionSetup setup;
 
     Creator(ConnectionPool pool) {
         this.pool = pool;
@@ -50,6 +52,7 @@ final class Creator {
         long lifetime = pool.config.maxLifetime().toNanos();
         this.maxLifetimeNanos = lifetime == 0 ? NEVER : lifetime;
         this.idleParkNanos = pool.config.housekeepingPeriod().toNanos();
+        this.setup = new SessionSetup(pool.config);
     }
 
     void start() {
@@ -339,6 +342,7 @@ final class Creator {
         Connection c = null;
         try {
             c = pool.connect(o);
+            setup.apply(c);
             Origin landed = o.discovers() ? pool.origins.landed(o, c) : o;
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
             long now = pool.ticker.nanoTime();

@@ -73,9 +73,16 @@ final class FailureDetector {
         o.lastFailure = sanitized;
         o.meanCreateNanos = 0; // not known to answer until it connects again: one attempt at a time
         int failures = o.connectFailures.incrementAndGet();
-        o.nextAttemptAt = now + backoffNanos(failures);
+        // A refused login fails the same way until someone changes the credentials: fast retries only add
+        // failed logins (which can lock the account), so it backs off to the maximum at once.
+        boolean refused = SqlErrors.isAuthenticationFailure(sanitized);
+        long backoff = refused ? backoffMaxNanos : backoffNanos(failures);
+        o.nextAttemptAt = now + backoff;
+        String detail = refused ? "authentication failed (SQLState " + sanitized.getSQLState() + ", vendor code "
+                + sanitized.getErrorCode() + "; next attempt in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms): "
+                + sanitized.getMessage() : sanitized.getMessage();
         // The first failure of a run is worth a warning; repeats (back-off retries, probes) only at DEBUG.
-        pool.events.emit(PoolEvent.Type.CREATION_FAILED, o.name, null, sanitized.getMessage(),
+        pool.events.emit(PoolEvent.Type.CREATION_FAILED, o.name, null, detail,
                 failures == 1 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG);
         markDownAt(o, failures, "consecutive connection failures", sanitized, now);
     }
@@ -138,7 +145,10 @@ final class FailureDetector {
 
     private void markDownAt(Origin o, int failures, String what, SQLException last, long now) {
         if (threshold > 0 && failures >= threshold && o.state() == OriginState.UP) {
-            o.nextAttemptAt = now + backoffNanos(failures);
+            long next = now + backoffNanos(failures);
+            if (o.nextAttemptAt - next < 0) {
+                o.nextAttemptAt = next; // never sooner than a back-off already set (a refused login's maximum)
+            }
             pool.operations.detectedDown(o, failures + " " + what + "; last: " + last.getMessage(), now);
             pool.housekeeper.wake();
         }
@@ -264,6 +274,7 @@ final class FailureDetector {
         try (Connection c = pool.connect(o)) {
             pool.opened.incrementAndGet();
             pool.closed.incrementAndGet();
+            pool.creator.setup.apply(c);
             answered = c.isValid(validationSeconds);
             if (!answered) {
                 failure = new SQLException("origin '" + o.name + "': probe connection is not valid", "08006");

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the table once and closes
  * idle connections above minSize, retires connections past their lifetime, validates idle ones
- * (keepalive), takes back abandoned and over-time-to-live connections, closes connections of origins that are
+ * (keepalive), reports connections held past the leak detection threshold, takes back abandoned and
+ * over-time-to-live connections, closes connections of origins that are
  * not UP, and advances drains and rebalances. Tests call {@link #pass()} directly with a manual ticker.
  */
 final class Housekeeper {
@@ -21,6 +22,7 @@ final class Housekeeper {
     private final long abandonedNanos;
     private final long ttlNanos;
     private final long keepaliveNanos;
+    private final LeakWarnings leaks;
     /** A discovered origin with no connection this long is forgotten: inactiveTimeout, or 10 min when that is off. */
     private final long forgetNanos;
     private static final long FORGET_DEFAULT_NANOS = TimeUnit.MINUTES.toNanos(10);
@@ -35,6 +37,7 @@ final class Housekeeper {
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
         this.keepaliveNanos = c.keepaliveInterval().toNanos();
+        this.leaks = new LeakWarnings(pool);
         this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
     }
 
@@ -147,6 +150,7 @@ final class Housekeeper {
     }
 
     private void visitBorrowed(PooledConnection e, long now) {
+        leaks.visit(e, now);
         if (abandonedNanos > 0 && now - e.lastActivityAt >= abandonedNanos) {
             pool.reclaim(e, CloseReason.ABANDONED);
         } else if (ttlNanos > 0 && now - e.borrowedAt >= ttlNanos) {

@@ -74,6 +74,8 @@ final class PooledConnection implements ConnectionLease {
     long lastValidatedAt;
     Thread holder;
     Throwable borrowStack;
+    /** The borrow (its stamp) last reported past the leak detection threshold; written by the housekeeper only. */
+    long leakReportedStamp;
 
     PooledConnection(ConnectionPool pool, Origin origin, Slot<PooledConnection> slot, Connection physical,
                      ConnectionDefaults defaults, long createdAt, long retireAt) {
@@ -124,6 +126,11 @@ final class PooledConnection implements ConnectionLease {
         retireAtReturn = true;
     }
 
+    /** Whether a lease word read earlier ({@link #stamp()}) is a borrow's. */
+    static boolean isLent(long stamp) {
+        return (stamp & STATE_BITS) == LENT;
+    }
+
     boolean lent() {
         return ((long) LEASE.getVolatile(this) & STATE_BITS) == LENT;
     }
@@ -141,6 +148,11 @@ final class PooledConnection implements ConnectionLease {
     @Override
     public ConnectionDefaults defaults() {
         return defaults;
+    }
+
+    @Override
+    public dev.slotpool.SqlExceptionOverride exceptionOverride() {
+        return pool.config.exceptionOverride();
     }
 
     @Override

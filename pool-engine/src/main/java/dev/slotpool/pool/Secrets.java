@@ -32,16 +32,28 @@ final class Secrets {
         List<String> secrets = secretsOf(origin);
         // A driver's Error or RuntimeException is named: its message alone ("com/acme/Foo") says too little.
         String type = ex instanceof SQLException ? "" : ex.getClass().getName() + ": ";
-        SQLException out = new SQLException("origin '" + origin.name() + "': " + what + ": " + type
-                + redact(ex.getMessage(), secrets),
+        return copy(ex, secrets, "origin '" + origin.name() + "': " + what + ": " + type);
+    }
+
+    /** A copy of {@code ex} and its causes with {@code secrets} removed from every message (SQLState, vendor code
+     * and stack kept), for a secret the origin's configuration does not hold (a provided password). */
+    static SQLException scrub(SQLException ex, List<String> secrets) {
+        return copy(ex, secrets, "");
+    }
+
+    private static SQLException copy(Throwable ex, List<String> secrets, String prefix) {
+        SQLException out = new SQLException(prefix + redact(ex.getMessage(), secrets),
                 ex instanceof SQLException s ? s.getSQLState() : "08001",
                 ex instanceof SQLException s ? s.getErrorCode() : 0);
         out.setStackTrace(ex.getStackTrace());
         Throwable cause = ex.getCause();
         Throwable tail = out;
         for (int depth = 0; cause != null && cause != ex && depth < 8; depth++, cause = cause.getCause()) {
+            // SQLState and vendor code stay: they classify the failure (a refused login backs off at once).
             Throwable copy = new SQLException(cause.getClass().getName() + ": "
-                    + redact(cause.getMessage(), secrets));
+                    + redact(cause.getMessage(), secrets),
+                    cause instanceof SQLException s ? s.getSQLState() : null,
+                    cause instanceof SQLException s ? s.getErrorCode() : 0);
             copy.setStackTrace(cause.getStackTrace());
             tail.initCause(copy);
             tail = copy;

@@ -36,6 +36,11 @@ final class FakeLease implements ConnectionLease {
     }
 
     @Override
+    public dev.slotpool.SqlExceptionOverride exceptionOverride() {
+        return null;
+    }
+
+    @Override
     public void touch() {
         touches++;
     }

@@ -100,4 +100,25 @@ class SqlErrorsTest {
 
         assertThat(SqlErrors.isFatal(a)).isFalse();
     }
+
+    @ParameterizedTest
+    @CsvSource({
+            "28000, 0, true",      // invalid authorization specification
+            "28P01, 0, true",      // PostgreSQL: password authentication failed
+            "72000, 1017, true",   // ORA-01017: invalid username/password
+            "99999, 28000, true",  // ORA-28000: account locked
+            "99999, 28001, true",  // ORA-28001: password expired
+            "08001, 0, false",     // cannot connect: the network, not the login
+            "99999, 28, false",    // ORA-00028: session killed
+            "42501, 0, false"})    // insufficient privilege on a statement
+    void refusedLogins(String state, int code, boolean refused) {
+        assertThat(SqlErrors.isAuthenticationFailure(new SQLException("x", state, code))).isEqualTo(refused);
+    }
+
+    @Test
+    void aRefusedLoginWrappedInAnotherErrorIsFound() {
+        SQLException wrapped = new SQLException("could not connect", "08001",
+                new SQLException("password authentication failed", "28P01"));
+        assertThat(SqlErrors.isAuthenticationFailure(wrapped)).isTrue();
+    }
 }

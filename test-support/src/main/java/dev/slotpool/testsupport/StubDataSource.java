@@ -73,7 +73,7 @@ public class StubDataSource implements DataSource {
         if (target == null) {
             throw new SQLException("StubDataSource has no URL", "08001");
         }
-        return StubDriver.open(target, user);
+        return StubDriver.open(target, user, null);
     }
 
     /** Stored and reported back; connects are not cut short. */

@@ -49,6 +49,7 @@ public final class StubDatabase {
     private volatile double failRate;
     private volatile boolean down;
     private volatile boolean hangConnects;
+    private volatile String requiredPassword;
     private final Object hangLock = new Object();
     private final AtomicInteger connectFailuresToInject = new AtomicInteger();
     private final AtomicInteger queryFailuresToInject = new AtomicInteger();
@@ -200,6 +201,16 @@ public final class StubDatabase {
         return this;
     }
 
+    /**
+     * While set, a driver connect whose {@code password} property differs fails with SQLState 28P01 (a refused
+     * login, as PostgreSQL reports it); null (the default) accepts any password. The password is compared, never
+     * stored in a connection or shown in a message.
+     */
+    public StubDatabase requirePassword(String password) {
+        requiredPassword = password;
+        return this;
+    }
+
     /** Makes the next {@code n} connects fail with SQLState 08001 (replaces any pending count). */
     public StubDatabase failNextConnects(int n) {
         connectFailuresToInject.set(requireNonNegative(n));
@@ -248,10 +259,10 @@ public final class StubDatabase {
     // ---- used by the driver and connections ----------------------------------------------------------
 
     /** Opens a connection, applying outages, hangs, delays and injected failures in that order. */
-    StubConnection open(ConnectionUrl url, String user) throws SQLException {
+    StubConnection open(ConnectionUrl url, String user, String password) throws SQLException {
         connectAttempts.increment();
         try {
-            StubConnection connection = connect(url, user);
+            StubConnection connection = connect(url, user, password);
             opened.increment();
             maxOpen.accumulateAndGet(openNow.incrementAndGet(), Math::max);
             return connection;
@@ -261,9 +272,14 @@ public final class StubDatabase {
         }
     }
 
-    private StubConnection connect(ConnectionUrl url, String user) throws SQLException {
+    private StubConnection connect(ConnectionUrl url, String user, String password) throws SQLException {
         if (down) {
             throw new SQLException("stub database " + name + " is down", "08001");
+        }
+        String required = requiredPassword;
+        if (required != null && !required.equals(password)) {
+            throw new SQLException("stub database " + name + ": password authentication failed for user \""
+                    + user + "\"", "28P01");
         }
         try {
             awaitHangRelease();

@@ -17,7 +17,8 @@ import java.util.logging.Logger;
  * connections opened through the URL): {@code connectDelayMs}, {@code queryDelayMs} or
  * {@code queryDelayMicros} (fractional values allowed), {@code failRate} (0..1), and {@code user} and
  * {@code password}. Unknown or repeated parameters are rejected with SQLState 22023. The {@code user}
- * property wins over a {@code user} URL parameter; passwords are accepted and ignored, never stored or shown.
+ * property wins over a {@code user} URL parameter; the {@code password} property is checked only against
+ * {@link StubDatabase#requirePassword(String)}, never stored or shown.
  *
  * <p>Registers itself with {@link DriverManager} when loaded; {@code META-INF/services/java.sql.Driver}
  * makes {@code DriverManager} load it.
@@ -45,13 +46,14 @@ public final class StubDriver implements Driver {
         if (!ConnectionUrl.accepts(url)) {
             return null;
         }
-        return open(url, info == null ? null : info.getProperty("user"));
+        return open(url, info == null ? null : info.getProperty("user"),
+                info == null ? null : info.getProperty("password"));
     }
 
     /** Opens a connection for a stub URL; shared with {@link StubDataSource}. */
-    static StubConnection open(String url, String user) throws SQLException {
+    static StubConnection open(String url, String user, String password) throws SQLException {
         ConnectionUrl parsed = ConnectionUrl.parse(url);
-        return StubDatabase.named(parsed.database()).open(parsed, user != null ? user : parsed.user());
+        return StubDatabase.named(parsed.database()).open(parsed, user != null ? user : parsed.user(), password);
     }
 
     @Override

@@ -1,0 +1,68 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CredentialsProvider;
+import dev.slotpool.JdbcUrls;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Opens one physical connection for an origin, on a pool thread (S6): with the origin's properties, or with the
+ * user and password a {@link CredentialsProvider} gives at this very connect (docs/architecture.md, "Creation").
+ * A driver error that echoes a provided password is rethrown without it.
+ */
+final class Connector {
+
+    private final CredentialsProvider credentials;
+
+    Connector(CredentialsProvider credentials) {
+        this.credentials = credentials;
+    }
+
+    Connection connect(Origin o) throws SQLException {
+        if (credentials == null) {
+            return connect(o, o.connectProperties);
+        }
+        CredentialsProvider.Credentials given = fetch(o);
+        Properties props = new Properties();
+        props.putAll(o.connectProperties);
+        props.remove("password");
+        if (given.username() != null) {
+            props.setProperty("user", given.username());
+        }
+        if (given.password() == null) {
+            return connect(o, props);
+        }
+        props.setProperty("password", given.password());
+        try {
+            return connect(o, props);
+        } catch (SQLException e) {
+            throw Secrets.scrub(e, List.of(given.password()));
+        }
+    }
+
+    private static Connection connect(Origin o, Properties props) throws SQLException {
+        Connection c = o.driver.connect(o.config.url(), props);
+        if (c == null) {
+            throw new SQLException("no driver accepted the URL of origin '" + o.name + "': "
+                    + JdbcUrls.redact(o.config.url()), "08001");
+        }
+        return c;
+    }
+
+    private CredentialsProvider.Credentials fetch(Origin o) throws SQLException {
+        CredentialsProvider.Credentials given;
+        try {
+            given = credentials.credentials(o.name);
+        } catch (Exception | LinkageError e) {
+            throw new SQLException("credentials provider failed: " + e.getClass().getName() + ": "
+                    + e.getMessage(), null, 0, e);
+        }
+        if (given == null) {
+            throw new SQLException("credentials provider returned null for origin '" + o.name + "'");
+        }
+        return given;
+    }
+}

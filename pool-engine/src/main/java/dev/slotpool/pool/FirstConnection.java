@@ -1,0 +1,88 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.PoolInitializationException;
+import dev.slotpool.table.Parking;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The start check of {@code initializationFailTimeout} (docs/architecture.md, "Creation"): the thread that builds
+ * the pool waits until the creators opened a first connection on any origin. It fails once the timeout has passed
+ * and every origin has had a failed attempt (a connect unanswered for {@code connectTimeout} counts, as for
+ * detection), or at the latest {@code connectTimeout} later. The builder's thread only polls: it opens nothing
+ * itself (S6).
+ */
+public final class FirstConnection {
+
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private FirstConnection() {
+    }
+
+    /**
+     * Returns once the pool has opened a connection, or at once when the check is off (a negative timeout) or
+     * nothing is opened at start ({@code initialSize} 0). Otherwise closes the pool and throws.
+     *
+     * @throws PoolInitializationException naming each origin and its last failure
+     */
+    public static void await(ConnectionPool pool) {
+        long timeout = pool.config.initializationFailTimeout().toNanos();
+        if (timeout < 0 || pool.config.initialSize() == 0) {
+            return;
+        }
+        long start = System.nanoTime();
+        long connectTimeout = pool.config.connectTimeout().toNanos();
+        while (!anyOriginAnswered(pool)) {
+            long waited = System.nanoTime() - start;
+            if (waited >= timeout && (everyOriginFailed(pool) || waited >= timeout + connectTimeout)) {
+                fail(pool, waited);
+            }
+            Parking.park(FirstConnection.class, POLL_NANOS);
+        }
+    }
+
+    /** Whether an origin's last connect gave a usable connection: its mean connect time is kept from the first
+     * success on and reset by a failure. Not the opened count, which also counts a connection whose init SQL
+     * failed. */
+    private static boolean anyOriginAnswered(ConnectionPool pool) {
+        for (Origin o : pool.origins.configured()) {
+            if (o.meanCreateNanos > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean everyOriginFailed(ConnectionPool pool) {
+        for (Origin o : pool.origins.configured()) {
+            if (o.weight > 0 && o.connectFailures.get() == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void fail(ConnectionPool pool, long waitedNanos) {
+        Map<String, String> failures = new LinkedHashMap<>();
+        StringBuilder m = new StringBuilder("pool '").append(pool.name).append("' could not open a first connection "
+                + "in ").append(TimeUnit.NANOSECONDS.toMillis(waitedNanos)).append(" ms (initializationFailTimeout "
+                + "is ").append(pool.config.initializationFailTimeout().toMillis()).append(" ms; a negative value "
+                + "starts the pool without waiting):");
+        SQLException newest = null;
+        for (Origin o : pool.origins.configured()) {
+            SQLException last = o.lastFailure;
+            String why = last != null ? last.getMessage()
+                    : o.weight == 0 ? "not tried (weight 0)" : "no attempt ended yet";
+            failures.put(o.name, why);
+            m.append("\n    origin ").append(ConnectionPool.describe(o.config)).append(": ").append(why);
+            if (last != null) {
+                newest = last;
+            }
+        }
+        pool.close();
+        throw new PoolInitializationException(m.toString(), failures, newest);
+    }
+}

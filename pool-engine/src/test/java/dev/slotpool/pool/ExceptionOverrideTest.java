@@ -1,0 +1,83 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.SqlExceptionOverride;
+import dev.slotpool.SqlExceptionOverride.Decision;
+import dev.slotpool.testsupport.StubDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The exception override decides before the built-in rules whether an error on a lent connection evicts it:
+ * 40001 is kept by the built-in rules, 57P01 (PostgreSQL admin shutdown) evicted.
+ */
+class ExceptionOverrideTest {
+
+    private ConnectionPool pool;
+
+    @AfterEach
+    void close() {
+        if (pool != null) {
+            pool.close();
+        }
+    }
+
+    @Test
+    void anOverrideCanEvictOnAnErrorTheBuiltInRulesKeep() throws Exception {
+        StubDatabase db = StubDatabase.reset("override-evict");
+        SqlExceptionOverride override = e -> "40001".equals(e.getSQLState()) ? Decision.EVICT
+                : Decision.CONTINUE_WITH_BUILT_IN_RULES;
+        assertThat(opensAfterOneError(db, "40001", override)).as("evicted: a second connection").isEqualTo(2);
+        assertThat(opensAfterOneError(StubDatabase.reset("override-evict-none"), "40001", null))
+                .as("without the override the connection is kept").isEqualTo(1);
+    }
+
+    @Test
+    void anOverrideCanKeepAConnectionTheBuiltInRulesEvict() throws Exception {
+        SqlExceptionOverride keep = e -> "57P01".equals(e.getSQLState()) ? Decision.DO_NOT_EVICT
+                : Decision.CONTINUE_WITH_BUILT_IN_RULES;
+        assertThat(opensAfterOneError(StubDatabase.reset("override-keep"), "57P01", keep))
+                .as("kept: the same connection").isEqualTo(1);
+        assertThat(opensAfterOneError(StubDatabase.reset("override-keep-none"), "57P01", null))
+                .as("without the override it is evicted").isEqualTo(2);
+    }
+
+    @Test
+    void continueAndAThrowingOverrideLeaveItToTheBuiltInRules() throws Exception {
+        assertThat(opensAfterOneError(StubDatabase.reset("override-continue"), "57P01",
+                e -> Decision.CONTINUE_WITH_BUILT_IN_RULES)).isEqualTo(2);
+        assertThat(opensAfterOneError(StubDatabase.reset("override-throws"), "57P01", e -> {
+            throw new IllegalStateException("broken override");
+        })).isEqualTo(2);
+        assertThat(opensAfterOneError(StubDatabase.reset("override-throws-keep"), "40001", e -> {
+            throw new IllegalStateException("broken override");
+        })).isEqualTo(1);
+    }
+
+    /** One statement fails with {@code sqlState} on a one-connection pool; returns the connections opened by the
+     * next borrow. */
+    private long opensAfterOneError(StubDatabase db, String sqlState, SqlExceptionOverride override) throws Exception {
+        if (pool != null) {
+            pool.close();
+        }
+        var builder = Pools.stub(db).minSize(1).maxSize(1).downAfterFailures(0);
+        if (override != null) {
+            builder.exceptionOverride(override);
+        }
+        pool = new ConnectionPool(builder.config());
+        db.failNextQueries(1, sqlState);
+        try (Connection c = pool.borrow(); Statement st = c.createStatement()) {
+            assertThatThrownBy(() -> st.execute("SELECT 1")).isInstanceOf(SQLException.class);
+        }
+        try (Connection c = pool.borrow()) {
+            assertThat(c.isValid(1)).isTrue();
+        }
+        return db.opened();
+    }
+}
