@@ -6,7 +6,9 @@ import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.SlotPoolPropertiesMapper.DefaultConnection;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -29,7 +31,9 @@ import javax.sql.XADataSource;
 /**
  * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
  * wins over HikariCP even when HikariCP is on the class path; backs off for a user's DataSource bean,
- * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool.
+ * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool. Excluding
+ * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
+ * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP.
  *
  * <p>The default connection comes from a {@link JdbcConnectionDetails} bean when one is declared (Testcontainers
  * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
@@ -38,6 +42,7 @@ import javax.sql.XADataSource;
 @AutoConfiguration(before = DataSourceAutoConfiguration.class)
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
 @ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
+@Conditional(SlotPoolAutoConfiguration.DataSourceAutoConfigurationNotExcludedCondition.class)
 @EnableConfigurationProperties({SlotPoolProperties.class, DataSourceProperties.class})
 public class SlotPoolAutoConfiguration {
 
@@ -109,6 +114,25 @@ public class SlotPoolAutoConfiguration {
                 return ConditionOutcome.match("spring.datasource.type is unset or names slotpool");
             }
             return ConditionOutcome.noMatch("spring.datasource.type names " + type.trim());
+        }
+    }
+
+    /**
+     * Matches unless {@code DataSourceAutoConfiguration} is excluded. Running before it, this configuration is
+     * not skipped with it, so it reads the exclusions Boot's import selector records in the condition
+     * evaluation report (every form: {@code exclude}, {@code excludeName}, {@code spring.autoconfigure.exclude})
+     * before the imported configurations' conditions are evaluated.
+     */
+    static final class DataSourceAutoConfigurationNotExcludedCondition extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+            String excluded = DataSourceAutoConfiguration.class.getName();
+            if (beanFactory != null && ConditionEvaluationReport.get(beanFactory).getExclusions().contains(excluded)) {
+                return ConditionOutcome.noMatch(excluded + " is excluded");
+            }
+            return ConditionOutcome.match(excluded + " is not excluded");
         }
     }
 }
