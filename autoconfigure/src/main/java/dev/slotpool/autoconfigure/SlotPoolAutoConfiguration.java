@@ -24,6 +24,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.StringUtils;
 
 import javax.sql.DataSource;
 import javax.sql.XADataSource;
@@ -60,6 +61,9 @@ public class SlotPoolAutoConfiguration {
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
                 connectionDetails.getIfUnique());
         SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
+        if (properties.getName() == null && StringUtils.hasText(dataSourceProperties.getName())) {
+            builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
+        }
         labeling.ifUnique(builder::labeling);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(c -> c.customize(builder));

@@ -22,7 +22,7 @@ public class SlotPoolProperties {
     /** Whether slotpool becomes the application's DataSource. */
     private boolean enabled = true;
 
-    /** Pool name, used in thread names, the pool endpoint, metric tags and messages. Engine default: slotpool. */
+    /** Pool name, used in thread names, the pool endpoint, metric tags and messages; unset uses spring.datasource.name, then the engine default: slotpool. */
     private String name;
 
     /** Connections kept open even when idle (0 to max-size). Engine default: 2. */
