@@ -23,6 +23,7 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.StringUtils;
 
@@ -79,6 +80,13 @@ public class SlotPoolAutoConfiguration {
             SlotPoolDataSource pool = DataSourceUnwrapper.unwrap(dataSource, SlotPoolDataSource.class);
             return pool == null ? null : new SlotPoolDataSourcePoolMetadata(pool);
         };
+    }
+
+    /** One startup WARN for spring.datasource.hikari.* keys while slotpool is the pool. */
+    @Bean
+    static HikariPropertiesWarning slotPoolHikariPropertiesWarning(Environment environment,
+                                                                   ObjectProvider<SlotPoolDataSource> pool) {
+        return new HikariPropertiesWarning(environment, pool);
     }
 
     static DefaultConnection defaultConnection(SlotPoolProperties properties, DataSourceProperties dataSource,
