@@ -82,6 +82,12 @@ public class SlotPoolAutoConfiguration {
         };
     }
 
+    /** slotpool.fail-on-unknown-properties=false turns unknown slotpool.* keys from a startup failure into a WARN. */
+    @Bean
+    static LenientSlotPoolBinding slotPoolLenientBinding(Environment environment) {
+        return new LenientSlotPoolBinding(environment);
+    }
+
     /** One startup WARN for spring.datasource.hikari.* keys while slotpool is the pool. */
     @Bean
     static HikariPropertiesWarning slotPoolHikariPropertiesWarning(Environment environment,

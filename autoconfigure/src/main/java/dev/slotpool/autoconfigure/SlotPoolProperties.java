@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code slotpool.*} properties. Every field but {@code enabled} is nullable: {@link SlotPoolPropertiesMapper}
+ * The {@code slotpool.*} properties. Every field but the two switches ({@code enabled},
+ * {@code failOnUnknownProperties}) is nullable: {@link SlotPoolPropertiesMapper}
  * copies only what is set onto the engine's builder, which keeps the defaults and the range checks (style rule
- * 12). Unknown keys under {@code slotpool.} fail startup rather than being ignored. Each field's comment is its
+ * 12). Unknown keys under {@code slotpool.} fail startup rather than being ignored (unless
+ * {@code fail-on-unknown-properties} is false: {@link LenientSlotPoolBinding}). Each field's comment is its
  * description in the generated configuration metadata; {@code docs/configuration.md} has the same list.
  */
 @ConfigurationProperties(prefix = "slotpool", ignoreUnknownFields = false)
@@ -21,6 +23,9 @@ public class SlotPoolProperties {
 
     /** Whether slotpool becomes the application's DataSource. */
     private boolean enabled = true;
+
+    /** Whether an unknown key under slotpool. fails startup; false names such keys in a WARN instead (shared configuration, such as a config server's, with keys of another slotpool version). */
+    private boolean failOnUnknownProperties = true;
 
     /** Pool name, used in thread names, the pool endpoint, metric tags and messages; unset uses spring.datasource.name, then the engine default: slotpool. */
     private String name;
@@ -245,6 +250,8 @@ public class SlotPoolProperties {
 
     public boolean isEnabled() { return enabled; }
     public void setEnabled(boolean enabled) { this.enabled = enabled; }
+    public boolean isFailOnUnknownProperties() { return failOnUnknownProperties; }
+    public void setFailOnUnknownProperties(boolean failOnUnknownProperties) { this.failOnUnknownProperties = failOnUnknownProperties; }
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
     public Integer getMinSize() { return minSize; }
