@@ -5,6 +5,13 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,6 +49,39 @@ class BeanStyleDataSourceTest {
             assertThat(ds.getUsername()).isEqualTo("sa");
             assertThat(ds.getDriverClassName()).isEqualTo("org.h2.Driver");
             assertThat(ds.snapshot().borrows()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void threadsRacingTheFirstUseShareOnePool() throws Exception {
+        int threads = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (SlotPoolDataSource ds = configured("bean-race")) {
+            ds.setMaxSize(threads);
+            CountDownLatch start = new CountDownLatch(1);
+            CountDownLatch holding = new CountDownLatch(threads);
+            CountDownLatch release = new CountDownLatch(1);
+            List<Future<?>> borrows = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                borrows.add(pool.submit(() -> {
+                    start.await();
+                    try (Connection c = ds.getConnection()) {
+                        holding.countDown();
+                        release.await();
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            assertThat(holding.await(30, TimeUnit.SECONDS)).as("every thread borrowed").isTrue();
+            // had two racers each started a pool, the one kept would not lend all of these connections
+            assertThat(ds.snapshot().borrowed()).isEqualTo(threads);
+            release.countDown();
+            for (Future<?> f : borrows) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 
