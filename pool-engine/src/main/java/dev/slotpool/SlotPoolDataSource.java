@@ -106,10 +106,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     @Override
     public Connection getConnection() throws SQLException {
         ConnectionPool p = pool;
-        if (p == null && (p = started()) == null) {
-            throw new SQLException("pool '" + settings.name + "' is closed");
-        }
-        return p.borrow();
+        return (p != null ? p : startedToBorrow()).borrow();
     }
 
     /**
@@ -117,7 +114,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * connection implements {@link LabeledConnection}.
      */
     public Connection getConnection(Map<String, String> labels) throws SQLException {
-        return pool().borrow(labels);
+        ConnectionPool p = pool;
+        return (p != null ? p : startedToBorrow()).borrow(labels);
     }
 
     /** Not supported: a pool's credentials are fixed per origin at build time. */
@@ -245,6 +243,15 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
             return config;
         }
         return state instanceof Running running ? running.config() : null;
+    }
+
+    /** The bean-style instance's pool for a borrow, started if need be. */
+    private ConnectionPool startedToBorrow() throws SQLException {
+        ConnectionPool p = started();
+        if (p == null) {
+            throw new SQLException("pool '" + settings.name + "' is closed");
+        }
+        return p;
     }
 
     /** The pool for an operation other than a borrow; starts a bean-style instance. */
