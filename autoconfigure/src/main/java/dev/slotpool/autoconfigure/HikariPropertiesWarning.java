@@ -67,7 +67,7 @@ final class HikariPropertiesWarning implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
-        if (pool.getIfAvailable() == null) {
+        if (pool.stream().findAny().isEmpty()) {
             return; // another pool is the DataSource: its keys may well be HikariCP's own
         }
         Map<String, String> keys = hikariKeys(environment);

@@ -1,5 +1,6 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,6 +37,20 @@ class HikariPropertiesWarningTest {
                                     .contains("spring.datasource.hikari.register-mbeans → none")
                                     .contains("spring.datasource.hikari.password → spring.datasource.password"));
                     assertThat(output).doesNotContain("hikari-secret-value");
+                });
+    }
+
+    @Test
+    void warnsOnceWithTwoSlotpoolPools(CapturedOutput output) {
+        runner.withPropertyValues("spring.datasource.hikari.minimum-idle=2")
+                .withBean("first", SlotPoolDataSource.class, () -> SlotPoolDataSource.builder().name("first")
+                        .url(StubDatabase.reset("hikari-keys-1").url()).minSize(0).build())
+                .withBean("second", SlotPoolDataSource.class, () -> SlotPoolDataSource.builder().name("second")
+                        .url(StubDatabase.reset("hikari-keys-2").url()).minSize(0).build())
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    assertThat(output.getOut().lines().filter(l -> l.contains(WARNING))).singleElement()
+                            .satisfies(l -> assertThat(l).contains("spring.datasource.hikari.minimum-idle → slotpool.min-size"));
                 });
     }
 
