@@ -2,8 +2,11 @@ package dev.slotpool;
 
 import dev.slotpool.pool.ConnectionPool;
 import dev.slotpool.pool.FirstConnection;
+import dev.slotpool.table.Parking;
 
 import java.io.PrintWriter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -17,6 +20,13 @@ import javax.sql.DataSource;
  * A wait-free connection pool as a {@link DataSource}: a table of slots changed only by CAS, spanning one or
  * more origins. Built and started by {@link #builder()}; see {@code docs/architecture.md}.
  *
+ * <p>Also a JavaBean, for tools that create a {@code DataSource} by type and setters (Spring Boot's
+ * {@code DataSourceBuilder} and {@code spring.datasource.type}): the public no-argument constructor gives an
+ * unstarted pool whose setters configure it until its first use ({@link #getConnection()}, a snapshot or an
+ * origin operation) validates the settings and starts it; after that every setter throws
+ * {@link IllegalStateException}. A pool from {@link #builder()} is started at once and its setters always throw;
+ * its {@code getConnection} reads only final fields, as before.
+ *
  * <pre>{@code
  * SlotPoolDataSource ds = SlotPoolDataSource.builder()
  *     .url("jdbc:h2:mem:app").username("sa").password("")
@@ -29,14 +39,49 @@ import javax.sql.DataSource;
  */
 public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
+    /** The bean-style instance's state while another thread starts its pool. */
+    private static final Object STARTING = new Object();
+    /** The bean-style instance's state when it was closed before its first use. */
+    private static final Object CLOSED = new Object();
+    private static final VarHandle STATE;
+    /** How often a first use looks again while another thread starts the pool. */
+    private static final long START_POLL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(SlotPoolDataSource.class, "state", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The builder path's settings and pool; both null for a bean-style instance. */
     private final PoolConfig config;
     private final ConnectionPool pool;
+    /** The bean-style instance's settings, changed by the setters until the first use; null on the builder path. */
+    private final SlotPoolBuilder settings;
+    /** The bean-style instance's lifecycle: null (configuring), {@link #STARTING}, a {@link Running}, or {@link #CLOSED}. */
+    private volatile Object state;
     private volatile PrintWriter logWriter;
+
+    private record Running(PoolConfig config, ConnectionPool pool) {
+    }
 
     SlotPoolDataSource(PoolConfig config) {
         this.config = config;
         this.pool = new ConnectionPool(config);
+        this.settings = null;
         FirstConnection.await(pool);
+    }
+
+    /**
+     * An unstarted pool with the builder's defaults, configured by the setters; the first use validates the
+     * settings (an {@link InvalidPoolConfigException} lists every violation, such as a missing url) and starts it.
+     */
+    public SlotPoolDataSource() {
+        this.config = null;
+        this.pool = null;
+        this.settings = new SlotPoolBuilder();
     }
 
     /** A builder with the documented defaults. */
@@ -44,9 +89,15 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         return new SlotPoolBuilder();
     }
 
-    /** The validated settings this pool runs with. */
+    /**
+     * The validated settings this pool runs with; for a bean-style instance not yet started, its settings so far,
+     * validated without starting it.
+     *
+     * @throws InvalidPoolConfigException when a bean-style instance's settings are not valid (yet)
+     */
     public PoolConfig config() {
-        return config;
+        PoolConfig running = runningConfig();
+        return running != null ? running : settings.config();
     }
 
     /**
@@ -59,7 +110,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     @Override
     public Connection getConnection() throws SQLException {
-        return pool.borrow();
+        ConnectionPool p = pool;
+        return (p != null ? p : startedToBorrow()).borrow();
     }
 
     /**
@@ -67,7 +119,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * connection implements {@link LabeledConnection}.
      */
     public Connection getConnection(Map<String, String> labels) throws SQLException {
-        return pool.borrow(labels);
+        ConnectionPool p = pool;
+        return (p != null ? p : startedToBorrow()).borrow(labels);
     }
 
     /** Not supported: a pool lends connections with the credentials of its origins (or of its CredentialsProvider). */
@@ -79,13 +132,13 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     /** An immutable view of every origin and slot; cheap enough to call every second. */
     public PoolSnapshot snapshot() {
-        return pool.snapshot();
+        return pool().snapshot();
     }
 
     /** Drains an origin, or every origin a selector such as {@code host=db3} matches (planned failover): see
      * {@link dev.slotpool.pool.OriginOperations#drain} and {@link dev.slotpool.pool.OriginOperations#select}. */
     public void drain(String origin, Duration timeout) {
-        pool.operations().drain(origin, timeout);
+        pool().operations().drain(origin, timeout);
     }
 
     /**
@@ -95,27 +148,27 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws IllegalArgumentException when nothing matches or the selector is malformed
      */
     public List<String> select(String selector) {
-        return pool.operations().select(selector);
+        return pool().operations().select(selector);
     }
 
     /** Marks an origin, or every origin a selector matches, DOWN (unplanned failover). */
     public void markDown(String origin) {
-        pool.operations().markDown(origin);
+        pool().operations().markDown(origin);
     }
 
     /** Marks an origin, or every origin a selector matches, UP again. */
     public void markUp(String origin) {
-        pool.operations().markUp(origin);
+        pool().operations().markUp(origin);
     }
 
     /** Moves connections toward new target weights, gradually. All or nothing on bad input. */
     public void rebalance(Map<String, Integer> weights) {
-        pool.operations().rebalance(weights);
+        pool().operations().rebalance(weights);
     }
 
     /** Moves connections back toward the configured weights. */
     public void rebalanceToConfigured() {
-        pool.operations().rebalanceToConfigured();
+        pool().operations().rebalanceToConfigured();
     }
 
     /**
@@ -126,11 +179,126 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     @Override
     public void close() {
-        pool.close();
+        if (pool != null) {
+            pool.close();
+            return;
+        }
+        for (;;) {
+            Object s = state;
+            if (s instanceof Running running) {
+                running.pool().close();
+                return;
+            }
+            if (s == CLOSED || (s == null && STATE.compareAndSet(this, null, CLOSED))) {
+                return;
+            }
+            Parking.park(STARTING, START_POLL_NANOS); // another thread is starting the pool (it may wait for a
+                                                      // first connection: initializationFailTimeout): close it once it runs
+        }
     }
 
     public boolean isClosed() {
-        return pool.snapshot().closed();
+        if (pool != null) {
+            return pool.snapshot().closed();
+        }
+        Object s = state;
+        return s == CLOSED || (s instanceof Running running && running.pool().snapshot().closed());
+    }
+
+    // JavaBean properties: the names Boot's DataSourceBuilder looks for (url, username, password,
+    // driverClassName), HikariCP's jdbcUrl and poolName, and the common sizing ones.
+
+    public String getUrl() { PoolConfig c = runningConfig(); return c != null ? c.url : settings.url; }
+    public void setUrl(String url) { settingsBeforeStart("url").url(url); }
+    /** The same as {@link #getUrl()}, under HikariCP's name. */
+    public String getJdbcUrl() { return getUrl(); }
+    /** The same as {@link #setUrl}, under HikariCP's name. */
+    public void setJdbcUrl(String url) { setUrl(url); }
+    public String getUsername() { PoolConfig c = runningConfig(); return c != null ? c.username : settings.username; }
+    public void setUsername(String username) { settingsBeforeStart("username").username(username); }
+    /** The default origin's password, as {@code DataSourceBuilder.derivedFrom} copies it; never logged. */
+    public String getPassword() { PoolConfig c = runningConfig(); return c != null ? c.password : settings.password; }
+    public void setPassword(String password) { settingsBeforeStart("password").password(password); }
+    public String getDriverClassName() { PoolConfig c = runningConfig(); return c != null ? c.driverClassName : settings.driverClassName; }
+    public void setDriverClassName(String driverClassName) { settingsBeforeStart("driverClassName").driverClassName(driverClassName); }
+    public String getPoolName() { PoolConfig c = runningConfig(); return c != null ? c.name : settings.name; }
+    public void setPoolName(String name) { settingsBeforeStart("poolName").name(name); }
+    public int getMinSize() { PoolConfig c = runningConfig(); return c != null ? c.minSize : settings.minSize; }
+    public void setMinSize(int minSize) { settingsBeforeStart("minSize").minSize(minSize); }
+    public int getMaxSize() { PoolConfig c = runningConfig(); return c != null ? c.maxSize : settings.maxSize; }
+    public void setMaxSize(int maxSize) { settingsBeforeStart("maxSize").maxSize(maxSize); }
+    public Duration getBorrowTimeout() { PoolConfig c = runningConfig(); return c != null ? c.borrowTimeout : settings.borrowTimeout; }
+    public void setBorrowTimeout(Duration borrowTimeout) { settingsBeforeStart("borrowTimeout").borrowTimeout(borrowTimeout); }
+
+    /** The bean-style instance's settings, while they may still change. */
+    private SlotPoolBuilder settingsBeforeStart(String property) {
+        if (settings == null) {
+            throw new IllegalStateException("pool '" + config.name + "' was built by SlotPoolDataSource.builder(): "
+                    + property + " cannot change");
+        }
+        if (state != null) {
+            throw new IllegalStateException("pool '" + settings.name + "' has been used (or closed): " + property
+                    + " cannot change after the first getConnection");
+        }
+        return settings;
+    }
+
+    /** The settings of the running (or closed) pool; null for a bean-style instance not started yet. */
+    private PoolConfig runningConfig() {
+        if (config != null) {
+            return config;
+        }
+        return state instanceof Running running ? running.config() : null;
+    }
+
+    /** The bean-style instance's pool for a borrow, started if need be. */
+    private ConnectionPool startedToBorrow() throws SQLException {
+        ConnectionPool p = started();
+        if (p == null) {
+            throw new SQLException("pool '" + settings.name + "' is closed");
+        }
+        return p;
+    }
+
+    /** The pool for an operation other than a borrow; starts a bean-style instance. */
+    private ConnectionPool pool() {
+        ConnectionPool p = pool;
+        if (p == null && (p = started()) == null) {
+            throw new IllegalStateException("pool '" + settings.name + "' was closed before its first use");
+        }
+        return p;
+    }
+
+    /**
+     * The bean-style instance's pool, started by the first caller to win the CAS from "configuring"; null if it
+     * was closed before its first use. A start that fails (invalid settings) leaves it configuring, so a later
+     * call reports the same violations or, once fixed by the setters, starts it.
+     */
+    private ConnectionPool started() {
+        for (;;) {
+            Object s = state;
+            if (s instanceof Running running) {
+                return running.pool();
+            }
+            if (s == CLOSED) {
+                return null;
+            }
+            if (s == null && STATE.compareAndSet(this, null, STARTING)) {
+                try {
+                    PoolConfig c = settings.config();
+                    ConnectionPool started = new ConnectionPool(c);
+                    FirstConnection.await(started);
+                    Running running = new Running(c, started);
+                    state = running;
+                    return running.pool();
+                } catch (RuntimeException | Error e) {
+                    state = null;
+                    throw e;
+                }
+            }
+            Parking.park(STARTING, START_POLL_NANOS); // another thread is starting the pool (it may wait for a
+                                                      // first connection: initializationFailTimeout)
+        }
     }
 
     @Override
@@ -153,7 +321,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     /** The borrow timeout in whole seconds. */
     @Override
     public int getLoginTimeout() {
-        return (int) config.borrowTimeout().toSeconds();
+        return (int) getBorrowTimeout().toSeconds();
     }
 
     @Override
@@ -176,6 +344,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     @Override
     public String toString() {
-        return "SlotPoolDataSource[" + config + "]";
+        PoolConfig c = runningConfig();
+        return c != null ? "SlotPoolDataSource[" + c + "]" : "SlotPoolDataSource[" + settings.name + ", not started]";
     }
 }

@@ -8,7 +8,9 @@ import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.autoconfigure.SlotPoolPropertiesMapper.DefaultConnection;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -23,7 +25,9 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.StringUtils;
 
 import javax.sql.DataSource;
 import javax.sql.XADataSource;
@@ -31,7 +35,9 @@ import javax.sql.XADataSource;
 /**
  * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
  * wins over HikariCP even when HikariCP is on the class path; backs off for a user's DataSource bean,
- * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool.
+ * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool. Excluding
+ * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
+ * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP.
  *
  * <p>The default connection comes from a {@link JdbcConnectionDetails} bean when one is declared (Testcontainers
  * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
@@ -40,6 +46,7 @@ import javax.sql.XADataSource;
 @AutoConfiguration(before = DataSourceAutoConfiguration.class)
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
 @ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
+@Conditional(SlotPoolAutoConfiguration.DataSourceAutoConfigurationNotExcludedCondition.class)
 @EnableConfigurationProperties({SlotPoolProperties.class, DataSourceProperties.class})
 public class SlotPoolAutoConfiguration {
 
@@ -59,6 +66,9 @@ public class SlotPoolAutoConfiguration {
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
                 connectionDetails.getIfUnique());
         SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
+        if (properties.getName() == null && StringUtils.hasText(dataSourceProperties.getName())) {
+            builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
+        }
         labeling.ifUnique(builder::labeling);
         credentials.ifUnique(builder::credentialsProvider);
         exceptionOverride.ifUnique(builder::exceptionOverride);
@@ -76,6 +86,19 @@ public class SlotPoolAutoConfiguration {
             SlotPoolDataSource pool = DataSourceUnwrapper.unwrap(dataSource, SlotPoolDataSource.class);
             return pool == null ? null : new SlotPoolDataSourcePoolMetadata(pool);
         };
+    }
+
+    /** slotpool.fail-on-unknown-properties=false turns unknown slotpool.* keys from a startup failure into a WARN. */
+    @Bean
+    static LenientSlotPoolBinding slotPoolLenientBinding(Environment environment) {
+        return new LenientSlotPoolBinding(environment);
+    }
+
+    /** One startup WARN for spring.datasource.hikari.* keys while slotpool is the pool. */
+    @Bean
+    static HikariPropertiesWarning slotPoolHikariPropertiesWarning(Environment environment,
+                                                                   ObjectProvider<SlotPoolDataSource> pool) {
+        return new HikariPropertiesWarning(environment, pool);
     }
 
     static DefaultConnection defaultConnection(SlotPoolProperties properties, DataSourceProperties dataSource,
@@ -115,6 +138,25 @@ public class SlotPoolAutoConfiguration {
                 return ConditionOutcome.match("spring.datasource.type is unset or names slotpool");
             }
             return ConditionOutcome.noMatch("spring.datasource.type names " + type.trim());
+        }
+    }
+
+    /**
+     * Matches unless {@code DataSourceAutoConfiguration} is excluded. Running before it, this configuration is
+     * not skipped with it, so it reads the exclusions Boot's import selector records in the condition
+     * evaluation report (every form: {@code exclude}, {@code excludeName}, {@code spring.autoconfigure.exclude})
+     * before the imported configurations' conditions are evaluated.
+     */
+    static final class DataSourceAutoConfigurationNotExcludedCondition extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+            String excluded = DataSourceAutoConfiguration.class.getName();
+            if (beanFactory != null && ConditionEvaluationReport.get(beanFactory).getExclusions().contains(excluded)) {
+                return ConditionOutcome.noMatch(excluded + " is excluded");
+            }
+            return ConditionOutcome.match(excluded + " is not excluded");
         }
     }
 }

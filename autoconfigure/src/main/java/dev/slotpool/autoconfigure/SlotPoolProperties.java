@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code slotpool.*} properties. Every field but {@code enabled} is nullable: {@link SlotPoolPropertiesMapper}
- * copies only what is set onto the engine's builder, which keeps the defaults and the range checks.
- * Unknown keys under {@code slotpool.} fail startup rather than being ignored. Each field's comment is its
+ * The {@code slotpool.*} properties. Every field but the two switches ({@code enabled},
+ * {@code failOnUnknownProperties}) is nullable: {@link SlotPoolPropertiesMapper} copies only what is set onto the
+ * engine's builder, which keeps the defaults and the range checks. Unknown keys under {@code slotpool.} fail
+ * startup rather than being ignored (unless {@code fail-on-unknown-properties} is false:
+ * {@link LenientSlotPoolBinding}). Each field's comment is its
  * description in the generated configuration metadata; {@code docs/configuration.md} has the same list.
  */
 @ConfigurationProperties(prefix = "slotpool", ignoreUnknownFields = false)
@@ -22,7 +24,10 @@ public class SlotPoolProperties {
     /** Whether slotpool becomes the application's DataSource. */
     private boolean enabled = true;
 
-    /** Pool name, used in thread names, the pool endpoint, metric tags and messages. Engine default: slotpool. */
+    /** Whether an unknown key under slotpool. fails startup; false names such keys in a WARN instead (shared configuration, such as a config server's, with keys of another slotpool version). */
+    private boolean failOnUnknownProperties = true;
+
+    /** Pool name, used in thread names, the pool endpoint, metric tags and messages; unset uses spring.datasource.name, then the engine default: slotpool. */
     private String name;
 
     /** Connections kept open even when idle (0 to max-size). Engine default: 2. */
@@ -269,6 +274,8 @@ public class SlotPoolProperties {
 
     public boolean isEnabled() { return enabled; }
     public void setEnabled(boolean enabled) { this.enabled = enabled; }
+    public boolean isFailOnUnknownProperties() { return failOnUnknownProperties; }
+    public void setFailOnUnknownProperties(boolean failOnUnknownProperties) { this.failOnUnknownProperties = failOnUnknownProperties; }
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
     public Integer getMinSize() { return minSize; }

@@ -1,0 +1,26 @@
+package dev.slotpool.dropin.nodatabase;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
+
+/** A JPA app that excludes the DataSource by class name starts with none, slotpool's included. */
+@SpringBootTest(classes = ExcludedByNameTest.App.class)
+class ExcludedByNameTest {
+
+    @SpringBootApplication(excludeName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+            "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration"})
+    static class App {
+    }
+
+    @Autowired
+    ApplicationContext context;
+
+    @Test
+    void startsWithNoDataSource() {
+        NoDataSource.assertIn(context);
+    }
+}

@@ -1,0 +1,140 @@
+package dev.slotpool;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The JavaBean lifecycle of {@link SlotPoolDataSource}: configure, first use starts, then settings are fixed. */
+class BeanStyleDataSourceTest {
+
+    private static SlotPoolDataSource configured(String db) {
+        SlotPoolDataSource ds = new SlotPoolDataSource();
+        ds.setJdbcUrl("jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1");
+        ds.setUsername("sa");
+        ds.setPassword("");
+        ds.setDriverClassName("org.h2.Driver");
+        ds.setPoolName("bean");
+        ds.setMinSize(0);
+        ds.setMaxSize(3);
+        ds.setBorrowTimeout(Duration.ofSeconds(7));
+        return ds;
+    }
+
+    @Test
+    void settersConfigureAndTheFirstGetConnectionStartsThePool() throws SQLException {
+        try (SlotPoolDataSource ds = configured("bean-start")) {
+            assertThat(ds.getUrl()).isEqualTo("jdbc:h2:mem:bean-start;DB_CLOSE_DELAY=-1");
+            assertThat(ds.toString()).contains("not started");
+            try (Connection c = ds.getConnection()) {
+                assertThat(c.isValid(1)).isTrue();
+            }
+            PoolConfig config = ds.config();
+            assertThat(config.name()).isEqualTo("bean");
+            assertThat(config.maxSize()).isEqualTo(3);
+            assertThat(config.minSize()).isZero();
+            assertThat(config.borrowTimeout()).isEqualTo(Duration.ofSeconds(7));
+            assertThat(ds.getLoginTimeout()).isEqualTo(7);
+            assertThat(ds.getUsername()).isEqualTo("sa");
+            assertThat(ds.getDriverClassName()).isEqualTo("org.h2.Driver");
+            assertThat(ds.snapshot().borrows()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void threadsRacingTheFirstUseShareOnePool() throws Exception {
+        int threads = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (SlotPoolDataSource ds = configured("bean-race")) {
+            ds.setMaxSize(threads);
+            CountDownLatch start = new CountDownLatch(1);
+            CountDownLatch holding = new CountDownLatch(threads);
+            CountDownLatch release = new CountDownLatch(1);
+            List<Future<?>> borrows = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                borrows.add(pool.submit(() -> {
+                    start.await();
+                    try (Connection c = ds.getConnection()) {
+                        holding.countDown();
+                        release.await();
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            assertThat(holding.await(30, TimeUnit.SECONDS)).as("every thread borrowed").isTrue();
+            // had two racers each started a pool, the one kept would not lend all of these connections
+            assertThat(ds.snapshot().borrowed()).isEqualTo(threads);
+            release.countDown();
+            for (Future<?> f : borrows) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void settersThrowAfterTheFirstUse() throws SQLException {
+        try (SlotPoolDataSource ds = configured("bean-fixed")) {
+            ds.getConnection().close();
+            assertThatThrownBy(() -> ds.setMaxSize(5)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("maxSize").hasMessageContaining("after the first getConnection");
+            assertThatThrownBy(() -> ds.setUrl("jdbc:h2:mem:other")).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("url");
+            assertThat(ds.getMaxSize()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void closeStopsTheStartedPool() throws SQLException {
+        SlotPoolDataSource ds = configured("bean-close");
+        ds.getConnection().close();
+        ds.close();
+        assertThat(ds.isClosed()).isTrue();
+        assertThatThrownBy(ds::getConnection).isInstanceOf(SQLException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void closeBeforeTheFirstUseLeavesAClosedPoolThatNeverStarts() {
+        SlotPoolDataSource ds = configured("bean-close-early");
+        ds.close();
+        assertThat(ds.isClosed()).isTrue();
+        assertThatThrownBy(ds::getConnection).isInstanceOf(SQLException.class)
+                .hasMessage("pool 'bean' is closed");
+        assertThatThrownBy(() -> ds.setMaxSize(4)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void anUnconfiguredPoolNamesTheMissingUrlAndCanStillBeConfigured() throws SQLException {
+        try (SlotPoolDataSource ds = new SlotPoolDataSource()) {
+            assertThatThrownBy(ds::getConnection).isInstanceOf(InvalidPoolConfigException.class)
+                    .hasMessageContaining("url").hasMessageContaining("is required");
+            assertThat(ds.isClosed()).isFalse();
+            ds.setUrl("jdbc:h2:mem:bean-late;DB_CLOSE_DELAY=-1");
+            ds.getConnection().close();
+        }
+    }
+
+    @Test
+    void aBuiltPoolRefusesEverySetter() {
+        try (SlotPoolDataSource ds = SlotPoolDataSource.builder().name("built")
+                .url("jdbc:h2:mem:bean-built;DB_CLOSE_DELAY=-1").minSize(0).build()) {
+            assertThat(ds.getUrl()).isEqualTo("jdbc:h2:mem:bean-built;DB_CLOSE_DELAY=-1");
+            assertThat(ds.getPoolName()).isEqualTo("built");
+            assertThatThrownBy(() -> ds.setPassword("x")).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("builder").hasMessageContaining("password");
+        }
+    }
+}
