@@ -7,12 +7,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.ResourceLoader;
@@ -29,8 +29,9 @@ import java.util.Set;
 
 /**
  * The admin console (docs/console.md) in a servlet web application with Thymeleaf, when the pool is slotpool
- * and {@code slotpool.console.enabled} is not false. Registers no security: the application's chain decides who
- * reads and who acts ({@link SlotPoolConsoleRequest}). Its templates resolve only through its own resolver
+ * and {@code slotpool.console.enabled} is true, or unset with Spring Security on the class path
+ * ({@link ConsoleEnabledCondition}). Registers no security: the application's chain decides who reads and who
+ * acts ({@link SlotPoolConsoleRequest}, {@link ConsoleSettings.Actions}). Its templates resolve only through its own resolver
  * (prefix {@code classpath:/slotpool-console/templates/}, view names {@code slotpool-console/*}), so the
  * application's templates are never shadowed and never shadow it; its assets are served below
  * {@code {path}/assets/}.
@@ -39,7 +40,7 @@ import java.util.Set;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({SpringTemplateEngine.class, SlotPoolDataSource.class, WebMvcConfigurer.class})
 @ConditionalOnBean(SlotPoolDataSource.class)
-@ConditionalOnBooleanProperty(name = "slotpool.console.enabled", matchIfMissing = true)
+@Conditional(ConsoleEnabledCondition.class)
 @EnableConfigurationProperties(SlotPoolProperties.class)
 public class SlotPoolConsoleAutoConfiguration {
 
@@ -54,8 +55,14 @@ public class SlotPoolConsoleAutoConfiguration {
                     + "no pattern (was '" + path + "')");
         }
         Boolean actions = properties.getConsole().getActionsEnabled();
-        return new ConsoleSettings(path, actions != null ? actions
-                : ClassUtils.isPresent(SECURITY_CLASS, resourceLoader.getClassLoader()));
+        ConsoleSettings.Actions mode;
+        if (actions != null) {
+            mode = actions ? ConsoleSettings.Actions.ON : ConsoleSettings.Actions.OFF;
+        } else {
+            mode = ClassUtils.isPresent(SECURITY_CLASS, resourceLoader.getClassLoader())
+                    ? ConsoleSettings.Actions.CHAIN : ConsoleSettings.Actions.OFF;
+        }
+        return new ConsoleSettings(path, mode);
     }
 
     /** Keeps the last pool events for the page; the pool registers every PoolListener bean. */

@@ -8,6 +8,7 @@ import dev.slotpool.console.ConsoleViews.ConsoleView;
 import dev.slotpool.console.ConsoleViews.Outcome;
 import dev.slotpool.console.ConsoleViews.Problem;
 import dev.slotpool.console.ConsoleViews.SlotDetail;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -29,8 +30,9 @@ import java.util.Map;
  * The console at {@code slotpool.console.path}. Thin by design (style rule 13): reads map a
  * {@link PoolSnapshot} to {@link ConsoleViews}; each action parses its input with {@link PoolActionInput} (as the
  * Actuator endpoint does) and calls one engine method. Bad input answers 400 with a message and leaves the pool
- * unchanged; with actions disabled every action answers 403. Who may call what is the application's security
- * chain's business ({@link SlotPoolConsoleRequest}, docs/console.md).
+ * unchanged; a request that may not act ({@link ConsoleAccess}) gets 403 for every action, and a slot's detail
+ * without its holder thread and borrow stack. Who may call what is the application's security chain's business
+ * ({@link SlotPoolConsoleRequest}, docs/console.md).
  */
 @Controller
 @RequestMapping("${slotpool.console.path:/slotpool}")
@@ -56,7 +58,7 @@ public class SlotPoolConsoleController {
     public String page(Model model) {
         model.addAttribute("console", views.view());
         model.addAttribute("consolePath", settings.path());
-        model.addAttribute("actionsEnabled", settings.actionsEnabled());
+        model.addAttribute("actionsEnabled", settings.buttons());
         return VIEW;
     }
 
@@ -76,12 +78,14 @@ public class SlotPoolConsoleController {
 
     @GetMapping(path = "/origins/{origin}/slots/{index}", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> slot(@PathVariable String origin, @PathVariable int index) {
+    public ResponseEntity<Object> slot(@PathVariable String origin, @PathVariable int index,
+                                       HttpServletRequest request) {
         PoolSnapshot s = views.snapshot();
+        boolean holder = ConsoleAccess.mayAct(settings.actions(), request);
         return s.origin(origin)
                 .flatMap(o -> o.slots().stream().filter(x -> x.index() == index).findFirst())
-                .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(
-                        new SlotDetail(origin, ConsoleViews.slot(x), x.borrowStack())))
+                .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(new SlotDetail(origin,
+                        ConsoleViews.slot(x, holder), holder ? x.borrowStack() : null)))
                 .orElseGet(() -> problem(HttpStatus.NOT_FOUND, s.origin(origin).isEmpty()
                         ? PoolActionInput.unknownOrigin(origin, s)
                         : "origin '" + origin + "' holds no connection in slot " + index));
@@ -95,8 +99,9 @@ public class SlotPoolConsoleController {
     @PostMapping(path = "/actions/rebalance", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights) {
-        if (!settings.actionsEnabled()) {
+    public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights,
+                                            HttpServletRequest request) {
+        if (!ConsoleAccess.mayAct(settings.actions(), request)) {
             return disabled();
         }
         if (!StringUtils.hasText(weights)) {
@@ -115,8 +120,9 @@ public class SlotPoolConsoleController {
     @PostMapping(path = "/origins/{origin}/drain", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout) {
-        if (!settings.actionsEnabled()) {
+    public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout,
+                                        HttpServletRequest request) {
+        if (!ConsoleAccess.mayAct(settings.actions(), request)) {
             return disabled();
         }
         Duration t;
@@ -131,15 +137,15 @@ public class SlotPoolConsoleController {
 
     @PostMapping(path = "/origins/{origin}/down", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> down(@PathVariable String origin) {
-        return settings.actionsEnabled() ? originAction("down", origin, "marked DOWN", () -> pool.markDown(origin))
+    public ResponseEntity<Object> down(@PathVariable String origin, HttpServletRequest request) {
+        return ConsoleAccess.mayAct(settings.actions(), request) ? originAction("down", origin, "marked DOWN", () -> pool.markDown(origin))
                 : disabled();
     }
 
     @PostMapping(path = "/origins/{origin}/up", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> up(@PathVariable String origin) {
-        return settings.actionsEnabled() ? originAction("up", origin, "marked UP", () -> pool.markUp(origin))
+    public ResponseEntity<Object> up(@PathVariable String origin, HttpServletRequest request) {
+        return ConsoleAccess.mayAct(settings.actions(), request) ? originAction("up", origin, "marked UP", () -> pool.markUp(origin))
                 : disabled();
     }
 
@@ -160,9 +166,12 @@ public class SlotPoolConsoleController {
         return ResponseEntity.ok(new Outcome(action, origin, origin == null ? outcome : origin + ": " + outcome));
     }
 
-    private static ResponseEntity<Object> disabled() {
-        return problem(HttpStatus.FORBIDDEN, "console actions are disabled: without Spring Security the console is "
-                + "read-only unless slotpool.console.actions-enabled=true (trusted networks only; see docs/console.md)");
+    private ResponseEntity<Object> disabled() {
+        return problem(HttpStatus.FORBIDDEN, settings.actions() == ConsoleSettings.Actions.CHAIN
+                ? "console action refused: the application's security chain did not grant it through "
+                        + "SlotPoolConsoleRequest.toConsoleActions() (see docs/console.md)"
+                : "console actions are disabled: the console is read-only unless "
+                        + "slotpool.console.actions-enabled=true (trusted networks only; see docs/console.md)");
     }
 
     private static ResponseEntity<Object> problem(HttpStatus status, String message) {
