@@ -3,6 +3,7 @@ package dev.slotpool.console;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
 import dev.slotpool.autoconfigure.SlotPoolProperties;
+import dev.slotpool.autoconfigure.SlotPools;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,7 +25,9 @@ import org.thymeleaf.spring6.templateresolver.SpringResourceTemplateResolver;
 import org.thymeleaf.templatemode.TemplateMode;
 import org.thymeleaf.templateresolver.ITemplateResolver;
 
+import javax.sql.DataSource;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -71,22 +74,21 @@ public class SlotPoolConsoleAutoConfiguration {
         return new ConsoleEventLog();
     }
 
-    @Bean
-    ConsoleViewSource slotPoolConsoleViews(SlotPoolDataSource pool, ObjectProvider<WaitPercentiles> waits,
-                                           ConsoleEventLog events) {
-        return new ConsoleViewSource(pool, waits.getIfAvailable(() -> WaitPercentiles.NONE), events,
-                System::nanoTime);
-    }
-
+    /** Every slotpool of the application, each with its views and streams. */
     @Bean(destroyMethod = "close")
-    ConsoleStreams slotPoolConsoleStreams(ConsoleViewSource views) {
-        return new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1));
+    ConsolePools slotPoolConsolePools(Map<String, DataSource> dataSources, ObjectProvider<WaitPercentiles> waits,
+                                      ConsoleEventLog events) {
+        WaitPercentiles percentiles = waits.getIfAvailable(() -> WaitPercentiles.NONE);
+        return new ConsolePools(SlotPools.of(dataSources),
+                // The event log hears only the pools it listens to (the auto-configured one); the others show none.
+                pool -> new ConsoleViewSource(pool, percentiles,
+                        pool.config().listeners().contains(events) ? events : new ConsoleEventLog(), System::nanoTime),
+                views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1)));
     }
 
     @Bean
-    SlotPoolConsoleController slotPoolConsoleController(SlotPoolDataSource pool, ConsoleViewSource views,
-                                                        ConsoleStreams streams, ConsoleSettings settings) {
-        return new SlotPoolConsoleController(pool, views, streams, settings);
+    SlotPoolConsoleController slotPoolConsoleController(ConsolePools pools, ConsoleSettings settings) {
+        return new SlotPoolConsoleController(pools, settings);
     }
 
     /**

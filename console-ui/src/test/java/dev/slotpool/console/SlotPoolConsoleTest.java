@@ -116,7 +116,7 @@ class SlotPoolConsoleTest {
     @Test
     void theStreamSendsSnapshotEventsAndDropsAClosedStream() {
         runner("stream").run(ctx -> {
-            ConsoleStreams streams = ctx.getBean(ConsoleStreams.class);
+            ConsoleStreams streams = ctx.getBean(ConsolePools.class).get(null).orElseThrow().streams();
             MvcResult r = mvc(ctx).perform(get("/slotpool/stream")).andExpect(request().asyncStarted()).andReturn();
             assertThat(streams.openStreams()).isEqualTo(1);
             MockHttpServletResponse response = r.getResponse();
@@ -215,7 +215,7 @@ class SlotPoolConsoleTest {
     void withoutSpringSecurityTheConsoleIsOffUnlessEnabled() {
         runner("off").withClassLoader(NO_SECURITY).run(ctx -> {
             assertThat(ctx).hasNotFailed().hasSingleBean(SlotPoolDataSource.class)
-                    .doesNotHaveBean(SlotPoolConsoleController.class).doesNotHaveBean(ConsoleStreams.class);
+                    .doesNotHaveBean(SlotPoolConsoleController.class).doesNotHaveBean(ConsolePools.class);
             mvc(ctx).perform(get("/slotpool")).andExpect(status().isNotFound());
         });
     }
@@ -318,7 +318,7 @@ class SlotPoolConsoleTest {
     void aDisabledConsoleIsNotThere() {
         runner("disabled").withPropertyValues("slotpool.console.enabled=false").run(ctx -> {
             assertThat(ctx).hasSingleBean(SlotPoolDataSource.class).doesNotHaveBean(SlotPoolConsoleController.class)
-                    .doesNotHaveBean(ConsoleStreams.class);
+                    .doesNotHaveBean(ConsolePools.class);
             mvc(ctx).perform(get("/slotpool")).andExpect(status().isNotFound());
         });
     }
