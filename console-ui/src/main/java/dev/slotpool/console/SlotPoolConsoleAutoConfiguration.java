@@ -47,6 +47,11 @@ import java.util.Set;
 @EnableConfigurationProperties(SlotPoolProperties.class)
 public class SlotPoolConsoleAutoConfiguration {
 
+    /** Where the page's templates are on the class path. */
+    static final String TEMPLATES = "slotpool-console/templates/";
+    /** Where the page's CSS and JavaScript are on the class path. */
+    static final String ASSETS = "slotpool-console/static/";
+
     /** The class whose presence means "Spring Security is on the class path". */
     static final String SECURITY_CLASS = "org.springframework.security.web.SecurityFilterChain";
 
@@ -99,7 +104,7 @@ public class SlotPoolConsoleAutoConfiguration {
     ITemplateResolver slotPoolConsoleTemplateResolver(ApplicationContext context) {
         SpringResourceTemplateResolver resolver = new SpringResourceTemplateResolver();
         resolver.setApplicationContext(context);
-        resolver.setPrefix("classpath:/slotpool-console/templates/");
+        resolver.setPrefix("classpath:/" + TEMPLATES);
         resolver.setSuffix(".html");
         resolver.setTemplateMode(TemplateMode.HTML);
         resolver.setCharacterEncoding("UTF-8");
@@ -116,7 +121,7 @@ public class SlotPoolConsoleAutoConfiguration {
             @Override
             public void addResourceHandlers(ResourceHandlerRegistry registry) {
                 registry.addResourceHandler(settings.path() + "/assets/**")
-                        .addResourceLocations("classpath:/slotpool-console/static/");
+                        .addResourceLocations("classpath:/" + ASSETS);
             }
         };
     }
