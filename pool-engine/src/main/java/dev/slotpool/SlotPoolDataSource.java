@@ -1,6 +1,7 @@
 package dev.slotpool;
 
 import dev.slotpool.pool.ConnectionPool;
+import dev.slotpool.pool.Suspension;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -30,11 +31,13 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     private final PoolConfig config;
     private final ConnectionPool pool;
+    private final Suspension suspension;
     private volatile PrintWriter logWriter;
 
     SlotPoolDataSource(PoolConfig config) {
         this.config = config;
         this.pool = new ConnectionPool(config);
+        this.suspension = new Suspension(pool);
     }
 
     /** A builder with the documented defaults. */
@@ -114,6 +117,36 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     /** Moves connections back toward the configured weights. */
     public void rebalanceToConfigured() {
         pool.operations().rebalanceToConfigured();
+    }
+
+    /**
+     * Takes the pool out of service for a JVM checkpoint (docs/architecture.md, Checkpoint and restore): every
+     * origin DOWN ("suspended for checkpoint"), idle connections closed now, borrowed ones closed at return and
+     * aborted at {@code timeout}, no connection created. Borrowers wait meanwhile and time out with the origins'
+     * states in the message. Waits until no connection is open, at most {@code timeout} plus one housekeeping
+     * period; {@link #resume()} undoes it.
+     *
+     * @return whether every connection was closed in time
+     * @throws InterruptedException if interrupted while waiting (the pool stays suspended)
+     */
+    public boolean suspend(Duration timeout) throws InterruptedException {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("suspend timeout must be ≥ 0 (was " + timeout + ")");
+        }
+        return suspension.suspend(timeout);
+    }
+
+    /**
+     * After a restore: brings back the origins {@link #suspend} took down (an origin an operator had marked down or
+     * was draining stays so); the pool refills to {@code minSize}. Does nothing when not suspended.
+     */
+    public void resume() {
+        suspension.resume();
+    }
+
+    /** Whether {@link #suspend} took the pool out of service and {@link #resume()} has not been called since. */
+    public boolean isSuspended() {
+        return suspension.suspended();
     }
 
     /**
