@@ -5,10 +5,17 @@ import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
 import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.Lifecycle;
 
 import javax.sql.DataSource;
+import javax.tools.ToolProvider;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
@@ -68,6 +75,26 @@ class SlotPoolCheckpointRestoreLifecycleTest {
             assertThat(ctx).hasNotFailed().hasSingleBean(SlotPoolDataSource.class)
                     .doesNotHaveBean(SlotPoolCheckpointRestoreLifecycle.class);
         });
+    }
+
+    /** With {@code org.crac} on the class path (compiled here: the JDK's own CRaC API is not on this one). */
+    @Test
+    void withCheckpointSupportTheLifecycleIsRegistered(@TempDir Path dir) throws Exception {
+        Path source = Files.createDirectories(dir.resolve("src/org/crac")).resolve("Resource.java");
+        Files.writeString(source, "package org.crac; public interface Resource { }");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
+                source.toString());
+        assertThat(compiled).isZero();
+        StubDatabase db = StubDatabase.reset("checkpoint-present");
+        try (URLClassLoader crac = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+                getClass().getClassLoader())) {
+            runner.withClassLoader(crac).withPropertyValues("spring.datasource.url=" + db.url()).run(ctx -> {
+                assertThat(ctx).hasNotFailed().hasSingleBean(SlotPoolCheckpointRestoreLifecycle.class);
+                assertThat(ctx.getBeansOfType(Lifecycle.class)).containsValue(
+                        ctx.getBean(SlotPoolCheckpointRestoreLifecycle.class));
+            });
+        }
     }
 
     /** Waits for the stub's count, failing after 20 s: a bound for a broken pool, not a timing assertion. */
