@@ -5,6 +5,7 @@
   'use strict';
   var body = document.body;
   var base = body.getAttribute('data-base');
+  var query = body.getAttribute('data-query') || ''; // '?pool=key' when the app has several pools
   var HISTORY = 300; // one point a second: the last 5 minutes
   var rates = [], waits = [];
   var streamState = document.getElementById('stream-state');
@@ -117,7 +118,7 @@
   // The stream: EventSource reconnects by itself after an error; the page says so meanwhile.
   function connect() {
     if (!window.EventSource) { setStream('down', 'live updates need EventSource'); return; }
-    var source = new EventSource(base + '/stream');
+    var source = new EventSource(base + '/stream' + query);
     source.onopen = function () { setStream('live', 'live'); };
     source.addEventListener('snapshot', function (e) {
       setStream('live', 'live');
@@ -141,7 +142,7 @@
   });
 
   function openSlot(origin, index) {
-    fetch(base + '/origins/' + encodeURIComponent(origin) + '/slots/' + index,
+    fetch(base + '/origins/' + encodeURIComponent(origin) + '/slots/' + index + query,
       { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
       .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
       .then(function (r) {

@@ -35,15 +35,19 @@ public record PoolSnapshot(String name, boolean closed, int minSize, int maxSize
         return origins.stream().filter(o -> o.name().equals(originName)).findFirst();
     }
 
-    /** One line with the counts and each origin's state: used in timeout messages. */
+    /** One line with the counts and each origin's state (and why, when it is not UP): used in timeout messages. */
     public String summary() {
         StringBuilder sb = new StringBuilder();
         sb.append("pool '").append(name).append("': total=").append(total).append(", available=").append(available)
                 .append(", borrowed=").append(borrowed).append(", creating=").append(reserved)
                 .append(", waiting=").append(waiting).append(", max=").append(maxSize).append("; origins:");
         for (OriginSnapshot o : origins) {
-            sb.append(' ').append(o.name()).append('=').append(o.state())
-                    .append("(total ").append(o.total()).append(", borrowed ").append(o.borrowed()).append(')');
+            sb.append(' ').append(o.name()).append('=').append(o.state());
+            if (o.state() != OriginState.UP && o.stateReason() != null) {
+                // Why a borrower finds no connection: "marked down", "suspended for checkpoint", a drain...
+                sb.append(" [").append(o.stateReason()).append(']');
+            }
+            sb.append("(total ").append(o.total()).append(", borrowed ").append(o.borrowed()).append(')');
         }
         return sb.toString();
     }

@@ -172,6 +172,36 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     }
 
     /**
+     * Takes the pool out of service for a JVM checkpoint (docs/architecture.md, Checkpoint and restore): every
+     * origin DOWN ("suspended for checkpoint"), idle connections closed now, borrowed ones closed at return and
+     * aborted at {@code timeout}, no connection created. Borrowers wait meanwhile and time out with the origins'
+     * states in the message. Waits until no connection is open, at most {@code timeout} plus one housekeeping
+     * period; {@link #resume()} undoes it.
+     *
+     * @return whether every connection was closed in time
+     * @throws InterruptedException if interrupted while waiting (the pool stays suspended)
+     */
+    public boolean suspend(Duration timeout) throws InterruptedException {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("suspend timeout must be ≥ 0 (was " + timeout + ")");
+        }
+        return pool().suspension().suspend(timeout);
+    }
+
+    /**
+     * After a restore: brings back the origins {@link #suspend} took down (an origin an operator had marked down or
+     * was draining stays so); the pool refills to {@code minSize}. Does nothing when not suspended.
+     */
+    public void resume() {
+        pool().suspension().resume();
+    }
+
+    /** Whether {@link #suspend} took the pool out of service and {@link #resume()} has not been called since. */
+    public boolean isSuspended() {
+        return pool().suspension().suspended();
+    }
+
+    /**
      * Closes the pool: stops its threads, closes idle connections, waits up to {@code shutdownTimeout} for
      * borrowed ones and for connects under way, then aborts the borrowed ones and interrupts the connects
      * (a connect that ignores the interrupt finishes later on its own thread and closes what it opened).

@@ -17,7 +17,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.jdbc.DataSourceUnwrapper;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
@@ -83,7 +82,7 @@ public class SlotPoolAutoConfiguration {
     @ConditionalOnMissingBean(name = "slotPoolDataSourcePoolMetadataProvider")
     static DataSourcePoolMetadataProvider slotPoolDataSourcePoolMetadataProvider() {
         return dataSource -> {
-            SlotPoolDataSource pool = DataSourceUnwrapper.unwrap(dataSource, SlotPoolDataSource.class);
+            SlotPoolDataSource pool = SlotPools.unwrap(dataSource);
             return pool == null ? null : new SlotPoolDataSourcePoolMetadata(pool);
         };
     }

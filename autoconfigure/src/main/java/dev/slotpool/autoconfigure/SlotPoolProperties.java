@@ -255,17 +255,17 @@ public class SlotPoolProperties {
      */
     public static class Console {
 
-        /** Whether the admin console is served (when the slotpool-console module, Spring MVC and Thymeleaf are present). */
-        private boolean enabled = true;
+        /** Whether the admin console is served (when the slotpool-console module, Spring MVC and Thymeleaf are present); unset means only when Spring Security is on the class path. */
+        private Boolean enabled;
 
         /** Path of the admin console's page; its snapshot, stream, actions and assets are below it. */
         private String path = "/slotpool";
 
-        /** Whether the console's buttons may act on the pool; unset means only when Spring Security is on the class path (set true without it on trusted networks only). */
+        /** Whether the console may act on the pool; unset means only for requests the application's security chain grants through SlotPoolConsoleRequest.toConsoleActions() (true: whoever reaches the console, trusted networks only). */
         private Boolean actionsEnabled;
 
-        public boolean isEnabled() { return enabled; }
-        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+        public Boolean getEnabled() { return enabled; }
+        public void setEnabled(Boolean enabled) { this.enabled = enabled; }
         public String getPath() { return path; }
         public void setPath(String path) { this.path = path; }
         public Boolean getActionsEnabled() { return actionsEnabled; }

@@ -52,7 +52,10 @@ public final class ConsoleViews {
                            long idleMillis, long heldMillis, String holderThread, Map<String, String> labels) {
     }
 
-    /** A slot in full, for the detail dialog: the cell plus the borrow stack (leak tracing only, else null). */
+    /**
+     * A slot in full, for the detail dialog: the cell plus the borrow stack (leak tracing only, else null). The
+     * holder thread and the stack only for a request that may act (docs/console.md, Security), else null.
+     */
     public record SlotDetail(String origin, SlotCell slot, String borrowStack) {
     }
 
@@ -108,10 +111,11 @@ public final class ConsoleViews {
                 o.instance(), o.host(), o.weight(), round(o.targetShare()), share(o.total(), poolTotal), o.total(),
                 o.available(), o.borrowed(), o.reserved(), o.closing(), o.borrows(), round(rate),
                 p == null ? null : p.p50Millis(), p == null ? null : p.p99Millis(),
-                o.slots().stream().map(ConsoleViews::slot).toList());
+                o.slots().stream().map(x -> slot(x, false)).toList());
     }
 
-    static SlotCell slot(SlotSnapshot x) {
+    /** A slot's cell; {@code holder}: whether it names the holder thread (only for those who may act). */
+    static SlotCell slot(SlotSnapshot x, boolean holder) {
         String state = x.retiring() && x.state() == SlotState.BORROWED ? "retiring"
                 : x.state().name().toLowerCase(Locale.ROOT);
         String label = "retiring".equals(state) ? "borrowed, retiring" : state;
@@ -126,7 +130,7 @@ public final class ConsoleViews {
             default -> "·";
         };
         return new SlotCell(x.index(), state, symbol, label, title, x.borrowCount(), x.ageMillis(), x.idleMillis(),
-                x.heldMillis(), x.holderThread(), x.labels());
+                x.heldMillis(), holder ? x.holderThread() : null, x.labels());
     }
 
     private static Double max(Double a, Double b) {

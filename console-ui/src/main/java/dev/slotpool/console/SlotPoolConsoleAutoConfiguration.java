@@ -3,16 +3,17 @@ package dev.slotpool.console;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
 import dev.slotpool.autoconfigure.SlotPoolProperties;
+import dev.slotpool.autoconfigure.SlotPools;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.ResourceLoader;
@@ -24,13 +25,16 @@ import org.thymeleaf.spring6.templateresolver.SpringResourceTemplateResolver;
 import org.thymeleaf.templatemode.TemplateMode;
 import org.thymeleaf.templateresolver.ITemplateResolver;
 
+import javax.sql.DataSource;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The admin console (docs/console.md) in a servlet web application with Thymeleaf, when the pool is slotpool
- * and {@code slotpool.console.enabled} is not false. Registers no security: the application's chain decides who
- * reads and who acts ({@link SlotPoolConsoleRequest}). Its templates resolve only through its own resolver
+ * and {@code slotpool.console.enabled} is true, or unset with Spring Security on the class path
+ * ({@link ConsoleEnabledCondition}). Registers no security: the application's chain decides who reads and who
+ * acts ({@link SlotPoolConsoleRequest}, {@link ConsoleSettings.Actions}). Its templates resolve only through its own resolver
  * (prefix {@code classpath:/slotpool-console/templates/}, view names {@code slotpool-console/*}), so the
  * application's templates are never shadowed and never shadow it; its assets are served below
  * {@code {path}/assets/}.
@@ -39,9 +43,14 @@ import java.util.Set;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({SpringTemplateEngine.class, SlotPoolDataSource.class, WebMvcConfigurer.class})
 @ConditionalOnBean(SlotPoolDataSource.class)
-@ConditionalOnBooleanProperty(name = "slotpool.console.enabled", matchIfMissing = true)
+@Conditional(ConsoleEnabledCondition.class)
 @EnableConfigurationProperties(SlotPoolProperties.class)
 public class SlotPoolConsoleAutoConfiguration {
+
+    /** Where the page's templates are on the class path. */
+    static final String TEMPLATES = "slotpool-console/templates/";
+    /** Where the page's CSS and JavaScript are on the class path. */
+    static final String ASSETS = "slotpool-console/static/";
 
     /** The class whose presence means "Spring Security is on the class path". */
     static final String SECURITY_CLASS = "org.springframework.security.web.SecurityFilterChain";
@@ -54,8 +63,14 @@ public class SlotPoolConsoleAutoConfiguration {
                     + "no pattern (was '" + path + "')");
         }
         Boolean actions = properties.getConsole().getActionsEnabled();
-        return new ConsoleSettings(path, actions != null ? actions
-                : ClassUtils.isPresent(SECURITY_CLASS, resourceLoader.getClassLoader()));
+        ConsoleSettings.Actions mode;
+        if (actions != null) {
+            mode = actions ? ConsoleSettings.Actions.ON : ConsoleSettings.Actions.OFF;
+        } else {
+            mode = ClassUtils.isPresent(SECURITY_CLASS, resourceLoader.getClassLoader())
+                    ? ConsoleSettings.Actions.CHAIN : ConsoleSettings.Actions.OFF;
+        }
+        return new ConsoleSettings(path, mode);
     }
 
     /** Keeps the last pool events for the page; the pool registers every PoolListener bean. */
@@ -64,22 +79,21 @@ public class SlotPoolConsoleAutoConfiguration {
         return new ConsoleEventLog();
     }
 
-    @Bean
-    ConsoleViewSource slotPoolConsoleViews(SlotPoolDataSource pool, ObjectProvider<WaitPercentiles> waits,
-                                           ConsoleEventLog events) {
-        return new ConsoleViewSource(pool, waits.getIfAvailable(() -> WaitPercentiles.NONE), events,
-                System::nanoTime);
-    }
-
+    /** Every slotpool of the application, each with its views and streams. */
     @Bean(destroyMethod = "close")
-    ConsoleStreams slotPoolConsoleStreams(ConsoleViewSource views) {
-        return new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1));
+    ConsolePools slotPoolConsolePools(Map<String, DataSource> dataSources, ObjectProvider<WaitPercentiles> waits,
+                                      ConsoleEventLog events) {
+        WaitPercentiles percentiles = waits.getIfAvailable(() -> WaitPercentiles.NONE);
+        return new ConsolePools(SlotPools.of(dataSources),
+                // The event log hears only the pools it listens to (the auto-configured one); the others show none.
+                pool -> new ConsoleViewSource(pool, percentiles,
+                        pool.config().listeners().contains(events) ? events : new ConsoleEventLog(), System::nanoTime),
+                views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1)));
     }
 
     @Bean
-    SlotPoolConsoleController slotPoolConsoleController(SlotPoolDataSource pool, ConsoleViewSource views,
-                                                        ConsoleStreams streams, ConsoleSettings settings) {
-        return new SlotPoolConsoleController(pool, views, streams, settings);
+    SlotPoolConsoleController slotPoolConsoleController(ConsolePools pools, ConsoleSettings settings) {
+        return new SlotPoolConsoleController(pools, settings);
     }
 
     /**
@@ -90,7 +104,7 @@ public class SlotPoolConsoleAutoConfiguration {
     ITemplateResolver slotPoolConsoleTemplateResolver(ApplicationContext context) {
         SpringResourceTemplateResolver resolver = new SpringResourceTemplateResolver();
         resolver.setApplicationContext(context);
-        resolver.setPrefix("classpath:/slotpool-console/templates/");
+        resolver.setPrefix("classpath:/" + TEMPLATES);
         resolver.setSuffix(".html");
         resolver.setTemplateMode(TemplateMode.HTML);
         resolver.setCharacterEncoding("UTF-8");
@@ -107,7 +121,7 @@ public class SlotPoolConsoleAutoConfiguration {
             @Override
             public void addResourceHandlers(ResourceHandlerRegistry registry) {
                 registry.addResourceHandler(settings.path() + "/assets/**")
-                        .addResourceLocations("classpath:/slotpool-console/static/");
+                        .addResourceLocations("classpath:/" + ASSETS);
             }
         };
     }

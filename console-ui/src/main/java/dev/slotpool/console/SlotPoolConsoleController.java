@@ -4,10 +4,11 @@ import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.PoolActionInput;
-import dev.slotpool.console.ConsoleViews.ConsoleView;
+import dev.slotpool.console.ConsolePools.ConsolePool;
 import dev.slotpool.console.ConsoleViews.Outcome;
 import dev.slotpool.console.ConsoleViews.Problem;
 import dev.slotpool.console.ConsoleViews.SlotDetail;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -20,17 +21,23 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The console at {@code slotpool.console.path}. Thin by design: reads map a
+ * The console at {@code slotpool.console.path}, over every pool of the application ({@link ConsolePools}: a
+ * request names one with {@code pool}, else it is about the first). Thin by design: reads map a
  * {@link PoolSnapshot} to {@link ConsoleViews}; each action parses its input with {@link PoolActionInput} (as the
  * Actuator endpoint does) and calls one engine method. Bad input answers 400 with a message and leaves the pool
- * unchanged; with actions disabled every action answers 403. Who may call what is the application's security
- * chain's business ({@link SlotPoolConsoleRequest}, docs/console.md).
+ * unchanged; a request that may not act ({@link ConsoleAccess}) gets 403 for every action, and a slot's detail
+ * without its holder thread and borrow stack. Who may call what is the application's security chain's business
+ * ({@link SlotPoolConsoleRequest}, docs/console.md).
  */
 @Controller
 @RequestMapping("${slotpool.console.path:/slotpool}")
@@ -39,52 +46,60 @@ public class SlotPoolConsoleController {
     /** The page's view name; only the console's template resolver resolves {@code slotpool-console/*}. */
     static final String VIEW = "slotpool-console/console";
 
-    private final SlotPoolDataSource pool;
-    private final ConsoleViewSource views;
-    private final ConsoleStreams streams;
+    private final ConsolePools pools;
     private final ConsoleSettings settings;
 
-    public SlotPoolConsoleController(SlotPoolDataSource pool, ConsoleViewSource views, ConsoleStreams streams,
-                                     ConsoleSettings settings) {
-        this.pool = pool;
-        this.views = views;
-        this.streams = streams;
+    public SlotPoolConsoleController(ConsolePools pools, ConsoleSettings settings) {
+        this.pools = pools;
         this.settings = settings;
     }
 
+    /** The page of the pool named {@code pool} (the first pool when none is named), with a picker when several. */
     @GetMapping({"", "/"})
-    public String page(Model model) {
-        model.addAttribute("console", views.view());
+    public String page(@RequestParam(required = false) String pool, Model model) {
+        ConsolePool shown = pools.get(pool).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
+                "unknown pool"));
+        model.addAttribute("console", shown.views().view());
         model.addAttribute("consolePath", settings.path());
-        model.addAttribute("actionsEnabled", settings.actionsEnabled());
+        model.addAttribute("actionsEnabled", settings.buttons());
+        model.addAttribute("pools", pools.several() ? pools.keys() : List.of());
+        model.addAttribute("poolKey", pools.several() ? shown.key() : null);
         return VIEW;
     }
 
     @GetMapping(path = "/snapshot", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ConsoleView snapshot() {
-        return views.view();
+    public ResponseEntity<Object> snapshot(@RequestParam(required = false) String pool) {
+        return withPool(pool, HttpStatus.NOT_FOUND, p -> ResponseEntity.ok(p.views().view()));
     }
 
     /** A stream of {@code snapshot} events (one now, then every second); 503 when too many are open. */
     @GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    public ResponseEntity<SseEmitter> stream() {
-        return streams.open().map(ResponseEntity::ok)
+    public ResponseEntity<?> stream(@RequestParam(required = false) String pool) {
+        Optional<ConsolePool> p = pools.get(pool);
+        if (p.isEmpty()) {
+            return ResponseEntity.notFound().build();
+        }
+        return p.get().streams().open().<ResponseEntity<?>>map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5")
                         .build());
     }
 
     @GetMapping(path = "/origins/{origin}/slots/{index}", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> slot(@PathVariable String origin, @PathVariable int index) {
-        PoolSnapshot s = views.snapshot();
-        return s.origin(origin)
-                .flatMap(o -> o.slots().stream().filter(x -> x.index() == index).findFirst())
-                .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(
-                        new SlotDetail(origin, ConsoleViews.slot(x), x.borrowStack())))
-                .orElseGet(() -> problem(HttpStatus.NOT_FOUND, s.origin(origin).isEmpty()
-                        ? PoolActionInput.unknownOrigin(origin, s)
-                        : "origin '" + origin + "' holds no connection in slot " + index));
+    public ResponseEntity<Object> slot(@PathVariable String origin, @PathVariable int index,
+                                       @RequestParam(required = false) String pool, HttpServletRequest request) {
+        return withPool(pool, HttpStatus.NOT_FOUND, p -> {
+            PoolSnapshot s = p.views().snapshot();
+            boolean holder = ConsoleAccess.mayAct(settings.actions(), request);
+            return s.origin(origin)
+                    .flatMap(o -> o.slots().stream().filter(x -> x.index() == index).findFirst())
+                    .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(new SlotDetail(origin,
+                            ConsoleViews.slot(x, holder), holder ? x.borrowStack() : null)))
+                    .orElseGet(() -> problem(HttpStatus.NOT_FOUND, s.origin(origin).isEmpty()
+                            ? PoolActionInput.unknownOrigin(origin, s)
+                            : "origin '" + origin + "' holds no connection in slot " + index));
+        });
     }
 
     /**
@@ -95,10 +110,15 @@ public class SlotPoolConsoleController {
     @PostMapping(path = "/actions/rebalance", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights) {
-        if (!settings.actionsEnabled()) {
+    public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights,
+                                            @RequestParam(required = false) String pool, HttpServletRequest request) {
+        if (!ConsoleAccess.mayAct(settings.actions(), request)) {
             return disabled();
         }
+        return withPool(pool, HttpStatus.BAD_REQUEST, p -> rebalance(p.pool(), weights));
+    }
+
+    private static ResponseEntity<Object> rebalance(SlotPoolDataSource pool, String weights) {
         if (!StringUtils.hasText(weights)) {
             return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
         }
@@ -115,36 +135,54 @@ public class SlotPoolConsoleController {
     @PostMapping(path = "/origins/{origin}/drain", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout) {
-        if (!settings.actionsEnabled()) {
+    public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout,
+                                        @RequestParam(required = false) String pool, HttpServletRequest request) {
+        if (!ConsoleAccess.mayAct(settings.actions(), request)) {
             return disabled();
         }
+        return withPool(pool, HttpStatus.BAD_REQUEST, p -> drain(p, origin, timeout));
+    }
+
+    private static ResponseEntity<Object> drain(ConsolePool p, String origin, String timeout) {
         Duration t;
         try {
             t = PoolActionInput.drainTimeout(StringUtils.hasText(timeout) ? timeout.trim() : null);
         } catch (IllegalArgumentException e) {
             return problem(HttpStatus.BAD_REQUEST, e.getMessage());
         }
-        return originAction("drain", origin, "draining within " + PoolActionInput.print(t),
-                () -> pool.drain(origin, t));
+        return originAction(p, "drain", origin, "draining within " + PoolActionInput.print(t),
+                () -> p.pool().drain(origin, t));
     }
 
     @PostMapping(path = "/origins/{origin}/down", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> down(@PathVariable String origin) {
-        return settings.actionsEnabled() ? originAction("down", origin, "marked DOWN", () -> pool.markDown(origin))
-                : disabled();
+    public ResponseEntity<Object> down(@PathVariable String origin, @RequestParam(required = false) String pool,
+                                       HttpServletRequest request) {
+        return ConsoleAccess.mayAct(settings.actions(), request) ? withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> originAction(p, "down", origin, "marked DOWN", () -> p.pool().markDown(origin))) : disabled();
     }
 
     @PostMapping(path = "/origins/{origin}/up", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    public ResponseEntity<Object> up(@PathVariable String origin) {
-        return settings.actionsEnabled() ? originAction("up", origin, "marked UP", () -> pool.markUp(origin))
-                : disabled();
+    public ResponseEntity<Object> up(@PathVariable String origin, @RequestParam(required = false) String pool,
+                                     HttpServletRequest request) {
+        return ConsoleAccess.mayAct(settings.actions(), request) ? withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> originAction(p, "up", origin, "marked UP", () -> p.pool().markUp(origin))) : disabled();
     }
 
-    private ResponseEntity<Object> originAction(String action, String origin, String outcome, Runnable operation) {
-        PoolSnapshot s = views.snapshot();
+    /**
+     * Runs the request on the pool named {@code key}, the first pool when null; an unknown key answers
+     * {@code unknown} (404 for a read, 400 for an action).
+     */
+    private ResponseEntity<Object> withPool(String key, HttpStatus unknown,
+                                            Function<ConsolePool, ResponseEntity<Object>> request) {
+        return pools.get(key).map(request).orElseGet(() -> problem(unknown, "unknown pool '"
+                + PoolActionInput.quoted(key) + "' (known pools: " + String.join(", ", pools.keys()) + ")"));
+    }
+
+    private static ResponseEntity<Object> originAction(ConsolePool p, String action, String origin, String outcome,
+                                                       Runnable operation) {
+        PoolSnapshot s = p.views().snapshot();
         if (s.origin(origin).map(OriginSnapshot::name).isEmpty()) {
             return problem(HttpStatus.BAD_REQUEST, PoolActionInput.unknownOrigin(origin, s));
         }
@@ -160,9 +198,12 @@ public class SlotPoolConsoleController {
         return ResponseEntity.ok(new Outcome(action, origin, origin == null ? outcome : origin + ": " + outcome));
     }
 
-    private static ResponseEntity<Object> disabled() {
-        return problem(HttpStatus.FORBIDDEN, "console actions are disabled: without Spring Security the console is "
-                + "read-only unless slotpool.console.actions-enabled=true (trusted networks only; see docs/console.md)");
+    private ResponseEntity<Object> disabled() {
+        return problem(HttpStatus.FORBIDDEN, settings.actions() == ConsoleSettings.Actions.CHAIN
+                ? "console action refused: the application's security chain did not grant it through "
+                        + "SlotPoolConsoleRequest.toConsoleActions() (see docs/console.md)"
+                : "console actions are disabled: the console is read-only unless "
+                        + "slotpool.console.actions-enabled=true (trusted networks only; see docs/console.md)");
     }
 
     private static ResponseEntity<Object> problem(HttpStatus status, String message) {

@@ -26,6 +26,7 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.security.test.web.servlet.setup.SecurityMockMvcConfigurers.springSecurity;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -68,13 +69,24 @@ class ConsoleSecurityTest {
             mvc.perform(post("/slotpool/origins/east/up").with(user("admin").roles("ADMIN")).with(csrf().asHeader()))
                     .andExpect(status().isOk());
             assertThat(states(pool)).containsEntry("east", "UP");
+
+            // A slot's detail names its holder: only those who may act get it.
+            try (java.sql.Connection held = pool.getConnection()) {
+                String slot = pool.snapshot().origins().stream().flatMap(o -> o.slots().stream()
+                                .filter(x -> Thread.currentThread().getName().equals(x.holderThread()))
+                                .map(x -> "/slotpool/origins/" + o.name() + "/slots/" + x.index()))
+                        .findFirst().orElseThrow();
+                mvc.perform(get(slot).with(user("viewer").roles("VIEWER"))).andExpect(status().isForbidden());
+                mvc.perform(get(slot).with(user("admin").roles("ADMIN"))).andExpect(status().isOk())
+                        .andExpect(jsonPath("$.slot.holderThread").value(Thread.currentThread().getName()));
+            }
         });
     }
 
     /**
      * An application that adds Spring Security but writes no chain gets Boot's default one: every request needs a
      * login, CSRF tokens are checked, so anonymous users neither read nor act, and a forged post changes nothing.
-     * Any logged-in user may act: docs/console.md says to write the recommended chain to tell viewers from admins.
+     * A logged-in user reads but may not act: that chain grants nothing through {@code toConsoleActions()}.
      */
     @Test
     void bootsDefaultChainNeedsALoginAndACsrfToken() {
@@ -95,10 +107,41 @@ class ConsoleSecurityTest {
                     assertThat(states(pool)).containsEntry("east", "UP");
 
                     mvc.perform(get("/slotpool").with(user("someone"))).andExpect(status().isOk());
+                    // Logged in with a valid token, but no rule of the chain uses toConsoleActions(): refused.
                     mvc.perform(post("/slotpool/origins/east/down").with(user("someone")).with(csrf()))
-                            .andExpect(status().isOk());
-                    assertThat(states(pool)).containsEntry("east", "DOWN");
+                            .andExpect(status().isForbidden());
+                    assertThat(states(pool)).containsEntry("east", "UP");
                 });
+    }
+
+    /**
+     * The action matcher grants only as a rule of the chain's authorization: a chain that uses it elsewhere (here
+     * to skip CSRF tokens) and lets any logged-in user through grants no action.
+     */
+    @Test
+    void theActionMatcherOutsideAuthorizationGrantsNothing() {
+        runner("csrf-only").withUserConfiguration(CsrfOnlyChain.class).run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")))
+                    .andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("toConsoleActions()")));
+            assertThat(states(pool)).containsEntry("east", "UP");
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableWebSecurity
+    static class CsrfOnlyChain {
+
+        @Bean
+        SecurityFilterChain pages(HttpSecurity http) throws Exception {
+            http.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+                    .csrf(csrf -> csrf.ignoringRequestMatchers(SlotPoolConsoleRequest.toConsoleActions()))
+                    .formLogin(withDefaults());
+            return http.build();
+        }
     }
 
     /** The recommended chain (docs/console.md), as an application writes it. */

@@ -14,6 +14,7 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.GetMapping;
 
+import java.sql.Connection;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,10 +38,14 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 /**
  * The console's controller and page through MockMvc, without security filters (who may call what is
- * {@link ConsoleSecurityTest}'s). Spring Security is on this module's test class path, so actions are enabled
- * unless a test hides it or sets {@code slotpool.console.actions-enabled}.
+ * {@link ConsoleSecurityTest}'s). Spring Security is on this module's test class path, so the console is on but
+ * acts only on what a security chain grants (none here) unless a test sets
+ * {@code slotpool.console.actions-enabled=true}.
  */
 class SlotPoolConsoleTest {
+
+    private static final String ACTIONS_ON = "slotpool.console.actions-enabled=true";
+    private static final FilteredClassLoader NO_SECURITY = new FilteredClassLoader("org.springframework.security");
 
     private static final Pattern SLOT_CELL = Pattern.compile("<button type=\"button\" class=\"slot slot-(\\w+)\"");
 
@@ -111,7 +116,7 @@ class SlotPoolConsoleTest {
     @Test
     void theStreamSendsSnapshotEventsAndDropsAClosedStream() {
         runner("stream").run(ctx -> {
-            ConsoleStreams streams = ctx.getBean(ConsoleStreams.class);
+            ConsoleStreams streams = ctx.getBean(ConsolePools.class).get(null).orElseThrow().streams();
             MvcResult r = mvc(ctx).perform(get("/slotpool/stream")).andExpect(request().asyncStarted()).andReturn();
             assertThat(streams.openStreams()).isEqualTo(1);
             MockHttpServletResponse response = r.getResponse();
@@ -132,7 +137,7 @@ class SlotPoolConsoleTest {
 
     @Test
     void actionsChangeThePool() {
-        runner("actions").run(ctx -> {
+        runner("actions").withPropertyValues(ACTIONS_ON).run(ctx -> {
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = mvc(ctx);
             mvc.perform(form("/slotpool/actions/rebalance").param("weights", "east=70, west=20,north=10"))
@@ -165,7 +170,7 @@ class SlotPoolConsoleTest {
 
     @Test
     void badInputIsRefusedWithAMessageAndThePoolUnchanged() {
-        runner("bad").run(ctx -> {
+        runner("bad").withPropertyValues(ACTIONS_ON).run(ctx -> {
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = mvc(ctx);
             Map<String, String> states = states(pool);
@@ -192,7 +197,7 @@ class SlotPoolConsoleTest {
     /** Fields in a JSON body would be missed and read as "configured weights" or "30s": 415, nothing changes. */
     @Test
     void aBodyThatIsNotAFormIsRefused() {
-        runner("not-a-form").run(ctx -> {
+        runner("not-a-form").withPropertyValues(ACTIONS_ON).run(ctx -> {
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             pool.rebalance(Map.of("east", 10, "west", 10, "north", 80));
             MockMvc mvc = mvc(ctx);
@@ -207,8 +212,17 @@ class SlotPoolConsoleTest {
     }
 
     @Test
-    void withoutSpringSecurityTheConsoleIsReadOnly() {
-        runner("read-only").withClassLoader(new FilteredClassLoader("org.springframework.security")).run(ctx -> {
+    void withoutSpringSecurityTheConsoleIsOffUnlessEnabled() {
+        runner("off").withClassLoader(NO_SECURITY).run(ctx -> {
+            assertThat(ctx).hasNotFailed().hasSingleBean(SlotPoolDataSource.class)
+                    .doesNotHaveBean(SlotPoolConsoleController.class).doesNotHaveBean(ConsolePools.class);
+            mvc(ctx).perform(get("/slotpool")).andExpect(status().isNotFound());
+        });
+    }
+
+    @Test
+    void withoutSpringSecurityAnEnabledConsoleIsReadOnlyAndHidesHolders() {
+        runner("read-only").withClassLoader(NO_SECURITY).withPropertyValues("slotpool.console.enabled=true").run(ctx -> {
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = mvc(ctx);
             String html = mvc.perform(get("/slotpool")).andExpect(status().isOk()).andReturn().getResponse()
@@ -222,13 +236,68 @@ class SlotPoolConsoleTest {
                                 "slotpool.console.actions-enabled=true")));
             }
             assertThat(states(pool)).containsEntry("east", "UP");
+            assertHolderHidden(mvc, pool);
         });
     }
 
     @Test
+    void withSpringSecurityNoActionIsGrantedWithoutTheChainsActionMatcher() {
+        runner("no-chain").run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MockMvc mvc = mvc(ctx);
+            assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
+                    .contains("action=\"/slotpool/origins/east/down\"");
+            for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
+                    "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
+                mvc.perform(form(action)).andExpect(status().isForbidden())
+                        .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
+                                "SlotPoolConsoleRequest.toConsoleActions()")));
+            }
+            assertThat(states(pool)).containsEntry("east", "UP");
+            assertHolderHidden(mvc, pool);
+        });
+    }
+
+    @Test
+    void whoMayActSeesTheHolderThread() {
+        runner("holder").withPropertyValues(ACTIONS_ON).run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            try (Connection held = pool.getConnection()) {
+                mvc(ctx).perform(get(heldSlot(pool)))
+                        .andExpect(status().isOk())
+                        .andExpect(jsonPath("$.slot.holderThread").value(Thread.currentThread().getName()));
+            }
+        });
+    }
+
+    /** A borrowed slot's detail and the snapshot name no holder thread and no borrow stack. */
+    private static void assertHolderHidden(MockMvc mvc, SlotPoolDataSource pool) throws Exception {
+        try (Connection held = pool.getConnection()) {
+            mvc.perform(get(heldSlot(pool)))
+                    .andExpect(status().isOk()).andExpect(jsonPath("$.slot.state").value("borrowed"))
+                    .andExpect(jsonPath("$.slot.holderThread").doesNotExist())
+                    .andExpect(jsonPath("$.borrowStack").doesNotExist());
+            assertThat(mvc.perform(get("/slotpool/snapshot")).andReturn().getResponse().getContentAsString())
+                    .doesNotContain(Thread.currentThread().getName());
+        }
+    }
+
+    /** {@code /slotpool/origins/{origin}/slots/{index}} of the test thread's borrowed connection. */
+    private static String heldSlot(SlotPoolDataSource pool) {
+        for (dev.slotpool.OriginSnapshot o : pool.snapshot().origins()) {
+            for (dev.slotpool.SlotSnapshot x : o.slots()) {
+                if (Thread.currentThread().getName().equals(x.holderThread())) {
+                    return "/slotpool/origins/" + o.name() + "/slots/" + x.index();
+                }
+            }
+        }
+        throw new AssertionError("no slot held by " + Thread.currentThread().getName() + ": " + pool.snapshot().summary());
+    }
+
+    @Test
     void actionsEnabledTrueTurnsActionsOnWithoutSpringSecurity() {
-        runner("actions-on").withClassLoader(new FilteredClassLoader("org.springframework.security"))
-                .withPropertyValues("slotpool.console.actions-enabled=true").run(ctx -> {
+        runner("actions-on").withClassLoader(NO_SECURITY)
+                .withPropertyValues("slotpool.console.enabled=true", ACTIONS_ON).run(ctx -> {
                     MockMvc mvc = mvc(ctx);
                     assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
                             .contains("action=\"/slotpool/origins/east/down\"");
@@ -249,7 +318,7 @@ class SlotPoolConsoleTest {
     void aDisabledConsoleIsNotThere() {
         runner("disabled").withPropertyValues("slotpool.console.enabled=false").run(ctx -> {
             assertThat(ctx).hasSingleBean(SlotPoolDataSource.class).doesNotHaveBean(SlotPoolConsoleController.class)
-                    .doesNotHaveBean(ConsoleStreams.class);
+                    .doesNotHaveBean(ConsolePools.class);
             mvc(ctx).perform(get("/slotpool")).andExpect(status().isNotFound());
         });
     }

@@ -8,6 +8,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,9 @@ final class ClosedSentinel {
     /** SQLState 08003: connection does not exist. */
     private static final String CONNECTION_DOES_NOT_EXIST = "08003";
 
+    /** The interface set of every proxy {@link #sentinel} made, in order ({@link DynamicProxies}). */
+    private static final List<List<Class<?>>> INTERFACE_SETS = new ArrayList<>();
+
     static final Connection CONNECTION = sentinel(Connection.class, "connection is closed", CONNECTION_DOES_NOT_EXIST);
     /** One sentinel for all three statement kinds: a CallableStatement is also a PreparedStatement and a Statement. */
     static final CallableStatement STATEMENT = sentinel(CallableStatement.class, "statement is closed", null);
@@ -31,6 +35,11 @@ final class ClosedSentinel {
             sentinel(DatabaseMetaData.class, "connection is closed", CONNECTION_DOES_NOT_EXIST);
 
     private ClosedSentinel() {
+    }
+
+    /** The interface set of each sentinel proxy, as it was created. */
+    static List<List<Class<?>>> interfaceSets() {
+        return List.copyOf(INTERFACE_SETS);
     }
 
     static SQLException connectionClosed() {
@@ -60,6 +69,9 @@ final class ClosedSentinel {
             }
             throw new SQLException(message, sqlState);
         };
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
+        Class<?>[] interfaces = {type};
+        // Runs only in the class initializer, which the JVM runs once on one thread.
+        INTERFACE_SETS.add(List.of(interfaces));
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), interfaces, handler));
     }
 }

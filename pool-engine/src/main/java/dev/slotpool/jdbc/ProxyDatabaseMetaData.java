@@ -7,6 +7,7 @@ import java.lang.reflect.Proxy;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * The proxy of a driver's {@link DatabaseMetaData}: {@code getConnection()} answers the proxy connection, the
@@ -19,6 +20,9 @@ import java.sql.SQLException;
  */
 final class ProxyDatabaseMetaData implements InvocationHandler {
 
+    /** The proxy's interfaces ({@link DynamicProxies}). */
+    static final List<Class<?>> INTERFACES = List.of(DatabaseMetaData.class);
+
     private final ProxyConnection connection;
     private final DatabaseMetaData delegate;
 
@@ -29,7 +33,7 @@ final class ProxyDatabaseMetaData implements InvocationHandler {
 
     static DatabaseMetaData of(ProxyConnection connection, DatabaseMetaData delegate) {
         return (DatabaseMetaData) Proxy.newProxyInstance(DatabaseMetaData.class.getClassLoader(),
-                new Class<?>[] {DatabaseMetaData.class}, new ProxyDatabaseMetaData(connection, delegate));
+                INTERFACES.toArray(new Class<?>[0]), new ProxyDatabaseMetaData(connection, delegate));
     }
 
     @Override

@@ -53,6 +53,7 @@ public final class ConnectionPool {
     private final Connector connector;
     final Housekeeper housekeeper;
     final OriginOperations operations;
+    private final Suspension suspension;
     final FailureDetector detector;
     final Closer closer;
 
@@ -102,6 +103,7 @@ public final class ConnectionPool {
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
         this.operations = new OriginOperations(this);
+        this.suspension = new Suspension(this);
         this.detector = new FailureDetector(this);
         ProxyConnection.prepareClasses();
         events.started(config);
@@ -485,6 +487,11 @@ public final class ConnectionPool {
 
     public PoolSnapshot snapshot() {
         return Snapshots.take(this);
+    }
+
+    /** Checkpoint and restore: see {@link Suspension}. */
+    public Suspension suspension() {
+        return suspension;
     }
 
     public OriginOperations operations() {

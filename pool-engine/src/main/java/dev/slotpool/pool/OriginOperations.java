@@ -463,6 +463,37 @@ public final class OriginOperations {
         return false;
     }
 
+    /**
+     * Takes every origin out of service for a checkpoint ({@link Suspension}): DOWN as by an operator (so neither
+     * the creator nor a probe opens a connection), idle connections closed now, borrowed ones closed at return and
+     * aborted {@code abortAfter} from now. Returns the origins to bring back at {@link #resumeAll}: those that were
+     * UP, or DOWN by the pool's own detection (an operator's DOWN or drain stays as the operator left it).
+     */
+    List<Origin> suspendAll(String reason, Duration abortAfter) {
+        List<Origin> resume = new ArrayList<>();
+        for (Origin o : pool.origins.all()) {
+            OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
+                    pool.ticker.nanoTime() + abortAfter.toNanos());
+            OriginStatus st = o.status();
+            while (!change(o, st, down)) {
+                st = o.status();
+            }
+            if (st.state() == OriginState.UP || st.detected()) {
+                resume.add(o);
+            }
+            sweep(o);
+        }
+        pool.housekeeper.wake();
+        return resume;
+    }
+
+    /** UP again after a checkpoint, each origin {@link #suspendAll} returned; the creator refills to minSize. */
+    void resumeAll(List<Origin> origins, String reason) {
+        for (Origin o : origins) {
+            up(o, reason);
+        }
+    }
+
     /** UP by an operator: wins over any state. */
     private void up(Origin o, String reason) {
         OriginStatus st = o.status();

@@ -55,7 +55,7 @@ interface ConsoleChecks extends SampleApp {
 
     /**
      * Every part of the console needs a login (anonymous reads go to the login page, posts are refused), and no
-     * console action is the viewer's, even with a valid token; HTTP Basic, which the Actuator chain takes, does
+     * console action (nor a slot's detail, which names its holder) is the viewer's, even with a valid token; HTTP Basic, which the Actuator chain takes, does
      * not open the console's chain.
      */
     @Test
@@ -82,5 +82,7 @@ interface ConsoleChecks extends SampleApp {
                     .as("POST %s with Basic and no session", action).isEqualTo(403);
         }
         assertThat(poolState().routing()).isEqualTo(before.routing());
+        // A slot's detail names the holder thread: it is the admins' (toConsoleActions()), not the viewer's.
+        assertThat(viewer.get("/slotpool/origins/east/slots/0").status()).isEqualTo(403);
     }
 }

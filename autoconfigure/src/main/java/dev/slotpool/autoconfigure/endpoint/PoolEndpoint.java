@@ -3,6 +3,7 @@ package dev.slotpool.autoconfigure.endpoint;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.PoolActionInput;
+import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.Problem;
 import org.jspecify.annotations.Nullable;
@@ -14,8 +15,10 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * {@code /actuator/pool}: reads the pool (whole, or one origin with every slot) and acts on it (rebalance, drain,
@@ -23,29 +26,59 @@ import java.util.Map;
  * calls one engine method per action. Bad input answers 400 with a message and leaves the pool unchanged (the
  * engine's operations are all-or-nothing); an unknown origin in a read answers 404.
  *
+ * <p>With several pools ({@link SlotPools}) every operation takes a {@code pool} (a query parameter for reads, a
+ * body field for writes) naming the pool's key; {@code GET /actuator/pool} without one lists every pool's view
+ * by key. With one pool {@code pool} is optional and the answers are those of a single pool (docs/operations.md).
+ *
  * <p>Read-only unless the application grants more ({@code management.endpoint.pool.access=unrestricted}): the
  * write operations change production routing, so they are off by default.
  */
 @WebEndpoint(id = "pool", defaultAccess = Access.READ_ONLY)
 public class PoolEndpoint {
 
-    private final SlotPoolDataSource pool;
+    private final SlotPools pools;
 
-    public PoolEndpoint(SlotPoolDataSource pool) {
-        this.pool = pool;
+    public PoolEndpoint(SlotPools pools) {
+        this.pools = pools;
+    }
+
+    /** One pool's view; without {@code pool} and with several pools, every pool's view by key. */
+    @ReadOperation
+    public WebEndpointResponse<Object> pool(@Nullable String pool) {
+        if (pool == null && pools.size() != 1) {
+            Map<String, PoolViews.PoolView> all = new LinkedHashMap<>();
+            pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot())));
+            return new WebEndpointResponse<>(new PoolsView(all));
+        }
+        return find(pool, WebEndpointResponse.STATUS_NOT_FOUND, p -> new WebEndpointResponse<>(PoolViews.pool(p.snapshot())));
     }
 
     @ReadOperation
-    public PoolViews.PoolView pool() {
-        return PoolViews.pool(pool.snapshot());
+    public WebEndpointResponse<Object> origin(@Selector String origin, @Nullable String pool) {
+        return find(pool, WebEndpointResponse.STATUS_NOT_FOUND, p -> {
+            PoolSnapshot s = p.snapshot();
+            return s.origin(origin)
+                    .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o, s.total())))
+                    .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, PoolActionInput.unknownOrigin(origin, s)));
+        });
     }
 
-    @ReadOperation
-    public WebEndpointResponse<Object> origin(@Selector String origin) {
-        PoolSnapshot s = pool.snapshot();
-        return s.origin(origin)
-                .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o, s.total())))
-                .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, PoolActionInput.unknownOrigin(origin, s)));
+    /** Every pool's view by key: {@code GET /actuator/pool} with several pools and no {@code pool}. */
+    public record PoolsView(Map<String, PoolViews.PoolView> pools) {
+    }
+
+    /**
+     * Runs the operation on the pool named {@code key}, or on the only pool when {@code key} is null. An unknown
+     * key answers {@code unknownStatus} (404 for a read, 400 for a write); no key with several pools, 400.
+     */
+    private WebEndpointResponse<Object> find(@Nullable String key, int unknownStatus,
+                                             Function<SlotPoolDataSource, WebEndpointResponse<Object>> operation) {
+        if (key == null) {
+            return pools.single().map(operation).orElseGet(() -> badRequest("several pools (" + String.join(", ",
+                    pools.keys()) + "): name one with 'pool'"));
+        }
+        return pools.get(key).map(operation).orElseGet(() -> problem(unknownStatus, "unknown pool '"
+                + PoolActionInput.quoted(key) + "' (known pools: " + String.join(", ", pools.keys()) + ")"));
     }
 
     /**
@@ -54,13 +87,17 @@ public class PoolEndpoint {
      * flat map of strings, so the weights travel as one string of {@code origin=weight} pairs.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> poolAction(String action, @Nullable String weights) {
+    public WebEndpointResponse<Object> poolAction(String action, @Nullable String weights, @Nullable String pool) {
+        return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST, p -> poolAction(p, action, weights));
+    }
+
+    private WebEndpointResponse<Object> poolAction(SlotPoolDataSource pool, String action, @Nullable String weights) {
         if (!"rebalance".equals(normalize(action))) {
             return badRequest("unknown pool action '" + PoolActionInput.quoted(String.valueOf(action))
                     + "' (allowed: rebalance)");
         }
         if (weights == null) {
-            return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
+            return apply(pool, "rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
         }
         Map<String, Integer> parsed;
         try {
@@ -68,7 +105,7 @@ public class PoolEndpoint {
         } catch (IllegalArgumentException e) {
             return badRequest(e.getMessage());
         }
-        return apply("rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
+        return apply(pool, "rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
     }
 
     /**
@@ -77,7 +114,13 @@ public class PoolEndpoint {
      * {@code host=db3} (every origin on that host).
      */
     @WriteOperation
-    public WebEndpointResponse<Object> originAction(@Selector String origin, String action, @Nullable String timeout) {
+    public WebEndpointResponse<Object> originAction(@Selector String origin, String action, @Nullable String timeout,
+                                                    @Nullable String pool) {
+        return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST, p -> originAction(p, origin, action, timeout));
+    }
+
+    private WebEndpointResponse<Object> originAction(SlotPoolDataSource pool, String origin, String action,
+                                                     @Nullable String timeout) {
         try {
             pool.select(origin);
         } catch (IllegalArgumentException e) {
@@ -96,17 +139,18 @@ public class PoolEndpoint {
                 } catch (IllegalArgumentException e) {
                     yield badRequest(e.getMessage());
                 }
-                yield apply("drain", origin, "draining within " + PoolActionInput.print(drainTimeout),
+                yield apply(pool, "drain", origin, "draining within " + PoolActionInput.print(drainTimeout),
                         () -> pool.drain(origin, drainTimeout));
             }
-            case "down" -> apply("down", origin, "marked DOWN", () -> pool.markDown(origin));
-            case "up" -> apply("up", origin, "marked UP", () -> pool.markUp(origin));
+            case "down" -> apply(pool, "down", origin, "marked DOWN", () -> pool.markDown(origin));
+            case "up" -> apply(pool, "up", origin, "marked UP", () -> pool.markUp(origin));
             default -> badRequest("unknown origin action '" + PoolActionInput.quoted(String.valueOf(action))
                     + "' (allowed: drain, down, up)");
         };
     }
 
-    private WebEndpointResponse<Object> apply(String action, String origin, String outcome, Runnable operation) {
+    private static WebEndpointResponse<Object> apply(SlotPoolDataSource pool, String action, String origin,
+                                                     String outcome, Runnable operation) {
         try {
             operation.run();
         } catch (IllegalArgumentException | IllegalStateException e) {

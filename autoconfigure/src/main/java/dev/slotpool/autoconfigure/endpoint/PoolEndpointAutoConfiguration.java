@@ -1,6 +1,7 @@
 package dev.slotpool.autoconfigure.endpoint;
 
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -10,7 +11,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/** The {@code pool} Actuator endpoint, when Actuator is present and the endpoint is exposed. */
+import javax.sql.DataSource;
+import java.util.Map;
+
+/** The {@code pool} Actuator endpoint over every slotpool ({@link SlotPools}), when Actuator is present and the endpoint is exposed. */
 @AutoConfiguration(after = SlotPoolAutoConfiguration.class)
 @ConditionalOnClass({Endpoint.class, SlotPoolDataSource.class})
 @ConditionalOnBean(SlotPoolDataSource.class)
@@ -19,7 +23,7 @@ public class PoolEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    PoolEndpoint poolEndpoint(SlotPoolDataSource pool) {
-        return new PoolEndpoint(pool);
+    PoolEndpoint poolEndpoint(Map<String, DataSource> dataSources) {
+        return new PoolEndpoint(SlotPools.of(dataSources));
     }
 }

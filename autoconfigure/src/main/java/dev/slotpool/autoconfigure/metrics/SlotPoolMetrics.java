@@ -7,6 +7,7 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -27,7 +28,9 @@ import java.util.function.ToDoubleFunction;
  * (a discovered instance) gets its meters on its first event.
  *
  * <p>Register it as a listener of the pool ({@code SlotPoolBuilder.listener}) and {@link #attach} the pool once
- * built; the auto-configuration does both.
+ * built; the auto-configuration does both for its pool. A pool built without it (an application's own
+ * {@code @Bean}) gets the snapshot meters only, through {@link #fromSnapshots}: gauges and function counters read
+ * from its snapshots, no timers nor event counters (nothing is added to its borrow path).
  */
 public final class SlotPoolMetrics implements PoolListener {
 
@@ -35,6 +38,8 @@ public final class SlotPoolMetrics implements PoolListener {
     private static final long SNAPSHOT_MAX_AGE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final MeterRegistry registry;
+    /** Whether the meters fed by listener callbacks (timers, event counters) are registered. */
+    private final boolean events;
     private final Map<String, OriginMeters> origins = new ConcurrentHashMap<>();
     private final Map<String, Counter> closes = new ConcurrentHashMap<>();
     private volatile Tags poolTags = Tags.empty();
@@ -43,7 +48,23 @@ public final class SlotPoolMetrics implements PoolListener {
     private volatile long cachedAt;
 
     public SlotPoolMetrics(MeterRegistry registry) {
+        this(registry, true);
+    }
+
+    private SlotPoolMetrics(MeterRegistry registry, boolean events) {
         this.registry = registry;
+        this.events = events;
+    }
+
+    /**
+     * Registers the snapshot meters of a pool that has no {@code SlotPoolMetrics} listener, tagged
+     * {@code pool=key}, with a meter per origin configured.
+     */
+    public static SlotPoolMetrics fromSnapshots(MeterRegistry registry, String key, SlotPoolDataSource pool) {
+        SlotPoolMetrics metrics = new SlotPoolMetrics(registry, false);
+        metrics.attach(pool::snapshot);
+        metrics.register(key, pool.config());
+        return metrics;
     }
 
     /** Gives the gauges their source of snapshots. */
@@ -53,7 +74,11 @@ public final class SlotPoolMetrics implements PoolListener {
 
     @Override
     public void onStart(PoolConfig config) {
-        poolTags = Tags.of("pool", config.name());
+        register(config.name(), config);
+    }
+
+    private void register(String pool, PoolConfig config) {
+        poolTags = Tags.of("pool", pool);
         Gauge.builder("slotpool.connections.waiting", this, m -> m.poolValue(PoolSnapshot::waiting))
                 .description("Threads waiting for a connection").tags(poolTags).register(registry);
         Gauge.builder("slotpool.connections.max", this, m -> m.poolValue(PoolSnapshot::maxSize))
@@ -131,6 +156,7 @@ public final class SlotPoolMetrics implements PoolListener {
     /** One origin's meters, registered when the origin is first seen. */
     private final class OriginMeters {
 
+        // Null without events: only listener callbacks use them, and such an instance is no pool's listener.
         final Timer borrowWait;
         final Timer usage;
         final Counter opened;
@@ -138,15 +164,22 @@ public final class SlotPoolMetrics implements PoolListener {
 
         OriginMeters(String origin) {
             Tags tags = poolTags.and("origin", origin);
-            borrowWait = Timer.builder("slotpool.borrow.wait").description("Time a borrow took, waiting included")
-                    .tags(tags).publishPercentiles(0.5, 0.95, 0.99).register(registry);
-            usage = Timer.builder("slotpool.connections.usage").description("Time connections were held by borrowers")
-                    .tags(tags).register(registry);
-            // Not "...created": Prometheus strips a _created suffix, which would clash with slotpool.connections.
-            opened = Counter.builder("slotpool.connections.opened").description("Physical connections opened")
-                    .tags(tags).register(registry);
-            creationFailures = Counter.builder("slotpool.connections.creation.failures")
-                    .description("Failed attempts to open a connection").tags(tags).register(registry);
+            if (events) {
+                borrowWait = Timer.builder("slotpool.borrow.wait").description("Time a borrow took, waiting included")
+                        .tags(tags).publishPercentiles(0.5, 0.95, 0.99).register(registry);
+                usage = Timer.builder("slotpool.connections.usage")
+                        .description("Time connections were held by borrowers").tags(tags).register(registry);
+                // Not "...created": Prometheus strips a _created suffix, which would clash with slotpool.connections.
+                opened = Counter.builder("slotpool.connections.opened").description("Physical connections opened")
+                        .tags(tags).register(registry);
+                creationFailures = Counter.builder("slotpool.connections.creation.failures")
+                        .description("Failed attempts to open a connection").tags(tags).register(registry);
+            } else {
+                borrowWait = null;
+                usage = null;
+                opened = null;
+                creationFailures = null;
+            }
             FunctionCounter.builder("slotpool.borrows", SlotPoolMetrics.this,
                             m -> m.originValue(origin, OriginSnapshot::borrows))
                     .description("Borrows served by the origin").tags(tags).register(registry);

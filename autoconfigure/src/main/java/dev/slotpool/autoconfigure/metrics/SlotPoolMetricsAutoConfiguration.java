@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure.metrics;
 
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
+import dev.slotpool.autoconfigure.SlotPools;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,9 +12,14 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterR
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
+import javax.sql.DataSource;
+import java.util.Map;
+
 /**
  * Registers {@link SlotPoolMetrics} as a listener of the auto-configured pool (the pool's bean picks up
- * {@code PoolListener} beans) and attaches it to the pool once built. Only with Micrometer and a registry.
+ * {@code PoolListener} beans) and attaches it to the pool once built; every other slotpool of the application
+ * ({@link SlotPools}: an application's own pool beans, wrapped or not) gets its snapshot meters, tagged with its
+ * key. Only with Micrometer and a registry.
  */
 @AutoConfiguration(after = {MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
         SlotPoolAutoConfiguration.class})
@@ -26,9 +32,15 @@ public class SlotPoolMetricsAutoConfiguration {
         return new SlotPoolMetrics(registry);
     }
 
-    /** Bound by Boot once the registry is ready: gives the gauges the pool's snapshots. */
+    /** Bound by Boot once the registry is ready: gives the gauges each pool's snapshots. */
     @Bean
-    MeterBinder slotPoolMetricsBinder(SlotPoolMetrics metrics, SlotPoolDataSource pool) {
-        return registry -> metrics.attach(pool::snapshot);
+    MeterBinder slotPoolMetricsBinder(SlotPoolMetrics metrics, Map<String, DataSource> dataSources) {
+        return registry -> SlotPools.of(dataSources).all().forEach((key, pool) -> {
+            if (pool.config().listeners().contains(metrics)) {
+                metrics.attach(pool::snapshot);
+            } else {
+                SlotPoolMetrics.fromSnapshots(registry, key, pool);
+            }
+        });
     }
 }

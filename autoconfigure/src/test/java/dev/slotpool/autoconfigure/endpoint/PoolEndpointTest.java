@@ -5,6 +5,7 @@ import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.SlotState;
+import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.OriginDetail;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.PoolView;
@@ -39,7 +40,7 @@ class PoolEndpointTest {
                 .origin(OriginConfig.named("west").url(StubDatabase.reset("ep-west").url()).weight(30))
                 .origin(OriginConfig.named("north").url(StubDatabase.reset("ep-north").url()).weight(20))
                 .build();
-        endpoint = new PoolEndpoint(pool);
+        endpoint = new PoolEndpoint(SlotPools.of(Map.of("dataSource", pool)));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (pool.snapshot().available() < 3) {
             assertThat(System.nanoTime()).as("3 connections opened").isLessThan(deadline);
@@ -69,7 +70,7 @@ class PoolEndpointTest {
     @Test
     void readsTheWholePoolWithEveryOriginAndSlot() throws Exception {
         try (Connection held = pool.getConnection()) {
-            PoolView view = endpoint.pool();
+            PoolView view = (PoolView) endpoint.pool(null).getBody();
             assertThat(view.name()).isEqualTo("ep");
             assertThat(view.sizes().max()).isEqualTo(6);
             assertThat(view.sizes().borrowed()).isEqualTo(1);
@@ -91,7 +92,7 @@ class PoolEndpointTest {
             String holder = Thread.currentThread().getName();
             List<OriginDetail> details = new java.util.ArrayList<>();
             for (String name : List.of("east", "west", "north")) {
-                WebEndpointResponse<Object> r = endpoint.origin(name);
+                WebEndpointResponse<Object> r = endpoint.origin(name, null);
                 assertThat(r.getStatus()).isEqualTo(200);
                 details.add((OriginDetail) r.getBody());
             }
@@ -103,19 +104,19 @@ class PoolEndpointTest {
                         assertThat(s.ageMillis()).isGreaterThanOrEqualTo(0);
                     });
         }
-        WebEndpointResponse<Object> missing = endpoint.origin("south");
+        WebEndpointResponse<Object> missing = endpoint.origin("south", null);
         assertThat(missing.getStatus()).isEqualTo(404);
         assertThat(message(missing)).contains("unknown origin 'south'", "east, west, north");
     }
 
     @Test
     void rebalancesToGivenWeightsAndBackToTheConfiguredOnes() {
-        WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", " east=70, west = 20,north=10");
+        WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", " east=70, west = 20,north=10", null);
         assertThat(r.getStatus()).isEqualTo(200);
         assertThat(((ActionResult) r.getBody()).action()).isEqualTo("rebalance");
         assertThat(weights()).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
 
-        assertThat(endpoint.poolAction("REBALANCE", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.poolAction("REBALANCE", null, null).getStatus()).isEqualTo(200);
         assertThat(weights()).isEqualTo(Map.of("east", 50, "west", 30, "north", 20));
     }
 
@@ -125,45 +126,45 @@ class PoolEndpointTest {
         List<String> bad = List.of("east=-1,west=50", "east=0,west=0,north=0", "east=lots", "east=1.5", "east=true",
                 "south=10", "", "east", "east=70,", "=5", "east=1,east=2", "east=99999999999");
         for (String weights : bad) {
-            WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", weights);
+            WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", weights, null);
             assertThat(r.getStatus()).as("weights %s", weights).isEqualTo(400);
             assertThat(message(r)).as("weights %s", weights).isNotBlank();
             assertThat(weights()).as("unchanged after %s", weights).isEqualTo(before);
         }
-        WebEndpointResponse<Object> unknownAction = endpoint.poolAction("shuffle", null);
+        WebEndpointResponse<Object> unknownAction = endpoint.poolAction("shuffle", null, null);
         assertThat(unknownAction.getStatus()).isEqualTo(400);
         assertThat(message(unknownAction)).contains("shuffle", "rebalance");
     }
 
     @Test
     void drainDownAndUpChangeTheOriginAndRepeatsAreHarmless() {
-        assertThat(endpoint.originAction("north", "drain", "2s").getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("north", "drain", "2s", null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction("north", "drain", "2s").getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("north", "drain", "2s", null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction("north", "up", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("north", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction("west", "down", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("west", "down", null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.DOWN);
-        assertThat(endpoint.originAction("west", "down", null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction("west", "up", null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction("west", "up", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("west", "down", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("west", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("west", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        ActionResult drained = (ActionResult) endpoint.originAction("east", "drain", null).getBody();
+        ActionResult drained = (ActionResult) endpoint.originAction("east", "drain", null, null).getBody();
         assertThat(drained.outcome()).isEqualTo("draining within 30s");
     }
 
     @Test
     void originActionsTakeDimensionSelectors() {
-        assertThat(endpoint.originAction("host=db1", "down", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("host=db1", "down", null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.DOWN);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction("name=east", "up", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction("name=east", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.UP);
-        WebEndpointResponse<Object> none = endpoint.originAction("host=db9", "down", null);
+        WebEndpointResponse<Object> none = endpoint.originAction("host=db9", "down", null, null);
         assertThat(none.getStatus()).isEqualTo(400);
         assertThat(message(none)).startsWith("no origin matches 'host=db9'");
-        WebEndpointResponse<Object> badKey = endpoint.originAction("rack=r1", "down", null);
+        WebEndpointResponse<Object> badKey = endpoint.originAction("rack=r1", "down", null, null);
         assertThat(badKey.getStatus()).isEqualTo(400);
         assertThat(message(badKey)).contains("bad origin selector 'rack=r1'");
         assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::state).containsOnly(OriginState.UP);
@@ -181,7 +182,7 @@ class PoolEndpointTest {
                 new Case("east", "up", "5s", "drain only"),
                 new Case("east", null, null, "unknown origin action"));
         for (Case c : cases) {
-            WebEndpointResponse<Object> r = endpoint.originAction(c.origin(), c.action(), c.timeout());
+            WebEndpointResponse<Object> r = endpoint.originAction(c.origin(), c.action(), c.timeout(), null);
             assertThat(r.getStatus()).as("%s", c).isEqualTo(400);
             assertThat(message(r)).as("%s", c).contains(c.expected());
         }
@@ -201,13 +202,13 @@ class PoolEndpointTest {
         }
         String fiveMegabytes = "7".repeat(5 * 1024 * 1024);
         List<WebEndpointResponse<Object>> answers = List.of(
-                endpoint.poolAction("rebalance", "east=" + fiveMegabytes),
-                endpoint.poolAction("rebalance", unknown.toString()),
-                endpoint.poolAction("rebalance", "east=1,x" + fiveMegabytes.substring(0, 1000) + "=oops"),
-                endpoint.poolAction(fiveMegabytes, null),
-                endpoint.originAction("north", "drain", fiveMegabytes + "s"),
-                endpoint.originAction("north", fiveMegabytes, null),
-                endpoint.originAction("x".repeat(100_000), "down", null));
+                endpoint.poolAction("rebalance", "east=" + fiveMegabytes, null),
+                endpoint.poolAction("rebalance", unknown.toString(), null),
+                endpoint.poolAction("rebalance", "east=1,x" + fiveMegabytes.substring(0, 1000) + "=oops", null),
+                endpoint.poolAction(fiveMegabytes, null, null),
+                endpoint.originAction("north", "drain", fiveMegabytes + "s", null),
+                endpoint.originAction("north", fiveMegabytes, null, null),
+                endpoint.originAction("x".repeat(100_000), "down", null, null));
         for (WebEndpointResponse<Object> r : answers) {
             assertThat(r.getStatus()).isEqualTo(400);
             assertThat(message(r)).hasSizeLessThan(2100);
