@@ -3,19 +3,16 @@ package dev.slotpool.pool;
 import dev.slotpool.CredentialsProvider;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.testsupport.StubDatabase;
+import dev.slotpool.testsupport.TestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.Driver;
-import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,42 +98,16 @@ class CredentialsProviderTest {
     }
 
     /** A driver whose every connect fails with a message that echoes the password it was given. */
-    public static final class EchoingDriver implements Driver {
+    public static final class EchoingDriver extends TestDriver {
+
+        public EchoingDriver() {
+            super("jdbc:echo:");
+        }
 
         @Override
         public Connection connect(String url, Properties info) throws SQLException {
             throw new SQLException("login as " + info.getProperty("user") + " with password '"
                     + info.getProperty("password") + "' refused", "28000");
-        }
-
-        @Override
-        public boolean acceptsURL(String url) {
-            return url.startsWith("jdbc:echo:");
-        }
-
-        @Override
-        public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
-            return new DriverPropertyInfo[0];
-        }
-
-        @Override
-        public int getMajorVersion() {
-            return 1;
-        }
-
-        @Override
-        public int getMinorVersion() {
-            return 0;
-        }
-
-        @Override
-        public boolean jdbcCompliant() {
-            return false;
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            throw new SQLFeatureNotSupportedException();
         }
     }
 }

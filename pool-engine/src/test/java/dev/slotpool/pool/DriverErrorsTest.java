@@ -1,20 +1,18 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.testsupport.StubDatabase;
+import dev.slotpool.testsupport.TestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.Driver;
 import java.sql.DriverManager;
-import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -82,7 +80,11 @@ class DriverErrorsTest {
     }
 
     /** Delegates to the stub database, throwing the test's errors where it says. */
-    public static final class ErrorDriver implements Driver {
+    public static final class ErrorDriver extends TestDriver {
+
+        public ErrorDriver() {
+            super("jdbc:errors:");
+        }
 
         @Override
         public Connection connect(String url, Properties info) throws SQLException {
@@ -106,36 +108,6 @@ class DriverErrorsTest {
                             throw ite.getCause();
                         }
                     });
-        }
-
-        @Override
-        public boolean acceptsURL(String url) {
-            return url.startsWith("jdbc:errors:");
-        }
-
-        @Override
-        public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
-            return new DriverPropertyInfo[0];
-        }
-
-        @Override
-        public int getMajorVersion() {
-            return 1;
-        }
-
-        @Override
-        public int getMinorVersion() {
-            return 0;
-        }
-
-        @Override
-        public boolean jdbcCompliant() {
-            return false;
-        }
-
-        @Override
-        public Logger getParentLogger() {
-            return Logger.getGlobal();
         }
     }
 }

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -48,6 +49,12 @@ class FanEventMapperTest {
                 .origin(origin("west", "orcl2", "rac2"))
                 .origin(origin("north", "orcl3", "rac3"))
                 .build();
+        // build() returns at the first connection; a drain of an origin still without one would end at once.
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!pool.snapshot().origins().stream().allMatch(o -> o.total() > 0)) {
+            assertThat(System.nanoTime() - deadline).as("a connection on every origin").isNegative();
+            LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+        }
         mapper = new FanEventMapper(pool, Duration.ofSeconds(45));
     }
 
