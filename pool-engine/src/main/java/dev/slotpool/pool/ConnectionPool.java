@@ -123,9 +123,6 @@ public final class ConnectionPool {
     private Connection borrow(long start, long deadline) throws SQLException {
         EntryFilter<PooledConnection> preferred = origins.pickByWeight();
         Slot<PooledConnection> s = table.tryBorrow(preferred);
-        if (s == null && preferred != null) {
-            s = table.tryBorrow(null);
-        }
         if (s != null) {
             PooledConnection e = s.entry();
             long now = ticker.nanoTime();
@@ -402,7 +399,7 @@ public final class ConnectionPool {
 
     /** Closes the connection of a slot this thread owns (BORROWED, won by CAS, lease or hand-off). */
     void closeOwned(PooledConnection e, CloseReason reason, boolean abort) {
-        e.slot.closeOwned();
+        table.closeOwned(e.slot);
         finishClose(e, reason, abort);
     }
 
@@ -462,7 +459,7 @@ public final class ConnectionPool {
 
     /** After the physical close, on the closer's thread: the slot and its room are free again (S2, S3). */
     private void closed(PooledConnection e, CloseReason reason) {
-        e.slot.empty();
+        table.empty(e.slot);
         e.origin.occupied.decrementAndGet();
         if (e.origin.parent != null) {
             e.origin.parent.occupied.decrementAndGet();
@@ -520,25 +517,18 @@ public final class ConnectionPool {
         housekeeper.stop();
         table.shutdown();
         operations.closeDrainQueues(CloseReason.POOL_CLOSED);
-        table.forEach(s -> {
-            PooledConnection e = s.entry();
-            if (e != null && s.state() == SlotState.AVAILABLE) {
-                closeIfIdle(e, CloseReason.POOL_CLOSED);
-            }
-        });
+        closeIdle();
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
-        while (borrowedCount() > 0 && System.nanoTime() - deadline < 0) {
+        while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0) {
             Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
         }
-        table.forEach(s -> {
-            PooledConnection e = s.entry();
-            if (e != null) {
-                if (s.state() == SlotState.BORROWED) {
-                    reclaim(e, CloseReason.POOL_CLOSED);
-                } else if (s.state() == SlotState.AVAILABLE) {
-                    closeIfIdle(e, CloseReason.POOL_CLOSED);
-                }
+        table.visit((state, e) -> {
+            if (state == SlotState.BORROWED) {
+                reclaim(e, CloseReason.POOL_CLOSED);
+            } else if (state == SlotState.AVAILABLE) {
+                closeIfIdle(e, CloseReason.POOL_CLOSED);
             }
+            return true;
         });
         long graceEnd = System.nanoTime() + GRACE_NANOS;
         creator.join(graceEnd);
@@ -546,12 +536,7 @@ public final class ConnectionPool {
         endAttempts(deadline);
         // A creation that published, or a keepalive that released, after the sweeps above closes its connection
         // itself (each reads the flag after its store); this sweep catches one that stored before it was told.
-        table.forEach(s -> {
-            PooledConnection e = s.entry();
-            if (e != null && s.state() == SlotState.AVAILABLE) {
-                closeIfIdle(e, CloseReason.POOL_CLOSED);
-            }
-        });
+        closeIdle();
         closer.finish(System.nanoTime() + GRACE_NANOS);
         closeState.set(CLOSED);
     }
@@ -577,14 +562,14 @@ public final class ConnectionPool {
         }
     }
 
-    private int borrowedCount() {
-        int[] n = {0};
-        table.forEach(s -> {
-            if (s.state() == SlotState.BORROWED) {
-                n[0]++;
+    /** close()'s sweep of idle connections. */
+    private void closeIdle() {
+        table.visit((state, e) -> {
+            if (state == SlotState.AVAILABLE) {
+                closeIfIdle(e, CloseReason.POOL_CLOSED);
             }
+            return true;
         });
-        return n[0];
     }
 
     /** Opens a physical connection for an origin; runs on pool threads only (S6). */

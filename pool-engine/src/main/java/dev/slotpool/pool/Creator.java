@@ -39,8 +39,9 @@ final class Creator {
     private volatile boolean stopped;
     private volatile boolean initialFillDone;
     /** Exponentially weighted means, written racily by many threads: racy but benign (a lost sample). */
-    private volatile long meanHoldNanos;
-    private volatile long meanCreateNanos;
+    /** The pool's borrow-to-return and connect times, for the elision rule. */
+    private final MovingMean holdTime = new MovingMean();
+    private final MovingMean createTime = new MovingMean();
     private final long maxLifetimeNanos;
     private final long idleParkNanos;
     /** Prepares new connections and probes' connections alike: a probe answers only if a creation could. */
@@ -105,17 +106,11 @@ final class Creator {
 
     /** The pool's mean borrow-to-return time (0 before the first sample). */
     long meanHoldNanos() {
-        return meanHoldNanos;
+        return holdTime.nanos();
     }
 
     void sampleHold(long nanos) {
-        long m = meanHoldNanos;
-        meanHoldNanos = m == 0 ? nanos : m + ((nanos - m) >> 3);
-    }
-
-    private void sampleCreate(long nanos) {
-        long m = meanCreateNanos;
-        meanCreateNanos = m == 0 ? nanos : m + ((nanos - m) >> 3);
+        holdTime.sample(nanos);
     }
 
     private void run() {
@@ -223,28 +218,31 @@ final class Creator {
     }
 
     private void makeRoomFor(Origin probed) {
-        PooledConnection borrowed = null;
-        PooledConnection idle = null;
-        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            PooledConnection e = s.entry();
-            if (e == null || e.origin == probed) {
-                continue;
+        PooledConnection[] borrowed = {null};
+        PooledConnection[] idle = {null};
+        boolean[] onItsWay = {false};
+        pool.table.visit((state, e) -> {
+            if (e.origin == probed) {
+                return true;
             }
-            SlotState state = s.state();
             if (state == SlotState.BORROWED && e.retireAtReturn) {
-                return; // room is already on its way
+                onItsWay[0] = true; // room is already on its way
+                return false;
             }
-            if (state == SlotState.BORROWED && borrowed == null && e.lent()) {
-                borrowed = e;
-            } else if (state == SlotState.AVAILABLE && idle == null) {
-                idle = e;
+            if (state == SlotState.BORROWED && borrowed[0] == null && e.lent()) {
+                borrowed[0] = e;
+            } else if (state == SlotState.AVAILABLE && idle[0] == null) {
+                idle[0] = e;
             }
+            return true;
+        });
+        if (onItsWay[0]) {
+            return;
         }
-        if (borrowed != null) {
-            borrowed.retire(CloseReason.REBALANCED);
-        } else if (idle != null && pool.table.waiting() == 0) {
-            pool.closeIfIdle(idle, CloseReason.REBALANCED);
+        if (borrowed[0] != null) {
+            borrowed[0].retire(CloseReason.REBALANCED);
+        } else if (idle[0] != null && pool.table.waiting() == 0) {
+            pool.closeIfIdle(idle[0], CloseReason.REBALANCED);
         }
     }
 
@@ -265,7 +263,7 @@ final class Creator {
             if (a.probe || now - a.startedAt >= slowNanos()) {
                 return Attempt.SKIP;
             }
-            if (o.meanCreateNanos == 0) {
+            if (o.createTime.nanos() == 0) {
                 verdict = Attempt.WAIT;
             }
         }
@@ -274,16 +272,16 @@ final class Creator {
 
     /** A connect running longer than this is slow (see {@link #attempt}); at most connectTimeout. */
     private long slowNanos() {
-        long mean = meanCreateNanos;
+        long mean = createTime.nanos();
         long slow = mean > 0 ? 4 * mean : COLD_SLOW_NANOS;
         return Math.min(slow, pool.detector.connectTimeoutNanos());
     }
 
     /** Whether returns will serve the waiters before a new connection could (see class comment). */
     private boolean elide(int waiting, int creating) {
-        long hold = meanHoldNanos;
-        long create = meanCreateNanos;
-        int borrowed = count(SlotState.BORROWED);
+        long hold = holdTime.nanos();
+        long create = createTime.nanos();
+        int borrowed = pool.table.count(SlotState.BORROWED);
         if (hold > 0 && create > 0 && borrowed > 0) {
             long drain = (long) ((double) waiting * hold / borrowed);
             return drain < create && pool.table.backlogNanos() < create;
@@ -291,16 +289,6 @@ final class Creator {
         return creating > 0;
     }
 
-    private int count(SlotState state) {
-        int n = 0;
-        int hw = pool.table.highWater();
-        for (int i = 0; i < hw; i++) {
-            if (pool.table.slot(i).state() == state) {
-                n++;
-            }
-        }
-        return n;
-    }
 
     /** The UP origin with room whose occupancy is lowest relative to its weight (ties: first listed). */
     private Origin chooseOrigin(long now) {
@@ -346,8 +334,8 @@ final class Creator {
             Origin landed = o.discovers() ? pool.origins.landed(o, c) : o;
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
             long now = pool.ticker.nanoTime();
-            sampleCreate(now - start);
-            o.sampleCreate(now - start);
+            createTime.sample(now - start);
+            o.createTime.sample(now - start);
             pool.opened.incrementAndGet();
             pool.detector.connected(o);
             if (landed != o) {

@@ -5,7 +5,6 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.SqlErrors;
-import dev.slotpool.table.Slot;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -71,7 +70,7 @@ final class FailureDetector {
     /** A connect or probe failed: back off, keep the failure for timeout messages, maybe mark the origin DOWN. */
     void connectFailed(Origin o, SQLException sanitized, long now) {
         o.lastFailure = sanitized;
-        o.meanCreateNanos = 0; // not known to answer until it connects again: one attempt at a time
+        o.createTime.reset(); // not known to answer until it connects again: one attempt at a time
         int failures = o.connectFailures.incrementAndGet();
         // A refused login fails the same way until someone changes the credentials: fast retries only add
         // failed logins (which can lock the account), so it backs off to the maximum at once.
@@ -220,24 +219,24 @@ final class FailureDetector {
     /** When the origin's last borrowed connection was borrowed, if it has connections and none available;
      * otherwise Long.MAX_VALUE. */
     private long stuckSince(Origin o) {
-        long newest = Long.MIN_VALUE;
-        int borrowed = 0;
-        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            PooledConnection e = s.entry();
-            if (e == null || e.origin != o) {
-                continue;
+        long[] newest = {Long.MIN_VALUE};
+        boolean[] borrowed = {false};
+        boolean[] available = {false};
+        pool.table.visit((state, e) -> {
+            if (e.origin != o) {
+                return true;
             }
-            SlotState state = s.state();
             if (state == SlotState.AVAILABLE) {
-                return Long.MAX_VALUE;
+                available[0] = true;
+                return false;
             }
             if (state == SlotState.BORROWED && e.lent()) {
-                borrowed++;
-                newest = Math.max(newest, e.borrowedAt);
+                borrowed[0] = true;
+                newest[0] = Math.max(newest[0], e.borrowedAt);
             }
-        }
-        return borrowed == 0 ? Long.MAX_VALUE : newest;
+            return true;
+        });
+        return available[0] || !borrowed[0] ? Long.MAX_VALUE : newest[0];
     }
 
     /** How long every connection of an origin must have been borrowed for it to look stuck. */
@@ -304,13 +303,12 @@ final class FailureDetector {
         if (!pool.config.abortBorrowedOnDown()) {
             return;
         }
-        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            PooledConnection e = s.entry();
-            if (e != null && s.state() == SlotState.BORROWED && e.lent() && silentOnDetectedDown(e, now)) {
+        pool.table.visit((state, e) -> {
+            if (state == SlotState.BORROWED && e.lent() && silentOnDetectedDown(e, now)) {
                 pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
             }
-        }
+            return true;
+        });
     }
 
     private boolean silentOnDetectedDown(PooledConnection e, long now) {
@@ -344,13 +342,14 @@ final class FailureDetector {
             }
         }
         if (pool.config.abortBorrowedOnDown()) {
-            for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-                Slot<PooledConnection> s = pool.table.slot(i);
-                PooledConnection e = s.entry();
-                if (e != null && s.state() == SlotState.BORROWED && e.lent() && e.origin.status().detected()) {
-                    due = ahead(due, e.lastActivityAt + graceNanos, now);
+            long[] abortDue = {due};
+            pool.table.visit((state, e) -> {
+                if (state == SlotState.BORROWED && e.lent() && e.origin.status().detected()) {
+                    abortDue[0] = ahead(abortDue[0], e.lastActivityAt + graceNanos, now);
                 }
-            }
+                return true;
+            });
+            due = abortDue[0];
         }
         return due;
     }

@@ -49,7 +49,7 @@ public final class FirstConnection {
      * failed. */
     private static boolean anyOriginAnswered(ConnectionPool pool) {
         for (Origin o : pool.origins.configured()) {
-            if (o.meanCreateNanos > 0) {
+            if (o.createTime.nanos() > 0) {
                 return true;
             }
         }

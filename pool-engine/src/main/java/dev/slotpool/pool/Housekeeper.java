@@ -3,7 +3,6 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.SlotState;
 import dev.slotpool.table.Parking;
-import dev.slotpool.table.Slot;
 
 import java.util.concurrent.TimeUnit;
 
@@ -112,21 +111,15 @@ final class Housekeeper {
             return;
         }
         long now = pool.ticker.nanoTime();
-        int closableIdle = pool.occupied.get() - pool.config.minSize();
-        int hw = pool.table.highWater();
-        for (int i = 0; i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            SlotState state = s.state();
-            PooledConnection e = s.entry();
-            if (e == null) {
-                continue;
-            }
+        int[] closableIdle = {pool.occupied.get() - pool.config.minSize()};
+        pool.table.visit((state, e) -> {
             if (state == SlotState.AVAILABLE) {
-                closableIdle -= visitIdle(e, now, closableIdle) ? 1 : 0;
+                closableIdle[0] -= visitIdle(e, now, closableIdle[0]) ? 1 : 0;
             } else if (state == SlotState.BORROWED && e.lent()) {
                 visitBorrowed(e, now);
             }
-        }
+            return true;
+        });
         pool.origins.forgetEmpty(now, forgetNanos);
         pool.origins.splitGroupWeights();
         pool.operations.housekeep(now);

@@ -70,9 +70,9 @@ final class Origin {
     /** Earliest next connection attempt after a failure (ticker time); racy but benign: a creator may try a
      * little early or late. */
     volatile long nextAttemptAt;
-    /** Mean connect time since the last connect failure (nanos, exponentially weighted; 0: none yet). Racy
-     * but benign (a lost sample); written by connect threads and reset by the failure detector. */
-    volatile long meanCreateNanos;
+    /** Mean connect time since the last connect failure (0: none yet); fed by connect threads, reset by the
+     * failure detector. */
+    final MovingMean createTime = new MovingMean();
     /** Connects and probes running now, on their own threads. */
     final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
     /** A probe is wanted (a failed validation, or every connection stuck); cleared when one starts. */
@@ -91,10 +91,9 @@ final class Origin {
     volatile int drainTotal;
     final AtomicInteger drainClosed = new AtomicInteger();
 
-    /** Latency-aware balancing: mean borrow-to-return time (nanos, exponentially weighted) fed by the same
-     * 1-in-16 return samples as the creator's estimate, and their count. Both racy but benign (a lost sample):
-     * a CAS here would make returning threads contend. */
-    volatile long meanHoldNanos;
+    /** Latency-aware balancing: mean borrow-to-return time fed by the same 1-in-16 return samples as the
+     * creator's estimate, and their count (racy but benign, as the mean). */
+    final MovingMean holdTime = new MovingMean();
     volatile long holdSamples;
     /** Connections of this origin closed as broken (fatal SQL error, failed validation). */
     final AtomicLong brokenCloses = new AtomicLong();
@@ -143,14 +142,8 @@ final class Origin {
         return parent == null && config.originQuery() != null;
     }
 
-    void sampleCreate(long nanos) {
-        long m = meanCreateNanos;
-        meanCreateNanos = m == 0 ? Math.max(1, nanos) : m + ((nanos - m) >> 3);
-    }
-
     void sampleHold(long nanos) {
-        long m = meanHoldNanos;
-        meanHoldNanos = m == 0 ? nanos : m + ((nanos - m) >> 3);
+        holdTime.sample(nanos);
         holdSamples = holdSamples + 1;
     }
 

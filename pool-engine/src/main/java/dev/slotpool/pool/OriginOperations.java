@@ -5,7 +5,6 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
-import dev.slotpool.table.Slot;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -179,21 +178,20 @@ public final class OriginOperations {
         o.drainStartAt = now;
         o.drainEndAt = now + timeoutNanos;
         o.drainClosed.set(0);
-        int queued = 0;
-        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            PooledConnection e = s.entry();
-            if (e == null || e.origin != o) {
-                continue;
+        int[] queued = {0};
+        pool.table.visit((state, e) -> {
+            if (e.origin != o) {
+                return true;
             }
-            if (s.state() == SlotState.AVAILABLE && pool.table.tryReserveForClose(e.slot, e)) {
+            if (state == SlotState.AVAILABLE && pool.table.tryReserveForClose(e.slot, e)) {
                 o.drainQueue.add(e);
-                queued++;
-            } else if (s.state() == SlotState.BORROWED) {
+                queued[0]++;
+            } else if (state == SlotState.BORROWED) {
                 e.retire(CloseReason.ORIGIN_NOT_UP);
             }
-        }
-        o.drainTotal = queued;
+            return true;
+        });
+        o.drainTotal = queued[0];
     }
 
     /** Work due before the next housekeeping visit: paced drain closes, aborts at deadlines, ended drains. */
@@ -208,15 +206,14 @@ public final class OriginOperations {
             abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.status().abortBorrowedAt() >= 0;
         }
         if (abortDue) {
-            for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-                Slot<PooledConnection> s = pool.table.slot(i);
-                PooledConnection e = s.entry();
-                OriginStatus st = e == null ? null : e.origin.status();
-                if (e != null && s.state() == SlotState.BORROWED && e.lent() && st.state() != OriginState.UP
+            pool.table.visit((state, e) -> {
+                OriginStatus st = e.origin.status();
+                if (state == SlotState.BORROWED && e.lent() && st.state() != OriginState.UP
                         && now - st.abortBorrowedAt() >= 0) {
                     pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
                 }
-            }
+                return true;
+            });
         }
         for (Origin o : pool.origins.all()) {
             finishDrain(o);
@@ -315,8 +312,8 @@ public final class OriginOperations {
         Origin[] os = pool.origins.all();
         long fastest = Long.MAX_VALUE;
         for (Origin o : os) {
-            if (o.isUp() && o.meanHoldNanos > 0) {
-                fastest = Math.min(fastest, o.meanHoldNanos);
+            if (o.isUp() && o.holdTime.nanos() > 0) {
+                fastest = Math.min(fastest, o.holdTime.nanos());
             }
         }
         StringBuilder changed = new StringBuilder();
@@ -327,13 +324,13 @@ public final class OriginOperations {
             long newBroken = broken - o.seenBroken;
             o.seenSamples = samples;
             o.seenBroken = broken;
-            if (!o.isUp() || o.baseWeight == 0 || o.meanHoldNanos == 0 || fastest == Long.MAX_VALUE) {
+            if (!o.isUp() || o.baseWeight == 0 || o.holdTime.nanos() == 0 || fastest == Long.MAX_VALUE) {
                 o.weight = o.baseWeight * LATENCY_SCALE;
                 continue;
             }
             // Samples are one return in 16 per connection; scale back to returns for the error share.
             double errorShare = (double) newBroken / Math.max(1, newSamples * 16 + newBroken);
-            double factor = (double) fastest / o.meanHoldNanos * (1 - errorShare);
+            double factor = (double) fastest / o.holdTime.nanos() * (1 - errorShare);
             int w = (int) Math.max(1, Math.round(o.baseWeight * LATENCY_SCALE * factor));
             int old = o.weight;
             o.weight = w;
@@ -441,23 +438,26 @@ public final class OriginOperations {
      * borrowed one at its return, so the holder is never interrupted.
      */
     private boolean retireOne(Origin o) {
-        PooledConnection borrowed = null;
-        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            PooledConnection e = s.entry();
-            if (e == null || e.origin != o) {
-                continue;
-            }
-            SlotState state = s.state();
-            if (state == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
+        PooledConnection[] borrowed = {null};
+        boolean[] closed = {false};
+        pool.table.visit((state, e) -> {
+            if (e.origin != o) {
                 return true;
             }
-            if (state == SlotState.BORROWED && !e.retireAtReturn && borrowed == null) {
-                borrowed = e;
+            if (state == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
+                closed[0] = true;
+                return false;
             }
+            if (state == SlotState.BORROWED && !e.retireAtReturn && borrowed[0] == null) {
+                borrowed[0] = e;
+            }
+            return true;
+        });
+        if (closed[0]) {
+            return true;
         }
-        if (borrowed != null) {
-            borrowed.retire(CloseReason.REBALANCED);
+        if (borrowed[0] != null) {
+            borrowed[0].retire(CloseReason.REBALANCED);
             return true;
         }
         return false;
@@ -524,18 +524,14 @@ public final class OriginOperations {
      * return. */
     private void sweep(Origin o) {
         closeQueue(o, CloseReason.ORIGIN_NOT_UP);
-        for (int i = 0, hw = pool.table.highWater(); i < hw; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            PooledConnection e = s.entry();
-            if (e == null || e.origin != o) {
-                continue;
-            }
-            if (s.state() == SlotState.AVAILABLE) {
+        pool.table.visit((state, e) -> {
+            if (e.origin == o && state == SlotState.AVAILABLE) {
                 pool.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
-            } else if (s.state() == SlotState.BORROWED) {
+            } else if (e.origin == o && state == SlotState.BORROWED) {
                 e.retire(CloseReason.ORIGIN_NOT_UP);
             }
-        }
+            return true;
+        });
         pool.creator.signal();
     }
 

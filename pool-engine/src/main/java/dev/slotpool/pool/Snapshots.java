@@ -5,7 +5,6 @@ import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
-import dev.slotpool.table.Slot;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -28,19 +27,15 @@ final class Snapshots {
             byOrigin.put(o, new Counts());
         }
         Counts all = new Counts();
-        int n = pool.table.highWater();
-        for (int i = 0; i < n; i++) {
-            Slot<PooledConnection> s = pool.table.slot(i);
-            SlotState state = s.state();
-            PooledConnection e = s.entry();
-            if (state == SlotState.EMPTY || e == null) {
-                continue; // a RESERVED slot has no entry yet; creations are counted below
+        // A RESERVED slot has no entry yet: creations are counted from the origins' creating counts below.
+        pool.table.visit((state, e) -> {
+            if (state != SlotState.EMPTY) {
+                Counts c = byOrigin.computeIfAbsent(e.origin, k -> new Counts());
+                c.add(state, slot(e.slot.index(), state, e, now), e.borrowCount);
+                all.add(state, null, e.borrowCount);
             }
-            Counts c = byOrigin.computeIfAbsent(e.origin, k -> new Counts());
-            SlotSnapshot slot = slot(s.index(), state, e, now);
-            c.add(state, slot, e.borrowCount);
-            all.add(state, null, e.borrowCount);
-        }
+            return true;
+        });
         List<OriginSnapshot> list = new ArrayList<>();
         int upWeight = pool.origins.upWeight();
         long retired = 0;

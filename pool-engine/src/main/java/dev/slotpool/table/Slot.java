@@ -27,7 +27,9 @@ import java.lang.invoke.VarHandle;
  *
  * A {@code BORROWED} slot changes owner without changing state when it is handed to a waiter. Only one thread
  * owns a slot in {@code RESERVED}, {@code BORROWED} or {@code CLOSING}, so those transitions out are plain
- * volatile stores; the transitions out of {@code EMPTY} and {@code AVAILABLE} race and are CAS.
+ * volatile stores; the transitions out of {@code EMPTY} and {@code AVAILABLE} race and are CAS. The transitions
+ * are package-private: the pool makes them through {@link SlotTable}, which applies the turn rule and the ABA
+ * guard.
  *
  * @param <T> the entry; the table never looks inside it
  */
@@ -100,7 +102,7 @@ public final class Slot<T> {
     }
 
     /** AVAILABLE → BORROWED. CAS: the winner becomes the only holder (S1); a loser skips this slot (S5). */
-    public boolean tryBorrow() {
+    boolean tryBorrow() {
         return STATE.compareAndSet(this, SlotState.AVAILABLE, SlotState.BORROWED);
     }
 
@@ -111,12 +113,12 @@ public final class Slot<T> {
     }
 
     /** BORROWED → CLOSING by the owner: the connection will not be reused. */
-    public void closeOwned() {
+    void closeOwned() {
         STATE.setVolatile(this, SlotState.CLOSING);
     }
 
     /** CLOSING → EMPTY by the closer: forgets the entry and returns it (for closing outside the table). */
-    public T empty() {
+    T empty() {
         T old = entry;
         entry = null;
         STATE.setVolatile(this, SlotState.EMPTY);

@@ -4,7 +4,6 @@ import dev.slotpool.SlotState;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 /**
  * A fixed table of {@code capacity} slots and the threads waiting for one.
@@ -71,22 +70,61 @@ public final class SlotTable<T> {
         return waiters.backlogNanos();
     }
 
-    /** Visits every slot ever used, in index order (racy reads: for housekeeping and snapshots). */
-    public void forEach(Consumer<Slot<T>> action) {
+    /** One visit of a used slot that holds an entry: the state (read first) and the entry. */
+    @FunctionalInterface
+    public interface Visitor<T> {
+        /** Returns false to end the walk. */
+        boolean visit(SlotState state, T entry);
+    }
+
+    /**
+     * Visits every slot ever used that holds an entry, in index order, until the visitor returns false. Racy
+     * reads, for housekeeping, operations and snapshots: the slot may change right after its visit, so whatever
+     * the visitor does to it goes through an entry-checked transition ({@link #tryBorrow(Slot, Object)},
+     * {@link #tryReserveForClose(Slot, Object)}) or the entry's own lease.
+     */
+    public void visit(Visitor<? super T> visitor) {
         int n = highWater.get();
         for (int i = 0; i < n; i++) {
-            action.accept(slots[i]);
+            Slot<T> s = slots[i];
+            SlotState state = s.state();
+            T entry = s.entry();
+            if (entry != null && !visitor.visit(state, entry)) {
+                return;
+            }
         }
     }
 
+    /** How many used slots are in {@code state} now (racy). */
+    public int count(SlotState state) {
+        int n = highWater.get();
+        int found = 0;
+        for (int i = 0; i < n; i++) {
+            if (slots[i].state() == state) {
+                found++;
+            }
+        }
+        return found;
+    }
+
     /** The slot at an index below {@link #highWater()}. */
-    public Slot<T> slot(int index) {
+    Slot<T> slot(int index) {
         return slots[index];
     }
 
     /** One past the highest slot index ever used. */
-    public int highWater() {
+    int highWater() {
         return highWater.get();
+    }
+
+    /** BORROWED → CLOSING by the slot's owner: its connection will not be reused (S2: only the owner closes). */
+    public void closeOwned(Slot<T> owned) {
+        owned.closeOwned();
+    }
+
+    /** CLOSING → EMPTY by the thread that closed the slot's connection: the slot takes a new one. */
+    public void empty(Slot<T> closed) {
+        closed.empty();
     }
 
     // ---- creation ----------------------------------------------------------------------------------------
@@ -143,12 +181,12 @@ public final class SlotTable<T> {
     // ---- borrow ------------------------------------------------------------------------------------------
 
     /**
-     * One bounded pass over the table for an available slot that {@code filter} accepts (null accepts all),
-     * unless threads are queued and the caller is not in its turn (then null: the caller must queue).
-     * Wait-free.
+     * An available slot, one that {@code preferred} accepts if there is one, else any (null: any), unless threads
+     * are queued and the caller is not in its turn (then null: the caller must queue). One turn check, counted
+     * once, for both passes. Wait-free: at most two bounded passes over the table.
      */
-    public Slot<T> tryBorrow(EntryFilter<? super T> filter) {
-        return mayTakeAhead() ? scan(filter) : null;
+    public Slot<T> tryBorrow(EntryFilter<? super T> preferred) {
+        return mayTakeAhead() ? scanPreferring(preferred) : null;
     }
 
     /**
@@ -253,7 +291,7 @@ public final class SlotTable<T> {
      */
     public Slot<T> borrow(long timeoutNanos, EntryFilter<? super T> preferred, Runnable onShortage)
             throws InterruptedException {
-        Slot<T> s = tryBorrowPreferring(preferred);
+        Slot<T> s = tryBorrow(preferred);
         if (s != null) {
             return s;
         }
@@ -261,7 +299,7 @@ public final class SlotTable<T> {
         onShortage.run();
         for (int i = 0; i < REVISITS && mayTakeAhead(); i++) {
             Thread.yield();
-            s = tryBorrowPreferring(preferred);
+            s = tryBorrow(preferred);
             if (s != null) {
                 return s;
             }
@@ -273,10 +311,8 @@ public final class SlotTable<T> {
         return s;
     }
 
-    private Slot<T> tryBorrowPreferring(EntryFilter<? super T> preferred) {
-        if (!mayTakeAhead()) {
-            return null;
-        }
+    /** A pass for a slot {@code preferred} accepts, then one for any (no turn check: the caller's). */
+    private Slot<T> scanPreferring(EntryFilter<? super T> preferred) {
         Slot<T> s = preferred == null ? null : scan(preferred);
         return s != null ? s : scan(null);
     }
@@ -336,10 +372,7 @@ public final class SlotTable<T> {
      * cancel; if a returner handed a slot first, keep that one and give the found one back.
      */
     private Slot<T> scanWhileQueued(Waiter w, EntryFilter<? super T> preferred) {
-        Slot<T> s = preferred == null ? null : scan(preferred);
-        if (s == null) {
-            s = scan(null);
-        }
+        Slot<T> s = scanPreferring(preferred);
         if (s == null) {
             return null;
         }

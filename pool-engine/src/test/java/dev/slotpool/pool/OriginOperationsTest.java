@@ -43,6 +43,13 @@ class OriginOperationsTest {
         ConnectionPool pool = threeOrigins(a, b, c, new PoolListener() { });
         try {
             var s = Pools.await(pool, p -> p.available() == 6, "min filled");
+            // Two creators choosing at once can overshoot an origin's share while filling; the rebalance step of
+            // each housekeeping pass moves the pool to the weights' shares.
+            for (int pass = 0; pass < 10 && s.origin("a").orElseThrow().total() != 3; pass++) {
+                Pools.passAndSettle(pool);
+                Pools.closesDone(pool);
+                s = Pools.await(pool, p -> p.available() == 6, "min filled");
+            }
             assertThat(s.origin("a").orElseThrow().total()).isEqualTo(3);
             assertThat(s.origin("b").orElseThrow().total()).isEqualTo(2);
             assertThat(s.origin("c").orElseThrow().total()).isEqualTo(1);
