@@ -64,8 +64,9 @@ public final class ConnectionPool {
     /** Connections retired by a rebalance step that the creator still owes to under-share origins. */
     final AtomicInteger replacements = new AtomicInteger();
     final AtomicLong timeouts = new AtomicLong();
-    final AtomicLong opened = new AtomicLong();
-    final AtomicLong closed = new AtomicLong();
+    /** Physical connections opened and closed since the start (S2: their difference is the live ones). */
+    final AtomicLong openedCount = new AtomicLong();
+    final AtomicLong closedCount = new AtomicLong();
     private volatile boolean shutdown;
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
@@ -472,7 +473,7 @@ public final class ConnectionPool {
         if (reason == CloseReason.BROKEN && e.broken != null && !shutdown) {
             detector.evicted(e.origin, e.broken);
         }
-        closed.incrementAndGet();
+        closedCount.incrementAndGet();
         events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
         operations.finishDrain(e.origin);
         if (!shutdown) {

@@ -191,7 +191,7 @@ final class Creator {
     /** Undoes a claim whose attempt opened nothing that stays. */
     private void unclaim(Origin o) {
         doneCreating(o);
-        release(o);
+        releaseRoom(o);
         pool.operations.finishDrain(o);
     }
 
@@ -336,7 +336,7 @@ final class Creator {
             long now = pool.ticker.nanoTime();
             createTime.sample(now - start);
             o.createTime.sample(now - start);
-            pool.opened.incrementAndGet();
+            pool.openedCount.incrementAndGet();
             pool.detector.connected(o);
             if (landed != o) {
                 // The group's count (o.occupied) already holds this connection; its origin counts it from now.
@@ -373,8 +373,8 @@ final class Creator {
         } catch (Throwable ex) {
             if (c != null) {
                 closeQuietly(c);
-                pool.opened.incrementAndGet();
-                pool.closed.incrementAndGet();
+                pool.openedCount.incrementAndGet();
+                pool.closedCount.incrementAndGet();
             }
             pool.table.cancel(slot);
             unclaim(o);
@@ -388,7 +388,7 @@ final class Creator {
     }
 
     /** Undoes a claim made by {@link #plan}. */
-    private void release(Origin o) {
+    private void releaseRoom(Origin o) {
         o.occupied.decrementAndGet();
         pool.occupied.decrementAndGet();
     }

@@ -271,8 +271,8 @@ final class FailureDetector {
         boolean answered = false;
         SQLException failure = null;
         try (Connection c = pool.connect(o)) {
-            pool.opened.incrementAndGet();
-            pool.closed.incrementAndGet();
+            pool.openedCount.incrementAndGet();
+            pool.closedCount.incrementAndGet();
             pool.creator.setup.apply(c);
             answered = c.isValid(validationSeconds);
             if (!answered) {

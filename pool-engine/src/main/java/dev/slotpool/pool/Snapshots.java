@@ -54,7 +54,7 @@ final class Snapshots {
         // Creations are counted from the moment a creator claims room, before it reserves a slot.
         return new PoolSnapshot(pool.name, pool.isShutdown(), pool.config.minSize(), pool.config.maxSize(),
                 all.total(), all.available, all.borrowed, pool.creating.get(), all.closing, pool.table.waiting(),
-                oldestWait, retired + all.borrows, pool.timeouts.get(), pool.opened.get(), pool.closed.get(),
+                oldestWait, retired + all.borrows, pool.timeouts.get(), pool.openedCount.get(), pool.closedCount.get(),
                 Optional.ofNullable(failure).map(Throwable::getMessage), List.copyOf(list));
     }
 

@@ -288,13 +288,13 @@ class SoakTest {
                 return null;
             }
         }
-        long opened = pool.opened.get();
-        long closed = pool.closed.get();
+        long opened = pool.openedCount.get();
+        long closed = pool.closedCount.get();
         PoolSnapshot before = pool.snapshot();
         Map<String, Long> open = new java.util.HashMap<>();
         dbs.forEach((name, db) -> open.put(name, db.live()));
         PoolSnapshot after = pool.snapshot();
-        if (pool.opened.get() != opened || pool.closed.get() != closed || pool.creating.get() != 0
+        if (pool.openedCount.get() != opened || pool.closedCount.get() != closed || pool.creating.get() != 0
                 || !quiet(before) || !quiet(after)) {
             return null;
         }
