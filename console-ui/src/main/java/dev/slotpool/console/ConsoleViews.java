@@ -67,10 +67,6 @@ public final class ConsoleViews {
     public record Outcome(String action, String origin, String outcome) {
     }
 
-    /** The body of a refused request (400, 403, 404). */
-    public record Problem(int status, String error, String message) {
-    }
-
     /** Borrow rates per second: the pool's and each origin's. */
     public record Rates(double pool, Map<String, Double> origins) {
 

@@ -61,10 +61,6 @@ public final class PoolViews {
     public record ActionResult(String action, String origin, String outcome, PoolView pool) {
     }
 
-    /** The body of a 400 or 404 answer. */
-    public record Problem(int status, String error, String message) {
-    }
-
     public static PoolView pool(PoolSnapshot s) {
         return new PoolView(s.name(), s.closed(),
                 new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.reserved(), s.closing()),

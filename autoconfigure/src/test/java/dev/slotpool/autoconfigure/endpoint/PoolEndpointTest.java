@@ -9,7 +9,7 @@ import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.OriginDetail;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.PoolView;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.Problem;
+import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
