@@ -18,7 +18,7 @@ import java.util.List;
  * @param total         live connections (available + borrowed + closing)
  * @param available     idle connections
  * @param borrowed      lent connections
- * @param reserved      connections being opened
+ * @param creating      connections being opened (room claimed, connect under way)
  * @param closing       connections being closed
  * @param borrows       borrows served by this origin since the pool started
  * @param consecutiveFailures the longer of its two runs of failures that count toward DOWN: failed connects
@@ -27,6 +27,6 @@ import java.util.List;
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, int weight, double targetShare,
-                             int total, int available, int borrowed, int reserved, int closing, long borrows,
+                             int total, int available, int borrowed, int creating, int closing, long borrows,
                              int consecutiveFailures, List<SlotSnapshot> slots) {
 }

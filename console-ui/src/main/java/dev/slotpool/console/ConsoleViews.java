@@ -96,7 +96,7 @@ public final class ConsoleViews {
             cards.add(origin(o, s.total(), rates.of(o.name()), p));
         }
         Header header = new Header(s.name(), s.closed() ? "CLOSED" : "OPEN", s.minSize(), s.maxSize(), s.total(),
-                s.available(), s.borrowed(), s.reserved(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
+                s.available(), s.borrowed(), s.creating(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
                 s.oldestWaitMillis(), s.borrows(), round(rates.pool()), p50, p99, s.timeouts(),
                 s.connectionsOpened(), s.connectionsClosed(), s.lastCreationFailure().orElse(null));
         return new ConsoleView(header, cards, events);
@@ -105,7 +105,7 @@ public final class ConsoleViews {
     static OriginCard origin(OriginSnapshot o, int poolTotal, double rate, Percentiles p) {
         return new OriginCard(o.name(), o.url(), o.state().name(), o.stateReason(), o.service(), o.database(),
                 o.instance(), o.host(), o.weight(), round(o.targetShare()), share(o.total(), poolTotal), o.total(),
-                o.available(), o.borrowed(), o.reserved(), o.closing(), o.borrows(), round(rate),
+                o.available(), o.borrowed(), o.creating(), o.closing(), o.borrows(), round(rate),
                 p == null ? null : p.p50Millis(), p == null ? null : p.p99Millis(),
                 o.slots().stream().map(x -> slot(x, false)).toList());
     }

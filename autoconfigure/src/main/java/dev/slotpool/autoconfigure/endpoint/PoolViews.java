@@ -63,7 +63,7 @@ public final class PoolViews {
 
     public static PoolView pool(PoolSnapshot s) {
         return new PoolView(s.name(), s.closed(),
-                new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.reserved(), s.closing()),
+                new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.creating(), s.closing()),
                 new Waiting(s.waiting(), s.oldestWaitMillis()), s.borrows(), s.timeouts(), s.connectionsOpened(),
                 s.connectionsClosed(), s.lastCreationFailure().orElse(null),
                 s.origins().stream().map(o -> origin(o, s.total())).toList());
@@ -91,7 +91,7 @@ public final class PoolViews {
     }
 
     private static OriginSizes sizes(OriginSnapshot o) {
-        return new OriginSizes(o.total(), o.available(), o.borrowed(), o.reserved(), o.closing());
+        return new OriginSizes(o.total(), o.available(), o.borrowed(), o.creating(), o.closing());
     }
 
     private static double share(int part, int whole) {
