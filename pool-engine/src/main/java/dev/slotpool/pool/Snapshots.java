@@ -51,7 +51,8 @@ final class Snapshots {
             long borrows = o.retiredBorrows.get() + c.borrows;
             retired += o.retiredBorrows.get();
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
-            OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share);
+            double actual = all.total() > 0 ? 100.0 * c.total() / all.total() : 0.0;
+            OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual);
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(pool.table.oldestWaitNanos());
@@ -103,13 +104,14 @@ final class Snapshots {
         }
     }
 
-    private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share) {
+    private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share,
+                                         double actualShare) {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.connectFailures.get(), o.brokenInARow.get());
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
-                    cfg.instance(), cfg.host(), status.state(), status.reason(), o.weight, share, c.total(),
+                    cfg.instance(), cfg.host(), status.state(), status.reason(), o.weight, share, actualShare, c.total(),
                     c.available, c.borrowed, creating, c.closing, borrows, failures, List.copyOf(c.slots));
         }
     }

@@ -58,7 +58,7 @@ public class PoolEndpoint {
         return find(pool, WebEndpointResponse.STATUS_NOT_FOUND, p -> {
             PoolSnapshot s = p.snapshot();
             return s.origin(origin)
-                    .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o, s.total())))
+                    .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o)))
                     .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, PoolActionInput.unknownOrigin(origin, s)));
         });
     }

@@ -66,18 +66,18 @@ public final class PoolViews {
                 new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.creating(), s.closing()),
                 new Waiting(s.waiting(), s.oldestWaitMillis()), s.borrows(), s.timeouts(), s.connectionsOpened(),
                 s.connectionsClosed(), s.lastCreationFailure().orElse(null),
-                s.origins().stream().map(o -> origin(o, s.total())).toList());
+                s.origins().stream().map(PoolViews::origin).toList());
     }
 
-    static OriginView origin(OriginSnapshot o, int poolTotal) {
+    static OriginView origin(OriginSnapshot o) {
         return new OriginView(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
-                round(o.targetShare()), share(o.total(), poolTotal), sizes(o), o.borrows(), o.consecutiveFailures(),
+                oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 o.slots().stream().map(x -> new SlotSummary(x.index(), x.state(), x.retiring(), x.borrowCount())).toList());
     }
 
-    public static OriginDetail originDetail(OriginSnapshot o, int poolTotal) {
+    public static OriginDetail originDetail(OriginSnapshot o) {
         return new OriginDetail(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
-                round(o.targetShare()), share(o.total(), poolTotal), sizes(o), o.borrows(), o.consecutiveFailures(),
+                oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 o.slots().stream().map(PoolViews::slot).toList());
     }
 
@@ -94,11 +94,8 @@ public final class PoolViews {
         return new OriginSizes(o.total(), o.available(), o.borrowed(), o.creating(), o.closing());
     }
 
-    private static double share(int part, int whole) {
-        return whole == 0 ? 0 : round(100.0 * part / whole);
-    }
-
-    private static double round(double percent) {
-        return Math.round(percent * 10) / 10.0;
+    /** A share or a rate as the endpoint and the console show it: one decimal ({@code 66.666…} is 66.7). */
+    public static double oneDecimal(double value) {
+        return Math.round(value * 10) / 10.0;
     }
 }
