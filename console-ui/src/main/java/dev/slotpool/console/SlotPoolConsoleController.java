@@ -31,9 +31,9 @@ import java.util.function.Function;
  * The console at {@code slotpool.console.path}, over every pool of the application ({@link ConsolePools}: a
  * request names one with {@code pool}, else it is about the first). Thin by design: reads map a
  * {@link PoolSnapshot} to {@link ConsoleViews}; each action goes to {@link PoolActions} (as the Actuator
- * endpoint's do), so an origin action takes an origin's name or a selector such as {@code host=db3}. Bad input answers 400 with a message and leaves the pool
- * unchanged; a request that may not act ({@link ConsoleAccess}) gets 403 for every action, and a slot's detail
- * without its holder thread and borrow stack. Who may call what is the application's security chain's business
+ * endpoint's do), so an origin action takes an origin's name or a selector such as {@code host=db3}. Bad input
+ * answers 400 with a message and leaves the pool unchanged; a request that may not act ({@link ConsoleAccess})
+ * gets 403 for every action, and a slot's detail without its holder thread and borrow stack. Who may call what is the application's security chain's business
  * ({@link SlotPoolConsoleRequest}, docs/console.md).
  */
 @Controller
@@ -117,7 +117,10 @@ public class SlotPoolConsoleController {
                 p -> answer(PoolActions.poolAction(p.pool(), "rebalance", blankToNull(weights))));
     }
 
-    /** A planned drain within {@code timeout} (Boot duration syntax; blank means {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}). Only a form body, as rebalance. */
+    /**
+     * A planned drain within {@code timeout} (Boot duration syntax; blank means
+     * {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}). Only a form body, as rebalance.
+     */
     @PostMapping(path = "/origins/{origin}/drain", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
@@ -174,9 +177,11 @@ public class SlotPoolConsoleController {
     private ResponseEntity<Object> disabled() {
         return problem(HttpStatus.FORBIDDEN, settings.actions() == ConsoleSettings.Actions.CHAIN
                 ? "console action refused: the application's security chain did not grant it through "
-                        + "SlotPoolConsoleRequest.toConsoleActions() (see docs/console.md)"
+                        + "SlotPoolConsoleRequest.toConsoleActions() (slotpool reference: The admin console, "
+                        + "Security)"
                 : "console actions are disabled: the console is read-only unless "
-                        + "slotpool.console.actions-enabled=true (trusted networks only; see docs/console.md)");
+                        + "slotpool.console.actions-enabled=true (trusted networks only; slotpool reference: The admin "
+                        + "console, Security)");
     }
 
     private static ResponseEntity<Object> problem(HttpStatus status, String message) {
