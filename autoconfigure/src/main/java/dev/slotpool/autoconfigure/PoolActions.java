@@ -74,6 +74,13 @@ public final class PoolActions {
      */
     public record Action(Kind kind, @Nullable Map<String, Integer> weights, @Nullable Duration timeout) {
 
+        public Action {
+            Objects.requireNonNull(kind, "kind");
+            if (kind == Kind.DRAIN) {
+                Objects.requireNonNull(timeout, "a drain's timeout");
+            }
+        }
+
         /** Back to the configured weights ({@code weights} null), or to these weights. */
         public static Action rebalance(@Nullable Map<String, Integer> weights) {
             return new Action(Kind.REBALANCE,
@@ -81,7 +88,7 @@ public final class PoolActions {
         }
 
         public static Action drain(Duration timeout) {
-            return new Action(Kind.DRAIN, null, Objects.requireNonNull(timeout, "timeout"));
+            return new Action(Kind.DRAIN, null, timeout);
         }
 
         public static Action down() {
