@@ -15,10 +15,11 @@ import java.util.List;
  * @param stateReason   why it is in that state (e.g. "marked down", "3 consecutive connection failures")
  * @param weight        current target weight
  * @param targetShare   weight as a percentage of all UP origins' weights
+ * @param actualShare   live connections as a percentage of the pool's live connections (0 when it has none)
  * @param total         live connections (available + borrowed + closing)
  * @param available     idle connections
  * @param borrowed      lent connections
- * @param reserved      connections being opened
+ * @param creating      connections being opened (room claimed, connect under way)
  * @param closing       connections being closed
  * @param borrows       borrows served by this origin since the pool started
  * @param consecutiveFailures the longer of its two runs of failures that count toward DOWN: failed connects
@@ -27,6 +28,6 @@ import java.util.List;
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, int weight, double targetShare,
-                             int total, int available, int borrowed, int reserved, int closing, long borrows,
+                             double actualShare, int total, int available, int borrowed, int creating, int closing, long borrows,
                              int consecutiveFailures, List<SlotSnapshot> slots) {
 }

@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param total               live connections
  * @param available           idle connections
  * @param borrowed            lent connections
- * @param reserved            connections being opened
+ * @param creating            connections being opened (room claimed, connect under way)
  * @param closing             connections being closed
  * @param waiting             threads waiting for a connection
  * @param oldestWaitMillis    how long the oldest waiter has waited
@@ -26,9 +26,20 @@ import java.util.Optional;
  * @param origins             per-origin detail
  */
 public record PoolSnapshot(String name, boolean closed, int minSize, int maxSize, int total, int available,
-                           int borrowed, int reserved, int closing, int waiting, long oldestWaitMillis, long borrows,
+                           int borrowed, int creating, int closing, int waiting, long oldestWaitMillis, long borrows,
                            long timeouts, long connectionsOpened, long connectionsClosed, Optional<String> lastCreationFailure,
                            List<OriginSnapshot> origins) {
+
+    /**
+     * The former name of {@link #creating()}: connections being opened, not slots in the table's
+     * {@code RESERVED} state (a creation is counted from its claim of room, before it reserves a slot).
+     *
+     * @deprecated use {@link #creating()}
+     */
+    @Deprecated(forRemoval = true)
+    public int reserved() {
+        return creating;
+    }
 
     /** The origin with this name, if any. */
     public Optional<OriginSnapshot> origin(String originName) {
@@ -39,7 +50,7 @@ public record PoolSnapshot(String name, boolean closed, int minSize, int maxSize
     public String summary() {
         StringBuilder sb = new StringBuilder();
         sb.append("pool '").append(name).append("': total=").append(total).append(", available=").append(available)
-                .append(", borrowed=").append(borrowed).append(", creating=").append(reserved)
+                .append(", borrowed=").append(borrowed).append(", creating=").append(creating)
                 .append(", waiting=").append(waiting).append(", max=").append(maxSize).append("; origins:");
         for (OriginSnapshot o : origins) {
             sb.append(' ').append(o.name()).append('=').append(o.state());

@@ -6,7 +6,12 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -15,7 +20,10 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** docs/configuration.md has a row for every builder setting and no row for a setting that does not exist. */
+/**
+ * docs/configuration.md has a row for every builder setting, no row for a setting that does not exist, and each
+ * row's default is the one a fresh builder gives.
+ */
 class ConfigurationDocTest {
 
     private static final Pattern ROW = Pattern.compile("^\\| `([a-zA-Z]+)(?:\\([^`]*\\))?`", Pattern.MULTILINE);
@@ -71,5 +79,160 @@ class ConfigurationDocTest {
             cells.add(m.group(1));
         }
         return cells;
+    }
+
+    /** {@code | `setting` | default | ...}: the setting (without an argument list) and its default cell. */
+    private static final Pattern ROW_DEFAULT = Pattern.compile("^\\| `([a-zA-Z]+)(?:\\([^`]*\\))?` \\| ([^|]+) \\|",
+            Pattern.MULTILINE);
+    /**
+     * {@code | `slotpool.property` | `setting` | default |} of the Spring Boot table: the property's engine
+     * setting and the default cell.
+     */
+    private static final Pattern PROPERTY_DEFAULT = Pattern.compile(
+            "^\\| `slotpool\\.(origins\\[n]\\.)?[a-z.-]+` \\| `([a-zA-Z]+)` \\| ([^|]+) \\|", Pattern.MULTILINE);
+    /**
+     * A number with an optional unit at the start of a default cell, in the engine table's words ({@code 30 s},
+     * {@code 250 µs}, {@code 0 (off)}) or Boot's duration syntax ({@code 30s}, {@code 250us}, {@code 10m}).
+     */
+    private static final Pattern QUANTITY = Pattern.compile("^(\\d+)(?: ?(µs|us|ms|s|min|m|h)\\b)?");
+    /** How a default cell says "not set": the engine then leaves it to the driver or to another setting. */
+    private static final List<String> UNSET = List.of("—", "none", "unset", "the driver's", "the pool's",
+            "found by", "one origin");
+    private static final Map<String, ChronoUnit> UNITS = Map.of("µs", ChronoUnit.MICROS, "us", ChronoUnit.MICROS,
+            "ms", ChronoUnit.MILLIS, "s", ChronoUnit.SECONDS, "min", ChronoUnit.MINUTES, "m", ChronoUnit.MINUTES,
+            "h", ChronoUnit.HOURS);
+
+    @Test
+    void everyDocumentedPoolDefaultIsTheEngineDefault() throws Exception {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        PoolConfig config = SlotPoolDataSource.builder().url("jdbc:h2:mem:doc-defaults").config();
+        int checked = checkDefaults(section(doc, "Pool"), config, Set.of("url"));
+        assertThat(checked).as("pool defaults checked").isGreaterThan(30);
+    }
+
+    @Test
+    void everyDocumentedOriginDefaultIsTheEngineDefault() throws Exception {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        int checked = checkDefaults(section(doc, "Origin"), OriginConfig.named("doc"), Set.of("name"));
+        assertThat(checked).as("origin defaults checked").isGreaterThanOrEqualTo(2);
+    }
+
+    /** The Spring Boot table: an unset property keeps the engine default, so its row must state that default. */
+    @Test
+    void everyDocumentedPropertyDefaultIsTheEngineDefault() throws Exception {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        String section = section(doc, "Spring Boot properties");
+        PoolConfig pool = SlotPoolDataSource.builder().url("jdbc:h2:mem:doc-defaults").config();
+        OriginConfig origin = OriginConfig.named("doc");
+        int checked = 0;
+        Matcher m = PROPERTY_DEFAULT.matcher(section);
+        while (m.find()) {
+            Object config = m.group(1) == null ? pool : origin;
+            Method accessor = accessor(config.getClass(), m.group(2));
+            String cell = m.group(3).trim();
+            if (accessor == null || cell.startsWith("`spring.") || m.group(2).equals("name")) {
+                continue; // no engine accessor, or a default Boot's own properties give
+            }
+            Object actual = accessor.invoke(config);
+            assertThat(documentedDefault(cell, actual, config)).as("docs/configuration.md default of %s ('%s')",
+                    m.group(0).trim(), cell).isEqualTo(normalized(actual));
+            checked++;
+        }
+        assertThat(checked).as("property defaults checked").isGreaterThan(30);
+    }
+
+    /**
+     * Compares each row's default cell with the value of the accessor of the same name on {@code config}; rows
+     * without such an accessor (a callback, a listener) are skipped. Returns how many rows were compared.
+     */
+    private static int checkDefaults(String section, Object config, Set<String> skipped) throws Exception {
+        int checked = 0;
+        Matcher m = ROW_DEFAULT.matcher(section);
+        while (m.find()) {
+            String setting = m.group(1);
+            Method accessor = accessor(config.getClass(), setting);
+            if (accessor == null || skipped.contains(setting)) {
+                continue;
+            }
+            String cell = m.group(2).trim();
+            Object actual = accessor.invoke(config);
+            assertThat(documentedDefault(cell, actual, config)).as("docs/configuration.md default of %s ('%s')",
+                    setting, cell).isEqualTo(normalized(actual));
+            checked++;
+        }
+        return checked;
+    }
+
+    private static Method accessor(Class<?> type, String name) {
+        try {
+            Method m = type.getMethod(name);
+            return m.getReturnType() == void.class ? null : m;
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The value a default cell states, in the form {@link #normalized} gives the engine's: a duration, a whole
+     * number, a boolean, a backquoted word ({@code `WEIGHTS`}), another setting's value ({@code minSize},
+     * {@code `connectTimeout` (2 s)}), or null for "not set".
+     */
+    private static Object documentedDefault(String documented, Object actual, Object config) throws Exception {
+        String cell = documented.replaceFirst("^`(true|false)`", "$1");
+        for (String unset : UNSET) {
+            if (cell.startsWith(unset)) {
+                return actual instanceof Map<?, ?> || actual instanceof List<?> ? List.of() : null;
+            }
+        }
+        Matcher other = Pattern.compile("^`?([a-z][a-zA-Z-]+)`?(?: \\(|$)").matcher(cell);
+        if (other.find() && !cell.startsWith("true") && !cell.startsWith("false")) {
+            Method m = accessor(config.getClass(), camel(other.group(1)));
+            if (m != null) {
+                return normalized(m.invoke(config));
+            }
+        }
+        if (cell.startsWith("true") || cell.startsWith("false")) {
+            return Boolean.valueOf(cell.substring(0, cell.startsWith("true") ? 4 : 5));
+        }
+        Matcher q = QUANTITY.matcher(cell);
+        if (q.find()) {
+            long n = Long.parseLong(q.group(1));
+            if (actual instanceof Duration) {
+                return q.group(2) == null ? Duration.ofNanos(n) : Duration.of(n, UNITS.get(q.group(2)));
+            }
+            return n;
+        }
+        Matcher word = Pattern.compile("^`([^`]+)`").matcher(cell);
+        if (word.find()) {
+            return actual instanceof Enum<?> ? word.group(1).toUpperCase(Locale.ROOT) : word.group(1);
+        }
+        throw new AssertionError("cannot read the default '" + cell + "'");
+    }
+
+    /** {@code min-size} as the engine names it: {@code minSize}. */
+    private static String camel(String kebab) {
+        Matcher m = Pattern.compile("-([a-z])").matcher(kebab);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sb, m.group(1).toUpperCase(Locale.ROOT));
+        }
+        return m.appendTail(sb).toString();
+    }
+
+    /** The engine's value in the form {@link #documentedDefault} reads: whole numbers as long, names as text. */
+    private static Object normalized(Object value) {
+        if (value instanceof Integer i) {
+            return i.longValue();
+        }
+        if (value instanceof Enum<?> e) {
+            return e.name();
+        }
+        if (value instanceof Map<?, ?> map && map.isEmpty() || value instanceof List<?> list && list.isEmpty()) {
+            return List.of();
+        }
+        if (value instanceof Ticker t) {
+            return t == Ticker.SYSTEM ? "Ticker.SYSTEM" : t;
+        }
+        return value;
     }
 }

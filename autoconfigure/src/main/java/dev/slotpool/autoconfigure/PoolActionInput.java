@@ -8,16 +8,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The text input of a pool action, parsed the same way for the Actuator endpoint and the console: weights as
- * {@code origin=weight} pairs and a drain timeout in Boot's duration syntax. Each parse throws an
+ * The text rules of a pool action ({@link PoolActions} parses with them for the Actuator endpoint and the
+ * console): weights as {@code origin=weight} pairs and a drain timeout in Boot's duration syntax. Each parse throws an
  * {@link IllegalArgumentException} whose message is the answer's message (the table in
  * {@code docs/operations.md}); the engine's own checks (unknown origin, negative weight, all zero) stay in the
  * engine.
  */
 public final class PoolActionInput {
-
-    /** Drain timeout when a drain request names none. */
-    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
     /** Longest weights text parsed: room for hundreds of origins, and a 5 MB body is refused before any parse. */
     public static final int MAX_WEIGHTS_LENGTH = 64 * 1024;
@@ -60,13 +57,13 @@ public final class PoolActionInput {
 
     /**
      * A drain timeout ({@code 30s}, {@code 2m}, {@code PT30S}, milliseconds); null means
-     * {@link #DEFAULT_DRAIN_TIMEOUT}.
+     * {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}.
      *
      * @throws IllegalArgumentException for text that is not a duration, or a negative one
      */
     public static Duration drainTimeout(String timeout) {
         if (timeout == null) {
-            return DEFAULT_DRAIN_TIMEOUT;
+            return PoolActions.DEFAULT_DRAIN_TIMEOUT;
         }
         Duration t;
         try {
@@ -78,11 +75,6 @@ public final class PoolActionInput {
             throw new IllegalArgumentException("timeout must be ≥ 0 (was " + quoted(timeout) + ")");
         }
         return t;
-    }
-
-    /** {@code 30s}, {@code 1500ms}: how a request would write it, not {@code PT30S}. */
-    public static String print(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /** The message for an origin the pool does not have, naming the ones it has. */

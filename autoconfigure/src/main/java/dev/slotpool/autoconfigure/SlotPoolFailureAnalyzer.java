@@ -16,7 +16,9 @@ class SlotPoolFailureAnalyzer extends AbstractFailureAnalyzer<InvalidSlotPoolPro
                     .append("\n    Reason: ").append(v.problem()).append('\n');
         }
         String action = "Update your application's configuration: each property above names what it accepts. "
-                + "docs/configuration.md lists every slotpool property with its default and range.";
+                + "Every slotpool.* property's default and range are in the slotpool reference (Configuration "
+                + "reference, section \"Spring Boot properties\") and in the configuration metadata the starter "
+                + "ships, which IDEs show on slotpool.* keys.";
         return new FailureAnalysis(description.toString(), action, cause);
     }
 }

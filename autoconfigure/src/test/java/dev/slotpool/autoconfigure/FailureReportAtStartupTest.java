@@ -36,7 +36,7 @@ class FailureReportAtStartupTest {
                 .contains("APPLICATION FAILED TO START")
                 .contains("Property: slotpool.max-size", "Value: 0", "Reason: must be between 1 and 100000")
                 .contains("Property: slotpool.validation-timeout", "Value: 100ms", "Reason: must be between 1s and 10m")
-                .contains("docs/configuration.md")
+                .contains("Configuration reference, section \"Spring Boot properties\"")
                 .doesNotContain("report-secret");
     }
 

@@ -1,10 +1,10 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpoint;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpointAutoConfiguration;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.PoolView;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.Problem;
 import dev.slotpool.autoconfigure.health.SlotPoolHealthAutoConfiguration;
 import dev.slotpool.autoconfigure.metrics.SlotPoolMetricsAutoConfiguration;
 import dev.slotpool.testsupport.StubDatabase;

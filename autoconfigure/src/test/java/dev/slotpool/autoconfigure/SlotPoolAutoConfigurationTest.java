@@ -325,7 +325,8 @@ class SlotPoolAutoConfigurationTest {
                             .contains("Property: slotpool.min-size", "Value: -1", "Reason: must be ≥ 0")
                             .contains("Property: slotpool.origins[2].name", "duplicate origin name")
                             .doesNotContain("hunter2");
-                    assertThat(analysis.getAction()).contains("docs/configuration.md");
+                    assertThat(analysis.getAction()).contains("section \"Spring Boot properties\"")
+                            .doesNotContain("docs/");
                     assertThat(String.valueOf(failure)).doesNotContain("hunter2");
                 });
     }

@@ -1,5 +1,6 @@
 package dev.slotpool.console;
 
+import dev.slotpool.autoconfigure.PoolActions;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -17,5 +18,6 @@ public final class ConsoleRuntimeHints implements RuntimeHintsRegistrar {
                 .registerPattern(SlotPoolConsoleAutoConfiguration.ASSETS + "*");
         new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(),
                 ConsoleViews.class.getDeclaredClasses());
+        new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), PoolActions.Problem.class);
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import static dev.slotpool.autoconfigure.endpoint.PoolViews.oneDecimal;
+
 /**
  * The console's view records (the page model, {@code GET {path}/snapshot} and each server-sent event), made
  * from a {@link PoolSnapshot}. URLs arrive redacted from the engine; no password or connection property is
@@ -67,10 +69,6 @@ public final class ConsoleViews {
     public record Outcome(String action, String origin, String outcome) {
     }
 
-    /** The body of a refused request (400, 403, 404). */
-    public record Problem(int status, String error, String message) {
-    }
-
     /** Borrow rates per second: the pool's and each origin's. */
     public record Rates(double pool, Map<String, Double> origins) {
 
@@ -97,19 +95,19 @@ public final class ConsoleViews {
                 p99 = max(p99, p.p99Millis());
             }
             held += o.slots().size();
-            cards.add(origin(o, s.total(), rates.of(o.name()), p));
+            cards.add(origin(o, rates.of(o.name()), p));
         }
         Header header = new Header(s.name(), s.closed() ? "CLOSED" : "OPEN", s.minSize(), s.maxSize(), s.total(),
-                s.available(), s.borrowed(), s.reserved(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
-                s.oldestWaitMillis(), s.borrows(), round(rates.pool()), p50, p99, s.timeouts(),
+                s.available(), s.borrowed(), s.creating(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
+                s.oldestWaitMillis(), s.borrows(), oneDecimal(rates.pool()), p50, p99, s.timeouts(),
                 s.connectionsOpened(), s.connectionsClosed(), s.lastCreationFailure().orElse(null));
         return new ConsoleView(header, cards, events);
     }
 
-    static OriginCard origin(OriginSnapshot o, int poolTotal, double rate, Percentiles p) {
+    static OriginCard origin(OriginSnapshot o, double rate, Percentiles p) {
         return new OriginCard(o.name(), o.url(), o.state().name(), o.stateReason(), o.service(), o.database(),
-                o.instance(), o.host(), o.weight(), round(o.targetShare()), share(o.total(), poolTotal), o.total(),
-                o.available(), o.borrowed(), o.reserved(), o.closing(), o.borrows(), round(rate),
+                o.instance(), o.host(), o.weight(), oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), o.total(),
+                o.available(), o.borrowed(), o.creating(), o.closing(), o.borrows(), oneDecimal(rate),
                 p == null ? null : p.p50Millis(), p == null ? null : p.p99Millis(),
                 o.slots().stream().map(x -> slot(x, false)).toList());
     }
@@ -140,11 +138,4 @@ public final class ConsoleViews {
         return b == null ? a : Math.max(a, b);
     }
 
-    private static double share(int part, int whole) {
-        return whole == 0 ? 0 : round(100.0 * part / whole);
-    }
-
-    static double round(double value) {
-        return Math.round(value * 10) / 10.0;
-    }
 }

@@ -1,5 +1,6 @@
 package dev.slotpool.console;
 
+import dev.slotpool.autoconfigure.endpoint.PoolViews;
 import dev.slotpool.console.ConsoleViews.Percentiles;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -34,9 +35,9 @@ final class MeterWaitPercentiles implements WaitPercentiles {
         Double p99 = null;
         for (ValueAtPercentile v : timer.takeSnapshot().percentileValues()) {
             if (v.percentile() == 0.5) {
-                p50 = ConsoleViews.round(v.value(TimeUnit.MILLISECONDS));
+                p50 = PoolViews.oneDecimal(v.value(TimeUnit.MILLISECONDS));
             } else if (v.percentile() == 0.99) {
-                p99 = ConsoleViews.round(v.value(TimeUnit.MILLISECONDS));
+                p99 = PoolViews.oneDecimal(v.value(TimeUnit.MILLISECONDS));
             }
         }
         return p50 == null && p99 == null ? null : new Percentiles(p50, p99);

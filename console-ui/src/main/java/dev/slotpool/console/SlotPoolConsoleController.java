@@ -1,12 +1,11 @@
 package dev.slotpool.console;
 
-import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolSnapshot;
-import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.PoolActionInput;
+import dev.slotpool.autoconfigure.PoolActions;
+import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.console.ConsolePools.ConsolePool;
 import dev.slotpool.console.ConsoleViews.Outcome;
-import dev.slotpool.console.ConsoleViews.Problem;
 import dev.slotpool.console.ConsoleViews.SlotDetail;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
@@ -24,19 +23,17 @@ import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * The console at {@code slotpool.console.path}, over every pool of the application ({@link ConsolePools}: a
  * request names one with {@code pool}, else it is about the first). Thin by design: reads map a
- * {@link PoolSnapshot} to {@link ConsoleViews}; each action parses its input with {@link PoolActionInput} (as the
- * Actuator endpoint does) and calls one engine method. Bad input answers 400 with a message and leaves the pool
- * unchanged; a request that may not act ({@link ConsoleAccess}) gets 403 for every action, and a slot's detail
- * without its holder thread and borrow stack. Who may call what is the application's security chain's business
+ * {@link PoolSnapshot} to {@link ConsoleViews}; each action goes to {@link PoolActions} (as the Actuator
+ * endpoint's do), so an origin action takes an origin's name or a selector such as {@code host=db3}. Bad input
+ * answers 400 with a message and leaves the pool unchanged; a request that may not act ({@link ConsoleAccess})
+ * gets 403 for every action, and a slot's detail without its holder thread and borrow stack. Who may call what is the application's security chain's business
  * ({@link SlotPoolConsoleRequest}, docs/console.md).
  */
 @Controller
@@ -61,6 +58,7 @@ public class SlotPoolConsoleController {
                 "unknown pool"));
         model.addAttribute("console", shown.views().view());
         model.addAttribute("consolePath", settings.path());
+        model.addAttribute("drainTimeoutDefault", PoolActions.print(PoolActions.DEFAULT_DRAIN_TIMEOUT));
         model.addAttribute("actionsEnabled", settings.buttons());
         model.addAttribute("pools", pools.several() ? pools.keys() : List.of());
         model.addAttribute("poolKey", pools.several() ? shown.key() : null);
@@ -115,23 +113,14 @@ public class SlotPoolConsoleController {
         if (!ConsoleAccess.mayAct(settings.actions(), request)) {
             return disabled();
         }
-        return withPool(pool, HttpStatus.BAD_REQUEST, p -> rebalance(p.pool(), weights));
+        return withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> answer(PoolActions.poolAction(p.pool(), "rebalance", blankToNull(weights))));
     }
 
-    private static ResponseEntity<Object> rebalance(SlotPoolDataSource pool, String weights) {
-        if (!StringUtils.hasText(weights)) {
-            return apply("rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
-        }
-        Map<String, Integer> parsed;
-        try {
-            parsed = PoolActionInput.weights(weights);
-        } catch (IllegalArgumentException e) {
-            return problem(HttpStatus.BAD_REQUEST, e.getMessage());
-        }
-        return apply("rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
-    }
-
-    /** A planned drain within {@code timeout} (Boot duration syntax; blank means 30s). Only a form body, as rebalance. */
+    /**
+     * A planned drain within {@code timeout} (Boot duration syntax; blank means
+     * {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}). Only a form body, as rebalance.
+     */
     @PostMapping(path = "/origins/{origin}/drain", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
@@ -140,18 +129,8 @@ public class SlotPoolConsoleController {
         if (!ConsoleAccess.mayAct(settings.actions(), request)) {
             return disabled();
         }
-        return withPool(pool, HttpStatus.BAD_REQUEST, p -> drain(p, origin, timeout));
-    }
-
-    private static ResponseEntity<Object> drain(ConsolePool p, String origin, String timeout) {
-        Duration t;
-        try {
-            t = PoolActionInput.drainTimeout(StringUtils.hasText(timeout) ? timeout.trim() : null);
-        } catch (IllegalArgumentException e) {
-            return problem(HttpStatus.BAD_REQUEST, e.getMessage());
-        }
-        return originAction(p, "drain", origin, "draining within " + PoolActionInput.print(t),
-                () -> p.pool().drain(origin, t));
+        return withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> answer(PoolActions.originAction(p.pool(), origin, "drain", blankToNull(timeout))));
     }
 
     @PostMapping(path = "/origins/{origin}/down", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -159,7 +138,7 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> down(@PathVariable String origin, @RequestParam(required = false) String pool,
                                        HttpServletRequest request) {
         return ConsoleAccess.mayAct(settings.actions(), request) ? withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> originAction(p, "down", origin, "marked DOWN", () -> p.pool().markDown(origin))) : disabled();
+                p -> answer(PoolActions.originAction(p.pool(), origin, "down", null))) : disabled();
     }
 
     @PostMapping(path = "/origins/{origin}/up", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -167,7 +146,7 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> up(@PathVariable String origin, @RequestParam(required = false) String pool,
                                      HttpServletRequest request) {
         return ConsoleAccess.mayAct(settings.actions(), request) ? withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> originAction(p, "up", origin, "marked UP", () -> p.pool().markUp(origin))) : disabled();
+                p -> answer(PoolActions.originAction(p.pool(), origin, "up", null))) : disabled();
     }
 
     /**
@@ -180,34 +159,32 @@ public class SlotPoolConsoleController {
                 + PoolActionInput.quoted(key) + "' (known pools: " + String.join(", ", pools.keys()) + ")"));
     }
 
-    private static ResponseEntity<Object> originAction(ConsolePool p, String action, String origin, String outcome,
-                                                       Runnable operation) {
-        PoolSnapshot s = p.views().snapshot();
-        if (s.origin(origin).map(OriginSnapshot::name).isEmpty()) {
-            return problem(HttpStatus.BAD_REQUEST, PoolActionInput.unknownOrigin(origin, s));
+    /** An action's answer: the outcome (its text led by the selector it acted on), or the refusal. */
+    private static ResponseEntity<Object> answer(PoolActions.Result result) {
+        if (result instanceof PoolActions.Outcome o) {
+            return ResponseEntity.ok(new Outcome(o.action(), o.origin(),
+                    o.origin() == null ? o.outcome() : o.origin() + ": " + o.outcome()));
         }
-        return apply(action, origin, outcome, operation);
+        Problem p = (Problem) result;
+        return ResponseEntity.status(p.status()).contentType(MediaType.APPLICATION_JSON).body(p);
     }
 
-    private static ResponseEntity<Object> apply(String action, String origin, String outcome, Runnable operation) {
-        try {
-            operation.run();
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            return problem(HttpStatus.BAD_REQUEST, PoolActionInput.message(e));
-        }
-        return ResponseEntity.ok(new Outcome(action, origin, origin == null ? outcome : origin + ": " + outcome));
+    /** A form field left blank means "not given" (configured weights, the default drain timeout). */
+    private static String blankToNull(String field) {
+        return StringUtils.hasText(field) ? field.trim() : null;
     }
 
     private ResponseEntity<Object> disabled() {
         return problem(HttpStatus.FORBIDDEN, settings.actions() == ConsoleSettings.Actions.CHAIN
                 ? "console action refused: the application's security chain did not grant it through "
-                        + "SlotPoolConsoleRequest.toConsoleActions() (see docs/console.md)"
+                        + "SlotPoolConsoleRequest.toConsoleActions() (slotpool reference: The admin console, "
+                        + "Security)"
                 : "console actions are disabled: the console is read-only unless "
-                        + "slotpool.console.actions-enabled=true (trusted networks only; see docs/console.md)");
+                        + "slotpool.console.actions-enabled=true (trusted networks only; slotpool reference: The admin "
+                        + "console, Security)");
     }
 
     private static ResponseEntity<Object> problem(HttpStatus status, String message) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
-                .body(new Problem(status.value(), status.getReasonPhrase(), message));
+        return answer(new Problem(status.value(), status.getReasonPhrase(), message));
     }
 }

@@ -161,6 +161,14 @@ class SlotPoolConsoleTest {
             mvc.perform(form("/slotpool/origins/north/up")).andExpect(status().isOk());
             assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
 
+            // A selector over the dimensions, as the Actuator endpoint takes: every origin on host db-east.
+            mvc.perform(form("/slotpool/origins/host=db-east/down")).andExpect(status().isOk())
+                    .andExpect(jsonPath("$.origin").value("host=db-east"))
+                    .andExpect(jsonPath("$.outcome").value("host=db-east: marked DOWN"));
+            assertThat(states(pool)).isEqualTo(Map.of("east", "DOWN", "west", "UP", "north", "UP"));
+            mvc.perform(form("/slotpool/origins/host=db-east/up")).andExpect(status().isOk());
+            assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
+
             // The event log saw the drain and the rebalances.
             mvc.perform(get("/slotpool/snapshot"))
                     .andExpect(jsonPath("$.events[?(@.type == 'REBALANCE')]").isNotEmpty())
@@ -183,7 +191,9 @@ class SlotPoolConsoleTest {
                     {"/slotpool/origins/east/drain", "timeout", "soon", "timeout 'soon' is not a duration (e.g. 30s, 2m, PT30S)"},
                     {"/slotpool/origins/east/drain", "timeout", "-5s", "timeout must be ≥ 0 (was -5s)"},
                     {"/slotpool/origins/south/drain", "timeout", "5s", "unknown origin 'south' (known origins: east, west, north)"},
-                    {"/slotpool/origins/south/down", "x", "", "unknown origin 'south' (known origins: east, west, north)"}};
+                    {"/slotpool/origins/south/down", "x", "", "unknown origin 'south' (known origins: east, west, north)"},
+                    {"/slotpool/origins/host=db9/down", "x", "", "no origin matches 'host=db9' (known origins: east, west, north)"},
+                    {"/slotpool/origins/rack=r1/up", "x", "", "bad origin selector 'rack=r1'"}};
             for (String[] c : refused) {
                 MvcResult r = mvc.perform(form(c[0]).param(c[1], c[2])).andExpect(status().isBadRequest())
                         .andExpect(jsonPath("$.status").value(400)).andReturn();

@@ -42,11 +42,12 @@ final class Snapshots {
         for (Origin o : origins) {
             Counts c = byOrigin.get(o);
             // Reserved slots carry no entry yet; the origin's creating count says whose they are.
-            int reserved = o.creating.get();
+            int creating = o.creating.get();
             long borrows = o.retiredBorrows.get() + c.borrows;
             retired += o.retiredBorrows.get();
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
-            OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, reserved, borrows, share);
+            double actual = all.total() > 0 ? 100.0 * c.total() / all.total() : 0.0;
+            OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual);
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(pool.table.oldestWaitNanos());
@@ -98,14 +99,15 @@ final class Snapshots {
         }
     }
 
-    private record OriginSnapshotBuilder(Origin o, Counts c, int reserved, long borrows, double share) {
+    private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share,
+                                         double actualShare) {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.connectFailures.get(), o.brokenInARow.get());
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
-                    cfg.instance(), cfg.host(), status.state(), status.reason(), o.weight, share, c.total(),
-                    c.available, c.borrowed, reserved, c.closing, borrows, failures, List.copyOf(c.slots));
+                    cfg.instance(), cfg.host(), status.state(), status.reason(), o.weight, share, actualShare, c.total(),
+                    c.available, c.borrowed, creating, c.closing, borrows, failures, List.copyOf(c.slots));
         }
     }
 }

@@ -178,7 +178,7 @@ class H2EndToEndTest extends TransactionHygieneContract {
         assertThat(afterDrain.byDatabase()).as("borrows per database after the drain").doesNotContainKey("east");
         awaitSnapshot(ds, "drained origin east is empty and DOWN", s -> {
             OriginSnapshot east = s.origin("east").orElseThrow();
-            return east.state() == OriginState.DOWN && east.total() == 0 && east.reserved() == 0;
+            return east.state() == OriginState.DOWN && east.total() == 0 && east.creating() == 0;
         });
         assertThat(ds.snapshot().origin("east").orElseThrow().borrows())
                 .as("east served no borrow after the drain").isEqualTo(snap.origin("east").orElseThrow().borrows());
@@ -251,7 +251,7 @@ class H2EndToEndTest extends TransactionHygieneContract {
         assertThat(violations).isEmpty();
         awaitSnapshot(ds, "drained origin east is empty and DOWN", s -> {
             OriginSnapshot east = s.origin("east").orElseThrow();
-            return east.state() == OriginState.DOWN && east.total() == 0 && east.reserved() == 0;
+            return east.state() == OriginState.DOWN && east.total() == 0 && east.creating() == 0;
         });
     }
 

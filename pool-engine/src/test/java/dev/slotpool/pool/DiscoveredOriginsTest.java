@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /** The origins a discovery query names: their group's weight split among them, and forgotten once gone. */
 class DiscoveredOriginsTest {
@@ -33,6 +34,12 @@ class DiscoveredOriginsTest {
                     .mapToDouble(OriginSnapshot::targetShare).sum();
             assertThat(groupShare).as("the group's share of borrows (its weight 50 of 100)").isEqualTo(50.0);
             assertThat(s.origin("solo").orElseThrow().targetShare()).isEqualTo(50.0);
+            // The actual share is each origin's live connections over the pool's, computed in the snapshot.
+            for (OriginSnapshot o : s.origins()) {
+                assertThat(o.actualShare()).as(o.name()).isEqualTo(100.0 * o.total() / s.total());
+            }
+            assertThat(s.origins().stream().mapToDouble(OriginSnapshot::actualShare).sum()).isCloseTo(100.0,
+                    within(1e-9));
         } finally {
             pool.close();
         }

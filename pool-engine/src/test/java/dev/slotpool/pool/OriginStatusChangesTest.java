@@ -116,7 +116,7 @@ class OriginStatusChangesTest {
         long opened = db.opened();
         db.hangConnects(false);
         Pools.await(pool, s -> db.opened() > opened && db.live() == 0, "the probe answered and closed its connection");
-        Pools.await(pool, s -> s.reserved() == 0, "the probe done");
+        Pools.await(pool, s -> s.creating() == 0, "the probe done");
 
         OriginSnapshot o = pool.snapshot().origins().get(0);
         assertThat(o.state()).as("the operator's DOWN stands: %s", o.stateReason()).isEqualTo(OriginState.DOWN);

@@ -236,7 +236,7 @@ class SoakTest {
             ops.markUp(o);
         }
         ops.rebalanceToConfigured();
-        PoolSnapshot settled = Pools.await(pool, s -> s.borrowed() == 0 && s.reserved() == 0 && s.closing() == 0
+        PoolSnapshot settled = Pools.await(pool, s -> s.borrowed() == 0 && s.creating() == 0 && s.closing() == 0
                 && s.waiting() == 0 && s.origins().stream().allMatch(o -> o.state() == OriginState.UP), "a settled pool");
         E2e.await("S2 at rest: open physical connections per origin == the pool's", () -> s2Consistent(pool, dbs),
                 Boolean.TRUE::equals);
@@ -329,7 +329,7 @@ class SoakTest {
     }
 
     private static boolean quiet(PoolSnapshot s) {
-        return s.reserved() == 0 && s.closing() == 0;
+        return s.creating() == 0 && s.closing() == 0;
     }
 
     static long heapAfterGc() {

@@ -53,7 +53,7 @@ class SpikeTest {
                 assertThat(t.isAlive()).isFalse();
             }
             // Let any creation the burst triggered finish, so it is counted.
-            var end = Pools.await(pool, s -> s.reserved() == 0, "no creation in flight");
+            var end = Pools.await(pool, s -> s.creating() == 0, "no creation in flight");
 
             assertThat(failures.get()).isZero();
             long created = db.opened() - openedBefore;

@@ -126,7 +126,7 @@ class StressTest {
         assertThat(timeouts.get()).isZero();
         assertThat(borrows.get()).isEqualTo((long) THREADS * BORROWS_PER_THREAD);
 
-        PoolSnapshot end = Pools.await(pool, s -> s.borrowed() == 0 && s.reserved() == 0 && s.closing() == 0, "quiet pool");
+        PoolSnapshot end = Pools.await(pool, s -> s.borrowed() == 0 && s.creating() == 0 && s.closing() == 0, "quiet pool");
         long ended = db.closed() + db.aborted();
         assertThat(db.opened() - ended).as("S2 while open: opened - closed == live slots").isEqualTo(end.total());
         assertThat(end.waiting()).isZero();

@@ -181,7 +181,7 @@ interface BadInputChecks extends SampleApp {
         }
         assertThat(total).as("%s", s.summary()).isEqualTo(s.total());
         assertThat(s.available() + s.borrowed() + s.closing()).as("%s", s.summary()).isEqualTo(s.total());
-        assertThat(s.total() + s.reserved()).as("%s", s.summary()).isLessThanOrEqualTo(s.maxSize());
+        assertThat(s.total() + s.creating()).as("%s", s.summary()).isLessThanOrEqualTo(s.maxSize());
     }
 
     /** A response's status and the start of its body, for assertion messages. */

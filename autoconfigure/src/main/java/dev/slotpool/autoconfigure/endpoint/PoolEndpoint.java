@@ -3,9 +3,11 @@ package dev.slotpool.autoconfigure.endpoint;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.PoolActionInput;
+import dev.slotpool.autoconfigure.PoolActions;
+import dev.slotpool.autoconfigure.PoolActions.Outcome;
+import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.Problem;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -14,17 +16,15 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
  * {@code /actuator/pool}: reads the pool (whole, or one origin with every slot) and acts on it (rebalance, drain,
- * mark down, mark up). Thin by design: it maps a {@link PoolSnapshot} to {@link PoolViews} and
- * calls one engine method per action. Bad input answers 400 with a message and leaves the pool unchanged (the
- * engine's operations are all-or-nothing); an unknown origin in a read answers 404.
+ * mark down, mark up). Thin by design: it maps a {@link PoolSnapshot} to {@link PoolViews} and hands each
+ * action to {@link PoolActions} (parse, resolve the selector, apply). Bad input answers 400 with a message and
+ * leaves the pool unchanged (the engine's operations are all-or-nothing); an unknown origin in a read answers 404.
  *
  * <p>With several pools ({@link SlotPools}) every operation takes a {@code pool} (a query parameter for reads, a
  * body field for writes) naming the pool's key; {@code GET /actuator/pool} without one lists every pool's view
@@ -58,7 +58,7 @@ public class PoolEndpoint {
         return find(pool, WebEndpointResponse.STATUS_NOT_FOUND, p -> {
             PoolSnapshot s = p.snapshot();
             return s.origin(origin)
-                    .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o, s.total())))
+                    .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o)))
                     .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, PoolActionInput.unknownOrigin(origin, s)));
         });
     }
@@ -88,24 +88,8 @@ public class PoolEndpoint {
      */
     @WriteOperation
     public WebEndpointResponse<Object> poolAction(String action, @Nullable String weights, @Nullable String pool) {
-        return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST, p -> poolAction(p, action, weights));
-    }
-
-    private WebEndpointResponse<Object> poolAction(SlotPoolDataSource pool, String action, @Nullable String weights) {
-        if (!"rebalance".equals(normalize(action))) {
-            return badRequest("unknown pool action '" + PoolActionInput.quoted(String.valueOf(action))
-                    + "' (allowed: rebalance)");
-        }
-        if (weights == null) {
-            return apply(pool, "rebalance", null, "moving toward the configured weights", pool::rebalanceToConfigured);
-        }
-        Map<String, Integer> parsed;
-        try {
-            parsed = PoolActionInput.weights(weights);
-        } catch (IllegalArgumentException e) {
-            return badRequest(e.getMessage());
-        }
-        return apply(pool, "rebalance", null, "moving toward " + parsed, () -> pool.rebalance(parsed));
+        return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
+                p -> answer(p, PoolActions.poolAction(p, action, weights)));
     }
 
     /**
@@ -116,51 +100,18 @@ public class PoolEndpoint {
     @WriteOperation
     public WebEndpointResponse<Object> originAction(@Selector String origin, String action, @Nullable String timeout,
                                                     @Nullable String pool) {
-        return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST, p -> originAction(p, origin, action, timeout));
+        return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
+                p -> answer(p, PoolActions.originAction(p, origin, action, timeout)));
     }
 
-    private WebEndpointResponse<Object> originAction(SlotPoolDataSource pool, String origin, String action,
-                                                     @Nullable String timeout) {
-        try {
-            pool.select(origin);
-        } catch (IllegalArgumentException e) {
-            return badRequest(origin.indexOf('=') < 0 ? PoolActionInput.unknownOrigin(origin, pool.snapshot())
-                    : PoolActionInput.message(e));
+    /** The action's answer: the outcome with the pool's view after it, or the refusal with its status. */
+    private static WebEndpointResponse<Object> answer(SlotPoolDataSource pool, PoolActions.Result result) {
+        if (result instanceof Outcome o) {
+            return new WebEndpointResponse<>(new ActionResult(o.action(), o.origin(), o.outcome(),
+                    PoolViews.pool(pool.snapshot())));
         }
-        String a = normalize(action);
-        if (timeout != null && !"drain".equals(a)) {
-            return badRequest("'timeout' applies to drain only");
-        }
-        return switch (a) {
-            case "drain" -> {
-                Duration drainTimeout;
-                try {
-                    drainTimeout = PoolActionInput.drainTimeout(timeout);
-                } catch (IllegalArgumentException e) {
-                    yield badRequest(e.getMessage());
-                }
-                yield apply(pool, "drain", origin, "draining within " + PoolActionInput.print(drainTimeout),
-                        () -> pool.drain(origin, drainTimeout));
-            }
-            case "down" -> apply(pool, "down", origin, "marked DOWN", () -> pool.markDown(origin));
-            case "up" -> apply(pool, "up", origin, "marked UP", () -> pool.markUp(origin));
-            default -> badRequest("unknown origin action '" + PoolActionInput.quoted(String.valueOf(action))
-                    + "' (allowed: drain, down, up)");
-        };
-    }
-
-    private static WebEndpointResponse<Object> apply(SlotPoolDataSource pool, String action, String origin,
-                                                     String outcome, Runnable operation) {
-        try {
-            operation.run();
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            return badRequest(PoolActionInput.message(e));
-        }
-        return new WebEndpointResponse<>(new ActionResult(action, origin, outcome, PoolViews.pool(pool.snapshot())));
-    }
-
-    private static String normalize(String action) {
-        return action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
+        Problem p = (Problem) result;
+        return new WebEndpointResponse<>(p, p.status());
     }
 
     private static WebEndpointResponse<Object> badRequest(String message) {
@@ -168,7 +119,8 @@ public class PoolEndpoint {
     }
 
     private static WebEndpointResponse<Object> problem(int status, String message) {
-        return new WebEndpointResponse<>(new Problem(status, status == 404 ? "Not Found" : "Bad Request", message),
-                status);
+        Problem p = status == WebEndpointResponse.STATUS_NOT_FOUND ? Problem.notFound(message)
+                : Problem.badRequest(message);
+        return new WebEndpointResponse<>(p, p.status());
     }
 }

@@ -61,27 +61,23 @@ public final class PoolViews {
     public record ActionResult(String action, String origin, String outcome, PoolView pool) {
     }
 
-    /** The body of a 400 or 404 answer. */
-    public record Problem(int status, String error, String message) {
-    }
-
     public static PoolView pool(PoolSnapshot s) {
         return new PoolView(s.name(), s.closed(),
-                new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.reserved(), s.closing()),
+                new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.creating(), s.closing()),
                 new Waiting(s.waiting(), s.oldestWaitMillis()), s.borrows(), s.timeouts(), s.connectionsOpened(),
                 s.connectionsClosed(), s.lastCreationFailure().orElse(null),
-                s.origins().stream().map(o -> origin(o, s.total())).toList());
+                s.origins().stream().map(PoolViews::origin).toList());
     }
 
-    static OriginView origin(OriginSnapshot o, int poolTotal) {
+    static OriginView origin(OriginSnapshot o) {
         return new OriginView(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
-                round(o.targetShare()), share(o.total(), poolTotal), sizes(o), o.borrows(), o.consecutiveFailures(),
+                oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 o.slots().stream().map(x -> new SlotSummary(x.index(), x.state(), x.retiring(), x.borrowCount())).toList());
     }
 
-    public static OriginDetail originDetail(OriginSnapshot o, int poolTotal) {
+    public static OriginDetail originDetail(OriginSnapshot o) {
         return new OriginDetail(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
-                round(o.targetShare()), share(o.total(), poolTotal), sizes(o), o.borrows(), o.consecutiveFailures(),
+                oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 o.slots().stream().map(PoolViews::slot).toList());
     }
 
@@ -95,14 +91,11 @@ public final class PoolViews {
     }
 
     private static OriginSizes sizes(OriginSnapshot o) {
-        return new OriginSizes(o.total(), o.available(), o.borrowed(), o.reserved(), o.closing());
+        return new OriginSizes(o.total(), o.available(), o.borrowed(), o.creating(), o.closing());
     }
 
-    private static double share(int part, int whole) {
-        return whole == 0 ? 0 : round(100.0 * part / whole);
-    }
-
-    private static double round(double percent) {
-        return Math.round(percent * 10) / 10.0;
+    /** A share or a rate as the endpoint and the console show it: one decimal ({@code 66.666…} is 66.7). */
+    public static double oneDecimal(double value) {
+        return Math.round(value * 10) / 10.0;
     }
 }

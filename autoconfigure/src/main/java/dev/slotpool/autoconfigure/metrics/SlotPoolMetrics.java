@@ -185,7 +185,7 @@ public final class SlotPoolMetrics implements PoolListener {
                     .description("Borrows served by the origin").tags(tags).register(registry);
             connections(tags, origin, "available", OriginSnapshot::available);
             connections(tags, origin, "borrowed", OriginSnapshot::borrowed);
-            connections(tags, origin, "creating", OriginSnapshot::reserved);
+            connections(tags, origin, "creating", OriginSnapshot::creating);
             connections(tags, origin, "closing", OriginSnapshot::closing);
             for (OriginState state : OriginState.values()) {
                 Gauge.builder("slotpool.origin.state", SlotPoolMetrics.this,

@@ -2,7 +2,8 @@ package dev.slotpool.autoconfigure.oracle;
 
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.SlotPoolDataSource;
-import dev.slotpool.autoconfigure.PoolActionInput;
+import dev.slotpool.autoconfigure.PoolActions;
+import dev.slotpool.autoconfigure.PoolActions.Action;
 import oracle.simplefan.FanUpEventListener;
 import oracle.simplefan.LoadAdvisoryEvent;
 import oracle.simplefan.NodeDownEvent;
@@ -21,12 +22,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
-import java.util.function.Consumer;
 
 /**
  * Turns Oracle FAN events (simplefan's types) into the pool's origin operations on every origin whose dimensions
- * match the event ({@link EventDimensions}). Knows no Spring; the glue only maps, the engine decides (style
- * rule 12).
+ * match the event ({@link EventDimensions}), through {@link PoolActions} as an operator's actions are. Knows no
+ * Spring; the glue only maps, the engine decides (docs/architecture.md, Spring Boot integration).
  *
  * <table>
  *   <caption>Events and operations</caption>
@@ -70,11 +70,11 @@ public final class FanEventMapper implements FanUpEventListener {
     /**
      * @param pool                the pool whose origins the events act on
      * @param drainTimeoutDefault used by a planned DOWN whose event has no drain timeout; null means an operator's
-     *                            default, {@link PoolActionInput#DEFAULT_DRAIN_TIMEOUT}
+     *                            default, {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}
      */
     public FanEventMapper(SlotPoolDataSource pool, Duration drainTimeoutDefault) {
         this.pool = Objects.requireNonNull(pool, "pool");
-        this.drainTimeoutDefault = drainTimeoutDefault != null ? drainTimeoutDefault : PoolActionInput.DEFAULT_DRAIN_TIMEOUT;
+        this.drainTimeoutDefault = drainTimeoutDefault != null ? drainTimeoutDefault : PoolActions.DEFAULT_DRAIN_TIMEOUT;
     }
 
     @Override
@@ -85,7 +85,7 @@ public final class FanEventMapper implements FanUpEventListener {
     @Override
     public synchronized void handleEvent(NodeDownEvent event) {
         isolated("node DOWN", () -> apply("node DOWN", "unplanned, incarnation " + event.getIncarnation(),
-                new EventDimensions(null, null, null, event.getNodeName()), "markDown", pool::markDown));
+                new EventDimensions(null, null, null, event.getNodeName()), "markDown", Action.down()));
     }
 
     @Override
@@ -94,14 +94,14 @@ public final class FanEventMapper implements FanUpEventListener {
             ServiceUpEvent.ServiceMemberEvent member = event.getServiceMemberEvent();
             EventDimensions d = new EventDimensions(event.getServiceName(), event.getDatabaseUniqueName(),
                     member == null ? null : member.getInstanceName(), member == null ? null : member.getNodeName());
-            apply("service " + kind(event.getKind()) + "UP", "reason " + event.getReason(), d, "markUp", pool::markUp);
+            apply("service " + kind(event.getKind()) + "UP", "reason " + event.getReason(), d, "markUp", Action.up());
         });
     }
 
     @Override
     public synchronized void handleEvent(NodeUpEvent event) {
         isolated("node UP", () -> apply("node UP", "incarnation " + event.getIncarnation(),
-                new EventDimensions(null, null, null, event.getNodeName()), "markUp", pool::markUp));
+                new EventDimensions(null, null, null, event.getNodeName()), "markUp", Action.up()));
     }
 
     @Override
@@ -117,16 +117,19 @@ public final class FanEventMapper implements FanUpEventListener {
         if (event.getReason() == ServiceDownEvent.Reason.USER) {
             int seconds = event.getDrainTimeout(); // FAN's drain_timeout is in seconds; simplefan gives 0 when absent
             Duration timeout = seconds > 0 ? Duration.ofSeconds(seconds) : drainTimeoutDefault;
-            String detail = "reason USER (planned), drain timeout " + timeout.toSeconds() + "s"
+            String detail = "reason USER (planned), drain timeout " + PoolActions.print(timeout)
                     + (seconds > 0 ? " from the event" : " (default; the event has none)");
-            apply(what, detail, d, "drain", origin -> pool.drain(origin, timeout));
+            apply(what, detail, d, "drain", Action.drain(timeout));
         } else {
-            apply(what, "reason " + event.getReason() + " (unplanned)", d, "markDown", pool::markDown);
+            apply(what, "reason " + event.getReason() + " (unplanned)", d, "markDown", Action.down());
         }
     }
 
-    /** Runs {@code operation} on every origin matching {@code d}, each on its own (one refusal skips no other). */
-    private void apply(String event, String detail, EventDimensions d, String operation, Consumer<String> action) {
+    /**
+     * Applies {@code action} ({@link PoolActions}) to every origin matching {@code d}, each by its name on its own
+     * (one refusal skips no other).
+     */
+    private void apply(String event, String detail, EventDimensions d, String operation, Action action) {
         if (d.isEmpty()) {
             log.debug("FAN " + event + " names no service, database, instance or host; ignored (" + detail + ")");
             return;
@@ -145,11 +148,9 @@ public final class FanEventMapper implements FanUpEventListener {
         }
         log.info("FAN " + event + " [" + d + "] (" + detail + "): " + operation + " " + matched);
         for (String origin : matched) {
-            try {
-                action.accept(origin);
-            } catch (RuntimeException e) {
+            if (PoolActions.apply(pool, origin, action) instanceof PoolActions.Problem refusal) {
                 log.warn("FAN " + event + " [" + d + "]: " + operation + "(" + origin + ") refused by the pool: "
-                        + e.getMessage());
+                        + refusal.message());
             }
         }
     }
@@ -201,11 +202,9 @@ public final class FanEventMapper implements FanUpEventListener {
             return;
         }
         log.info("FAN " + what + ": rebalance " + weights);
-        try {
-            pool.rebalance(weights);
-        } catch (RuntimeException e) {
+        if (PoolActions.apply(pool, null, Action.rebalance(weights)) instanceof PoolActions.Problem refusal) {
             log.warn("FAN " + what + ": rebalance " + weights + " refused by the pool, weights unchanged: "
-                    + e.getMessage());
+                    + refusal.message());
         }
     }
 
