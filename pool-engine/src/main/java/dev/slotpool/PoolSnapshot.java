@@ -30,17 +30,6 @@ public record PoolSnapshot(String name, boolean closed, int minSize, int maxSize
                            long timeouts, long connectionsOpened, long connectionsClosed, Optional<String> lastCreationFailure,
                            List<OriginSnapshot> origins) {
 
-    /**
-     * The former name of {@link #creating()}: connections being opened, not slots in the table's
-     * {@code RESERVED} state (a creation is counted from its claim of room, before it reserves a slot).
-     *
-     * @deprecated use {@link #creating()}
-     */
-    @Deprecated(forRemoval = true)
-    public int reserved() {
-        return creating;
-    }
-
     /** The origin with this name, if any. */
     public Optional<OriginSnapshot> origin(String originName) {
         return origins.stream().filter(o -> o.name().equals(originName)).findFirst();

@@ -68,6 +68,6 @@ public final class Suspension {
     }
 
     private static boolean empty(PoolSnapshot s) {
-        return s.total() == 0 && s.reserved() == 0 && s.closing() == 0;
+        return s.total() == 0 && s.creating() == 0 && s.closing() == 0;
     }
 }
