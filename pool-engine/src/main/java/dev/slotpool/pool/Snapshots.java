@@ -27,7 +27,14 @@ final class Snapshots {
             byOrigin.put(o, new Counts());
         }
         Counts all = new Counts();
-        // A RESERVED slot has no entry yet: creations are counted from the origins' creating counts below.
+        // Creations are read before the table: a creator publishes before its creating counts drop, so a
+        // connection is seen in one or the other (at worst in both for an instant), never in neither. A RESERVED
+        // slot has no entry yet: the creating counts say whose it is.
+        Map<Origin, Integer> creatingByOrigin = new IdentityHashMap<>();
+        for (Origin o : origins) {
+            creatingByOrigin.put(o, o.creating.get());
+        }
+        int creatingAll = pool.creating.get();
         pool.table.visit((state, e) -> {
             if (state != SlotState.EMPTY) {
                 Counts c = byOrigin.computeIfAbsent(e.origin, k -> new Counts());
@@ -41,8 +48,7 @@ final class Snapshots {
         long retired = 0;
         for (Origin o : origins) {
             Counts c = byOrigin.get(o);
-            // Reserved slots carry no entry yet; the origin's creating count says whose they are.
-            int creating = o.creating.get();
+            int creating = creatingByOrigin.get(o);
             long borrows = o.retiredBorrows.get() + c.borrows;
             retired += o.retiredBorrows.get();
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
@@ -54,7 +60,7 @@ final class Snapshots {
         var failure = pool.detector.currentFailure();
         // Creations are counted from the moment a creator claims room, before it reserves a slot.
         return new PoolSnapshot(pool.name, pool.isShutdown(), pool.config.minSize(), pool.config.maxSize(),
-                all.total(), all.available, all.borrowed, pool.creating.get(), all.closing, pool.table.waiting(),
+                all.total(), all.available, all.borrowed, creatingAll, all.closing, pool.table.waiting(),
                 oldestWait, retired + all.borrows, pool.timeouts.get(), pool.openedCount.get(), pool.closedCount.get(),
                 Optional.ofNullable(failure).map(Throwable::getMessage), List.copyOf(list));
     }
