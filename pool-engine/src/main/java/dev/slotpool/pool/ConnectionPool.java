@@ -52,6 +52,7 @@ public final class ConnectionPool {
     final Creator creator;
     private final Connector connector;
     final Housekeeper housekeeper;
+    final PacedDrains drains;
     final OriginOperations operations;
     private final Suspension suspension;
     final FailureDetector detector;
@@ -103,6 +104,8 @@ public final class ConnectionPool {
         this.creator = new Creator(this);
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(this);
+        this.drains = new PacedDrains(origins, table, this::closeReserved,
+                e -> reclaim(e, CloseReason.ORIGIN_NOT_UP));
         this.operations = new OriginOperations(this);
         this.suspension = new Suspension(this);
         this.detector = new FailureDetector(this);
@@ -517,7 +520,7 @@ public final class ConnectionPool {
         creator.stop();
         housekeeper.stop();
         table.shutdown();
-        operations.closeDrainQueues(CloseReason.POOL_CLOSED);
+        drains.closeAll(CloseReason.POOL_CLOSED);
         closeIdle();
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0) {

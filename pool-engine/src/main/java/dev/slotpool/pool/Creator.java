@@ -78,7 +78,7 @@ final class Creator {
      * borrow.
      */
     void shortage() {
-        if (pool.occupied.get() < pool.config.maxSize() || pool.operations.drainsQueued()) {
+        if (pool.occupied.get() < pool.config.maxSize() || pool.drains.drainsQueued()) {
             signal();
         }
     }
@@ -137,7 +137,7 @@ final class Creator {
             if (occupied >= pool.config.maxSize()) {
                 // A paced drain holds idle connections nobody may borrow; under demand, close one now so a
                 // connection can be opened on a surviving origin instead.
-                if (pool.table.waiting() > pool.creating.get() && pool.operations.closeOneDraining()) {
+                if (pool.table.waiting() > pool.creating.get() && pool.drains.closeOneDraining()) {
                     continue;
                 }
                 return null;

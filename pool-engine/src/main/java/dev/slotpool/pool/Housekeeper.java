@@ -75,7 +75,7 @@ final class Housekeeper {
 
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
-     * ({@link OriginOperations#nextDue}) or the next thing the failure detector has to look at
+     * ({@link PacedDrains#nextDue}) or the next thing the failure detector has to look at
      * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
      * It survives anything a driver throws (an {@code Error} from a close or a validation included): the pool's
      * timers must not stop because one connection misbehaved.
@@ -96,7 +96,7 @@ final class Housekeeper {
                     pass();
                     continue;
                 }
-                dueAt = Math.min(pool.operations.nextDue(now), pool.detector.nextDue(now));
+                dueAt = Math.min(pool.drains.nextDue(now), pool.detector.nextDue(now));
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
                 System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,

@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Drain, mark down, mark up and rebalance (docs/failover.md), and the
- * automatic DOWN/UP detection. S7 is kept by the order of each operation: the origin's state is stored
+ * An origin's state changes (docs/failover.md): the operator's drain, mark down, mark up and rebalance, and the
+ * changes the pool makes itself (detected DOWN, UP after a probe, drained, suspended). Selectors are resolved by
+ * {@link OriginSelector}, paced closes by {@link PacedDrains}, rebalance steps by {@link Rebalancer}. S7 is kept by
+ * the order of each operation: the origin's state is stored
  * (volatile) before any slot is visited, and every borrower re-reads the state after winning a slot, so no
  * borrow that starts after the call returns is lent a connection of a DRAINING or DOWN origin.
  */
@@ -22,10 +24,13 @@ public final class OriginOperations {
 
     private final ConnectionPool pool;
     private final OriginSelector originSelector;
+    private final Rebalancer rebalancer;
 
     OriginOperations(ConnectionPool pool) {
         this.pool = pool;
         this.originSelector = new OriginSelector(pool.origins);
+        this.rebalancer = new Rebalancer(pool.origins, pool.table, pool.config, pool.replacements, pool.events,
+                e -> pool.closeIfIdle(e, CloseReason.REBALANCED), () -> pool.creator.signal());
     }
 
     /**
@@ -49,7 +54,7 @@ public final class OriginOperations {
             if (timeout.isZero()) {
                 sweep(o);
             } else {
-                queueIdle(o, now, timeout.toNanos());
+                pool.drains.queueIdle(o, now, timeout.toNanos());
             }
         }
         pool.housekeeper.wake();
@@ -123,7 +128,7 @@ public final class OriginOperations {
         resolved.forEach((o, w) -> {
             o.weightPinned = o.parent != null;
             o.baseWeight = w;
-            o.weight = pool.config.balancing() == Balancing.LATENCY ? w * LATENCY_SCALE : w;
+            o.weight = pool.config.balancing() == Balancing.LATENCY ? w * Rebalancer.LATENCY_SCALE : w;
         });
         pool.origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
         pool.events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
@@ -158,9 +163,9 @@ public final class OriginOperations {
     void housekeep(long now) {
         dueWork(now);
         if (pool.config.balancing() == Balancing.LATENCY) {
-            followLatency();
+            rebalancer.followLatency();
         }
-        rebalanceStep(now);
+        rebalancer.step(now);
     }
 
     /** A discovered origin this pool marked DOWN got a new connection: its server answers again. */
@@ -171,50 +176,10 @@ public final class OriginOperations {
         }
     }
 
-    // ---- paced drains and deadlines (housekeeper thread, and creators under demand) -------------------------
-
-    /** Reserves the origin's idle connections for close (no borrower can take them now) and schedules them. */
-    private void queueIdle(Origin o, long now, long timeoutNanos) {
-        o.drainStartAt = now;
-        o.drainEndAt = now + timeoutNanos;
-        o.drainClosed.set(0);
-        int[] queued = {0};
-        pool.table.visit((state, e) -> {
-            if (e.origin != o) {
-                return true;
-            }
-            if (state == SlotState.AVAILABLE && pool.table.tryReserveForClose(e.slot, e)) {
-                o.drainQueue.add(e);
-                queued[0]++;
-            } else if (state == SlotState.BORROWED) {
-                e.retire(CloseReason.ORIGIN_NOT_UP);
-            }
-            return true;
-        });
-        o.drainTotal = queued[0];
-    }
-
-    /** Work due before the next housekeeping visit: paced drain closes, aborts at deadlines, ended drains. */
+    /** Work due before the next housekeeping visit: paced drain closes and aborts at deadlines
+     * ({@link PacedDrains}), then drains that emptied turn DOWN. */
     void dueWork(long now) {
-        boolean abortDue = false;
-        for (Origin o : pool.origins.all()) {
-            PooledConnection e;
-            while (o.drainClosed.get() < closesDue(o, now) && (e = o.drainQueue.poll()) != null) {
-                o.drainClosed.incrementAndGet();
-                pool.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
-            }
-            abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.status().abortBorrowedAt() >= 0;
-        }
-        if (abortDue) {
-            pool.table.visit((state, e) -> {
-                OriginStatus st = e.origin.status();
-                if (state == SlotState.BORROWED && e.lent() && st.state() != OriginState.UP
-                        && now - st.abortBorrowedAt() >= 0) {
-                    pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
-                }
-                return true;
-            });
-        }
+        pool.drains.dueWork(now);
         for (Origin o : pool.origins.all()) {
             finishDrain(o);
         }
@@ -231,236 +196,6 @@ public final class OriginOperations {
         if (st.state() == OriginState.DRAINING && o.occupied.get() == 0) {
             change(o, st, new OriginStatus(OriginState.DOWN, "drained", false, st.abortBorrowedAt()));
         }
-    }
-
-    /** How many of a paced drain's closes are due by now: k of n at start + span × k ÷ (n + 1). */
-    private static int closesDue(Origin o, long now) {
-        long span = o.drainEndAt - o.drainStartAt;
-        if (o.drainQueue.isEmpty() || span <= 0) {
-            return o.drainClosed.get();
-        }
-        double part = (double) (now - o.drainStartAt) / span;
-        return (int) Math.min(o.drainTotal, Math.floor(part * (o.drainTotal + 1)));
-    }
-
-    /** The next instant (ticker time) at which {@link #dueWork} has something to do, or far in the future. */
-    long nextDue(long now) {
-        long due = now + Creator.NEVER;
-        for (Origin o : pool.origins.all()) {
-            if (!o.drainQueue.isEmpty() && o.drainTotal > 0) {
-                int next = o.drainClosed.get() + 1;
-                long at = o.drainStartAt + (long) ((double) (o.drainEndAt - o.drainStartAt) * next / (o.drainTotal + 1));
-                due = Math.min(due, at);
-            }
-            long abortAt = o.status().abortBorrowedAt();
-            if (!o.isUp() && o.occupied.get() > 0 && abortAt - now > 0) {
-                due = Math.min(due, abortAt);
-            }
-        }
-        return due;
-    }
-
-    /** Whether a paced drain holds connections (read on a borrower's slow path only). */
-    boolean drainsQueued() {
-        for (Origin o : pool.origins.all()) {
-            if (!o.drainQueue.isEmpty()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Closes one connection a paced drain still holds, so a waiting borrower can get a new one elsewhere. */
-    boolean closeOneDraining() {
-        for (Origin o : pool.origins.all()) {
-            PooledConnection e = o.drainQueue.poll();
-            if (e != null) {
-                o.drainClosed.incrementAndGet();
-                pool.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Closes every connection paced drains still hold (pool close, DOWN or UP during a drain). */
-    void closeDrainQueues(CloseReason reason) {
-        for (Origin o : pool.origins.all()) {
-            closeQueue(o, reason);
-        }
-    }
-
-    private void closeQueue(Origin o, CloseReason reason) {
-        PooledConnection e;
-        while ((e = o.drainQueue.poll()) != null) {
-            o.drainClosed.incrementAndGet();
-            pool.closeReserved(e, reason);
-        }
-    }
-
-    // ---- latency-aware balancing ---------------------------------------------------------------------------
-
-    /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
-    static final int LATENCY_SCALE = 100;
-
-    /**
-     * Scales each UP origin's weight by (fastest mean hold ÷ its mean hold) × (1 − its share of broken closes
-     * since the last visit), floored at 1 so a slowed origin keeps a trickle of borrows that shows when it
-     * recovers. An origin without samples yet keeps its base weight. Reports a change of 10 % or more.
-     */
-    private void followLatency() {
-        Origin[] os = pool.origins.all();
-        long fastest = Long.MAX_VALUE;
-        for (Origin o : os) {
-            if (o.isUp() && o.holdTime.nanos() > 0) {
-                fastest = Math.min(fastest, o.holdTime.nanos());
-            }
-        }
-        StringBuilder changed = new StringBuilder();
-        for (Origin o : os) {
-            long samples = o.holdSamples;
-            long broken = o.brokenCloses.get();
-            long newSamples = samples - o.seenSamples;
-            long newBroken = broken - o.seenBroken;
-            o.seenSamples = samples;
-            o.seenBroken = broken;
-            if (!o.isUp() || o.baseWeight == 0 || o.holdTime.nanos() == 0 || fastest == Long.MAX_VALUE) {
-                o.weight = o.baseWeight * LATENCY_SCALE;
-                continue;
-            }
-            // Samples are one return in 16 per connection; scale back to returns for the error share.
-            double errorShare = (double) newBroken / Math.max(1, newSamples * 16 + newBroken);
-            double factor = (double) fastest / o.holdTime.nanos() * (1 - errorShare);
-            int w = (int) Math.max(1, Math.round(o.baseWeight * LATENCY_SCALE * factor));
-            int old = o.weight;
-            o.weight = w;
-            if (Math.abs(w - old) * 10 >= Math.max(1, old)) {
-                changed.append(changed.length() == 0 ? "" : ", ").append(o.name).append('=').append(w);
-            }
-        }
-        if (changed.length() > 0) {
-            pool.events.emit(PoolEvent.Type.REBALANCE, null, null, "latency-aware weights " + changed);
-        }
-    }
-
-    /**
-     * One bounded step toward the target shares: integer targets by largest remainder over the UP origins'
-     * connections; while an origin below its target can receive a connection now (UP, room, not backing off),
-     * retire one connection of the origin furthest above its target (idle at once, else borrowed at its return)
-     * and owe a replacement, which the creator places on the origin lowest relative to its weight. At most
-     * {@code rebalanceStep} per visit; each retired connection is replaced, so capacity does not drop, and a
-     * failing origin causes no churn while it backs off.
-     */
-    private void rebalanceStep(long now) {
-        Origin[] os = pool.origins.all();
-        int[] target = targets(os);
-        if (target == null || pool.replacements.get() > 0) {
-            return;
-        }
-        int[] occ = new int[os.length];
-        for (int i = 0; i < os.length; i++) {
-            occ[i] = placeable(os[i]) ? os[i].occupied.get() : 0;
-        }
-        for (int budget = pool.config.rebalanceStep(); budget > 0; budget--) {
-            int shortIdx = -1;
-            int overIdx = -1;
-            for (int i = 0; i < os.length; i++) {
-                if (!placeable(os[i])) {
-                    continue;
-                }
-                if (occ[i] < target[i] && os[i].hasRoom(pool.config.maxSize(), now)
-                        && (shortIdx < 0 || target[i] - occ[i] > target[shortIdx] - occ[shortIdx])) {
-                    shortIdx = i;
-                }
-                if (occ[i] > target[i] && (overIdx < 0 || occ[i] - target[i] > occ[overIdx] - target[overIdx])) {
-                    overIdx = i;
-                }
-            }
-            if (shortIdx < 0 || overIdx < 0) {
-                break;
-            }
-            // Owed before the retirement: an idle close wakes a creator at once, which must see the debt.
-            pool.replacements.incrementAndGet();
-            if (!retireOne(os[overIdx])) {
-                pool.replacements.updateAndGet(r -> Math.max(0, r - 1));
-                break;
-            }
-            occ[overIdx]--;
-            occ[shortIdx]++;
-        }
-        pool.creator.signal();
-    }
-
-    /** Integer connection targets per origin (largest remainder over the UP origins' live connections). */
-    private static int[] targets(Origin[] os) {
-        int total = 0;
-        int upWeight = 0;
-        for (Origin o : os) {
-            if (placeable(o)) {
-                total += o.occupied.get();
-                upWeight += o.weight;
-            }
-        }
-        if (total == 0 || upWeight == 0) {
-            return null;
-        }
-        int[] t = new int[os.length];
-        double[] remainder = new double[os.length];
-        int assigned = 0;
-        for (int i = 0; i < os.length; i++) {
-            if (placeable(os[i])) {
-                double exact = (double) total * os[i].weight / upWeight;
-                t[i] = (int) exact;
-                remainder[i] = exact - t[i];
-                assigned += t[i];
-            }
-        }
-        for (; assigned < total; assigned++) {
-            int best = -1;
-            for (int i = 0; i < os.length; i++) {
-                if (placeable(os[i]) && (best < 0 || remainder[i] > remainder[best])) {
-                    best = i;
-                }
-            }
-            t[best]++;
-            remainder[best] = -1;
-        }
-        return t;
-    }
-
-    /** UP and reachable by placement: a discovered origin is not (connections land where the URL sends them). */
-    private static boolean placeable(Origin o) {
-        return o.isUp() && o.parent == null;
-    }
-
-    /**
-     * Retires one connection of the origin: an idle one at once, else (a saturated pool has none idle) a
-     * borrowed one at its return, so the holder is never interrupted.
-     */
-    private boolean retireOne(Origin o) {
-        PooledConnection[] borrowed = {null};
-        boolean[] closed = {false};
-        pool.table.visit((state, e) -> {
-            if (e.origin != o) {
-                return true;
-            }
-            if (state == SlotState.AVAILABLE && pool.closeIfIdle(e, CloseReason.REBALANCED)) {
-                closed[0] = true;
-                return false;
-            }
-            if (state == SlotState.BORROWED && !e.retireAtReturn && borrowed[0] == null) {
-                borrowed[0] = e;
-            }
-            return true;
-        });
-        if (closed[0]) {
-            return true;
-        }
-        if (borrowed[0] != null) {
-            borrowed[0].retire(CloseReason.REBALANCED);
-            return true;
-        }
-        return false;
     }
 
     /**
@@ -512,7 +247,7 @@ public final class OriginOperations {
     }
 
     private void afterUp(Origin o) {
-        closeQueue(o, CloseReason.ORIGIN_NOT_UP);
+        pool.drains.close(o, CloseReason.ORIGIN_NOT_UP);
         o.connectFailures.set(0);
         o.brokenInARow.set(0);
         o.lastFailure = null;
@@ -523,7 +258,7 @@ public final class OriginOperations {
     /** Closes the origin's idle connections (a paced drain's too) and marks its borrowed ones to close at
      * return. */
     private void sweep(Origin o) {
-        closeQueue(o, CloseReason.ORIGIN_NOT_UP);
+        pool.drains.close(o, CloseReason.ORIGIN_NOT_UP);
         pool.table.visit((state, e) -> {
             if (e.origin == o && state == SlotState.AVAILABLE) {
                 pool.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);

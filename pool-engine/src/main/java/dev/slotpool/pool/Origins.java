@@ -158,7 +158,7 @@ final class Origins {
             for (Origin o : os) {
                 if (o.parent == group && !o.weightPinned && o.baseWeight != share) {
                     o.baseWeight = share;
-                    o.weight = latency ? share * OriginOperations.LATENCY_SCALE : share;
+                    o.weight = latency ? share * Rebalancer.LATENCY_SCALE : share;
                 }
             }
         }
@@ -207,7 +207,7 @@ final class Origins {
     /** Under latency-aware balancing every weight is in hundredths of the base weight (see OriginOperations). */
     private void scaleForLatency(Origin o) {
         if (pool.config.balancing() == Balancing.LATENCY) {
-            o.weight = o.baseWeight * OriginOperations.LATENCY_SCALE;
+            o.weight = o.baseWeight * Rebalancer.LATENCY_SCALE;
         }
     }
 

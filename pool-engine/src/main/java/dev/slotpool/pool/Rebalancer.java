@@ -1,0 +1,202 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.SlotState;
+import dev.slotpool.table.SlotTable;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * Moves connections toward the origins' target shares, one bounded step per housekeeping visit, and in
+ * latency-aware mode first sets each origin's weight from its hold times and broken closes (docs/failover.md,
+ * "What each operation guarantees", "Latency-aware balancing"). Runs on the housekeeper thread; given only the parts of the pool it reads or acts through.
+ */
+final class Rebalancer {
+
+    private final Origins origins;
+    private final SlotTable<PooledConnection> table;
+    private final PoolConfig config;
+    /** Connections retired by a step that the creator still owes to under-share origins (shared with it). */
+    private final AtomicInteger replacements;
+    private final Events events;
+    /** Closes an idle connection if it wins it from borrowers (the pool's entry-checked close). */
+    private final Predicate<PooledConnection> closeIdle;
+    private final Runnable signalCreator;
+
+    Rebalancer(Origins origins, SlotTable<PooledConnection> table, PoolConfig config, AtomicInteger replacements,
+               Events events, Predicate<PooledConnection> closeIdle, Runnable signalCreator) {
+        this.origins = origins;
+        this.table = table;
+        this.config = config;
+        this.replacements = replacements;
+        this.events = events;
+        this.closeIdle = closeIdle;
+        this.signalCreator = signalCreator;
+    }
+
+    /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
+    static final int LATENCY_SCALE = 100;
+
+    /**
+     * Scales each UP origin's weight by (fastest mean hold ÷ its mean hold) × (1 − its share of broken closes
+     * since the last visit), floored at 1 so a slowed origin keeps a trickle of borrows that shows when it
+     * recovers. An origin without samples yet keeps its base weight. Reports a change of 10 % or more.
+     */
+    void followLatency() {
+        Origin[] os = origins.all();
+        long fastest = Long.MAX_VALUE;
+        for (Origin o : os) {
+            if (o.isUp() && o.holdTime.nanos() > 0) {
+                fastest = Math.min(fastest, o.holdTime.nanos());
+            }
+        }
+        StringBuilder changed = new StringBuilder();
+        for (Origin o : os) {
+            long samples = o.holdSamples;
+            long broken = o.brokenCloses.get();
+            long newSamples = samples - o.seenSamples;
+            long newBroken = broken - o.seenBroken;
+            o.seenSamples = samples;
+            o.seenBroken = broken;
+            if (!o.isUp() || o.baseWeight == 0 || o.holdTime.nanos() == 0 || fastest == Long.MAX_VALUE) {
+                o.weight = o.baseWeight * LATENCY_SCALE;
+                continue;
+            }
+            // Samples are one return in 16 per connection; scale back to returns for the error share.
+            double errorShare = (double) newBroken / Math.max(1, newSamples * 16 + newBroken);
+            double factor = (double) fastest / o.holdTime.nanos() * (1 - errorShare);
+            int w = (int) Math.max(1, Math.round(o.baseWeight * LATENCY_SCALE * factor));
+            int old = o.weight;
+            o.weight = w;
+            if (Math.abs(w - old) * 10 >= Math.max(1, old)) {
+                changed.append(changed.length() == 0 ? "" : ", ").append(o.name).append('=').append(w);
+            }
+        }
+        if (changed.length() > 0) {
+            events.emit(PoolEvent.Type.REBALANCE, null, null, "latency-aware weights " + changed);
+        }
+    }
+
+    /**
+     * One bounded step toward the target shares: integer targets by largest remainder over the UP origins'
+     * connections; while an origin below its target can receive a connection now (UP, room, not backing off),
+     * retire one connection of the origin furthest above its target (idle at once, else borrowed at its return)
+     * and owe a replacement, which the creator places on the origin lowest relative to its weight. At most
+     * {@code rebalanceStep} per visit; each retired connection is replaced, so capacity does not drop, and a
+     * failing origin causes no churn while it backs off.
+     */
+    void step(long now) {
+        Origin[] os = origins.all();
+        int[] target = targets(os);
+        if (target == null || replacements.get() > 0) {
+            return;
+        }
+        int[] occ = new int[os.length];
+        for (int i = 0; i < os.length; i++) {
+            occ[i] = placeable(os[i]) ? os[i].occupied.get() : 0;
+        }
+        for (int budget = config.rebalanceStep(); budget > 0; budget--) {
+            int shortIdx = -1;
+            int overIdx = -1;
+            for (int i = 0; i < os.length; i++) {
+                if (!placeable(os[i])) {
+                    continue;
+                }
+                if (occ[i] < target[i] && os[i].hasRoom(config.maxSize(), now)
+                        && (shortIdx < 0 || target[i] - occ[i] > target[shortIdx] - occ[shortIdx])) {
+                    shortIdx = i;
+                }
+                if (occ[i] > target[i] && (overIdx < 0 || occ[i] - target[i] > occ[overIdx] - target[overIdx])) {
+                    overIdx = i;
+                }
+            }
+            if (shortIdx < 0 || overIdx < 0) {
+                break;
+            }
+            // Owed before the retirement: an idle close wakes a creator at once, which must see the debt.
+            replacements.incrementAndGet();
+            if (!retireOne(os[overIdx])) {
+                replacements.updateAndGet(r -> Math.max(0, r - 1));
+                break;
+            }
+            occ[overIdx]--;
+            occ[shortIdx]++;
+        }
+        signalCreator.run();
+    }
+
+    /** Integer connection targets per origin (largest remainder over the UP origins' live connections). */
+    private static int[] targets(Origin[] os) {
+        int total = 0;
+        int upWeight = 0;
+        for (Origin o : os) {
+            if (placeable(o)) {
+                total += o.occupied.get();
+                upWeight += o.weight;
+            }
+        }
+        if (total == 0 || upWeight == 0) {
+            return null;
+        }
+        int[] t = new int[os.length];
+        double[] remainder = new double[os.length];
+        int assigned = 0;
+        for (int i = 0; i < os.length; i++) {
+            if (placeable(os[i])) {
+                double exact = (double) total * os[i].weight / upWeight;
+                t[i] = (int) exact;
+                remainder[i] = exact - t[i];
+                assigned += t[i];
+            }
+        }
+        for (; assigned < total; assigned++) {
+            int best = -1;
+            for (int i = 0; i < os.length; i++) {
+                if (placeable(os[i]) && (best < 0 || remainder[i] > remainder[best])) {
+                    best = i;
+                }
+            }
+            t[best]++;
+            remainder[best] = -1;
+        }
+        return t;
+    }
+
+    /** UP and reachable by placement: a discovered origin is not (connections land where the URL sends them). */
+    private static boolean placeable(Origin o) {
+        return o.isUp() && o.parent == null;
+    }
+
+    /**
+     * Retires one connection of the origin: an idle one at once, else (a saturated pool has none idle) a
+     * borrowed one at its return, so the holder is never interrupted.
+     */
+    private boolean retireOne(Origin o) {
+        PooledConnection[] borrowed = {null};
+        boolean[] closed = {false};
+        table.visit((state, e) -> {
+            if (e.origin != o) {
+                return true;
+            }
+            if (state == SlotState.AVAILABLE && closeIdle.test(e)) {
+                closed[0] = true;
+                return false;
+            }
+            if (state == SlotState.BORROWED && !e.retireAtReturn && borrowed[0] == null) {
+                borrowed[0] = e;
+            }
+            return true;
+        });
+        if (closed[0]) {
+            return true;
+        }
+        if (borrowed[0] != null) {
+            borrowed[0].retire(CloseReason.REBALANCED);
+            return true;
+        }
+        return false;
+    }
+}
