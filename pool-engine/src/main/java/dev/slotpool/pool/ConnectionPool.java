@@ -68,6 +68,8 @@ public final class ConnectionPool {
     /** Physical connections opened and closed since the start (S2: their difference is the live ones). */
     final AtomicLong openedCount = new AtomicLong();
     final AtomicLong closedCount = new AtomicLong();
+    /** Bumped before and after a closed connection's borrows move to its origin's count (see {@link Snapshots}). */
+    final AtomicLong retiring = new AtomicLong();
     private volatile boolean shutdown;
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
@@ -463,13 +465,17 @@ public final class ConnectionPool {
 
     /** After the physical close, on the closer's thread: the slot and its room are free again (S2, S3). */
     private void closed(PooledConnection e, CloseReason reason) {
+        // The connection's borrows move from its slot to its origin's count: odd while they are in neither or
+        // both, so a snapshot taken meanwhile counts them once (it looks again).
+        retiring.incrementAndGet();
         table.empty(e.slot);
+        e.origin.retiredBorrows.addAndGet(e.borrowCount);
+        retiring.incrementAndGet();
         e.origin.occupied.decrementAndGet();
         if (e.origin.parent != null) {
             e.origin.parent.occupied.decrementAndGet();
         }
         occupied.decrementAndGet();
-        e.origin.retiredBorrows.addAndGet(e.borrowCount);
         if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {
             e.origin.brokenCloses.incrementAndGet();
         }

@@ -19,7 +19,30 @@ final class Snapshots {
     private Snapshots() {
     }
 
+    /** How long a snapshot looks again while closes keep moving borrows (a cold path: the console, meters). */
+    private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    /**
+     * A snapshot whose borrow counts count each connection once: a close that moved a connection's borrows from
+     * its slot to its origin's count while the snapshot was read ({@link ConnectionPool#retiring} changed) makes
+     * it read again, for at most {@link #SETTLE_NANOS}, yielding to the closer in between.
+     */
     static PoolSnapshot take(ConnectionPool pool) {
+        long deadline = System.nanoTime() + SETTLE_NANOS;
+        while (true) {
+            long before = pool.retiring.get();
+            boolean last = System.nanoTime() - deadline >= 0;
+            if ((before & 1) == 0 || last) {
+                PoolSnapshot s = takeOnce(pool);
+                if (pool.retiring.get() == before || last) {
+                    return s;
+                }
+            }
+            Thread.yield();
+        }
+    }
+
+    private static PoolSnapshot takeOnce(ConnectionPool pool) {
         long now = pool.ticker.nanoTime();
         Origin[] origins = pool.origins.all();
         Map<Origin, Counts> byOrigin = new IdentityHashMap<>();
