@@ -4,17 +4,15 @@ import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolInitializationException;
 import dev.slotpool.SlotPoolDataSource;
 
+import dev.slotpool.testsupport.PostgresPasswords;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -46,19 +44,7 @@ class CarriedOverSettingsPostgresTest {
         try (Connection c = superuser(); Statement st = c.createStatement()) {
             st.execute("CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + PASSWORD + "'");
             st.execute("CREATE SCHEMA other AUTHORIZATION " + ROLE);
-            String hba;
-            try (ResultSet rs = st.executeQuery("SHOW hba_file")) {
-                rs.next();
-                hba = rs.getString(1);
-            }
-            Files.writeString(Path.of(hba), """
-                    local all all trust
-                    host all postgres 127.0.0.1/32 trust
-                    host all postgres ::1/128 trust
-                    host all all 127.0.0.1/32 scram-sha-256
-                    host all all ::1/128 scram-sha-256
-                    """);
-            st.execute("SELECT pg_reload_conf()");
+            PostgresPasswords.require(c);
         }
         // The reload is asynchronous: wait until a wrong password is refused.
         await("a wrong password refused", () -> {

@@ -1,5 +1,6 @@
 package dev.slotpool.sample;
 
+import dev.slotpool.testsupport.PostgresPasswords;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -8,8 +9,6 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -112,20 +111,8 @@ final class PostgresServers implements BeforeAllCallback, AfterAllCallback {
     }
 
     private void requirePasswords(EmbeddedPostgres pg) throws SQLException, IOException {
-        try (Connection c = superuser(pg); Statement st = c.createStatement()) {
-            String hba;
-            try (ResultSet rs = st.executeQuery("SHOW hba_file")) {
-                rs.next();
-                hba = rs.getString(1);
-            }
-            Files.writeString(Path.of(hba), """
-                    local all all trust
-                    host all postgres 127.0.0.1/32 trust
-                    host all postgres ::1/128 trust
-                    host all all 127.0.0.1/32 scram-sha-256
-                    host all all ::1/128 scram-sha-256
-                    """);
-            st.execute("SELECT pg_reload_conf()");
+        try (Connection c = superuser(pg)) {
+            PostgresPasswords.require(c);
         }
         // The reload is asynchronous: wait until a wrong password is refused.
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThatThrownBy(

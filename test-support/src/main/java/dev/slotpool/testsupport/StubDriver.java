@@ -1,9 +1,7 @@
 package dev.slotpool.testsupport;
 
 import java.sql.Connection;
-import java.sql.Driver;
 import java.sql.DriverManager;
-import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Properties;
@@ -23,7 +21,7 @@ import java.util.logging.Logger;
  * <p>Registers itself with {@link DriverManager} when loaded; {@code META-INF/services/java.sql.Driver}
  * makes {@code DriverManager} load it.
  */
-public final class StubDriver implements Driver {
+public final class StubDriver extends TestDriver {
 
     static {
         try {
@@ -35,6 +33,7 @@ public final class StubDriver implements Driver {
 
     /** For {@link java.util.ServiceLoader} and pools configured with a driver class name. */
     public StubDriver() {
+        super(ConnectionUrl.PREFIX);
     }
 
     /** Returns null for URLs of other drivers, as {@link DriverManager} requires. */
@@ -62,28 +61,6 @@ public final class StubDriver implements Driver {
             throw StubErrors.invalidArgument("url is null");
         }
         return ConnectionUrl.accepts(url);
-    }
-
-    /** The stub needs no properties. */
-    @Override
-    public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) {
-        return new DriverPropertyInfo[0];
-    }
-
-    @Override
-    public int getMajorVersion() {
-        return 1;
-    }
-
-    @Override
-    public int getMinorVersion() {
-        return 0;
-    }
-
-    /** Not a full JDBC implementation. */
-    @Override
-    public boolean jdbcCompliant() {
-        return false;
     }
 
     @Override

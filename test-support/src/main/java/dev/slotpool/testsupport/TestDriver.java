@@ -2,6 +2,8 @@ package dev.slotpool.testsupport;
 
 import java.sql.Driver;
 import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.Properties;
 import java.util.logging.Logger;
 
@@ -19,7 +21,7 @@ public abstract class TestDriver implements Driver {
     }
 
     @Override
-    public boolean acceptsURL(String url) {
+    public boolean acceptsURL(String url) throws SQLException {
         return url != null && url.startsWith(urlPrefix);
     }
 
@@ -44,7 +46,7 @@ public abstract class TestDriver implements Driver {
     }
 
     @Override
-    public Logger getParentLogger() {
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
         return Logger.getGlobal();
     }
 }
