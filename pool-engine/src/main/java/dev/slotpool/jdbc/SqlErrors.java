@@ -7,6 +7,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.util.ArrayDeque;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Tells an error that kills the connection from one that only fails the statement: the first evicts the
@@ -86,23 +87,7 @@ public final class SqlErrors {
      * shows that the connection it came from is dead.
      */
     public static boolean isFatal(SQLException e) {
-        ArrayDeque<Throwable> pending = new ArrayDeque<>();
-        pending.add(e);
-        for (int seen = 0; seen < MAX_LINKS && !pending.isEmpty(); seen++) {
-            Throwable t = pending.poll();
-            if (t instanceof SQLException s) {
-                if (isFatalLink(s)) {
-                    return true;
-                }
-                if (s.getNextException() != null) {
-                    pending.add(s.getNextException());
-                }
-            }
-            if (t.getCause() != null) {
-                pending.add(t.getCause());
-            }
-        }
-        return false;
+        return anyLink(e, SqlErrors::isFatalLink);
     }
 
     /**
@@ -110,13 +95,19 @@ public final class SqlErrors {
      * such as 28000 or PostgreSQL's 28P01) or an Oracle login code (ORA-01017, ORA-28000, ORA-28001).
      */
     public static boolean isAuthenticationFailure(SQLException e) {
+        return anyLink(e, s -> (s.getSQLState() != null && s.getSQLState().startsWith("28"))
+                || AUTHENTICATION_CODES.contains(s.getErrorCode()));
+    }
+
+    /** Whether {@code test} holds for {@code e} or an exception chained to it (next exceptions and causes,
+     * breadth first, at most {@link #MAX_LINKS}: a driver's chain may loop). */
+    private static boolean anyLink(SQLException e, Predicate<SQLException> test) {
         ArrayDeque<Throwable> pending = new ArrayDeque<>();
         pending.add(e);
         for (int seen = 0; seen < MAX_LINKS && !pending.isEmpty(); seen++) {
             Throwable t = pending.poll();
             if (t instanceof SQLException s) {
-                String state = s.getSQLState();
-                if ((state != null && state.startsWith("28")) || AUTHENTICATION_CODES.contains(s.getErrorCode())) {
+                if (test.test(s)) {
                     return true;
                 }
                 if (s.getNextException() != null) {
