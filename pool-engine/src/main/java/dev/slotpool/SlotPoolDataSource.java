@@ -13,6 +13,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -45,7 +46,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     private static final Object CLOSED = new Object();
     private static final VarHandle STATE;
     /** How often a first use looks again while another thread starts the pool. */
-    private static final long START_POLL_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long START_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     static {
         try {

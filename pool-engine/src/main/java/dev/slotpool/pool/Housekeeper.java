@@ -7,11 +7,11 @@ import dev.slotpool.table.Parking;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the table once and closes
- * idle connections above minSize, retires connections past their lifetime, validates idle ones
- * (keepalive), reports connections held past the leak detection threshold, takes back abandoned and
- * over-time-to-live connections, closes connections of origins that are
- * not UP, and advances drains and rebalances. Tests call {@link #pass()} directly with a manual ticker.
+ * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the
+ * table once and closes idle connections above minSize, retires connections past their lifetime, validates idle
+ * ones (keepalive), reports connections held past the leak detection threshold, takes back abandoned and
+ * over-time-to-live connections, closes connections of origins that are not UP, and advances drains and
+ * rebalances. Tests call {@link #pass()} directly with a manual ticker.
  */
 final class Housekeeper {
 
