@@ -1,7 +1,6 @@
 package dev.slotpool;
 
 import dev.slotpool.pool.ConnectionPool;
-import dev.slotpool.pool.FirstConnection;
 import dev.slotpool.table.Parking;
 
 import java.io.PrintWriter;
@@ -72,7 +71,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         this.config = config;
         this.pool = new ConnectionPool(config);
         this.settings = null;
-        FirstConnection.await(pool);
+        pool.awaitFirstConnection();
     }
 
     /**
@@ -136,15 +135,20 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         return pool().snapshot();
     }
 
-    /** Drains an origin, or every origin a selector such as {@code host=db3} matches (planned failover): see
-     * {@link dev.slotpool.pool.OriginOperations#drain} and {@link dev.slotpool.pool.OriginOperations#select}. */
+    /**
+     * Drains an origin, or every origin a selector such as {@code host=db3} matches ({@link #select}): planned
+     * failover. No new borrows; idle connections closed one by one spread over the timeout, or sooner when
+     * borrowers wait and the pool is full; borrowed ones closed at return; those still out at the timeout aborted.
+     * Each origin turns DOWN once empty. Idempotent: an origin that is not UP is left as it is.
+     */
     public void drain(String origin, Duration timeout) {
         pool().operations().drain(origin, timeout);
     }
 
     /**
-     * The names of the origins a selector names: an origin's name, or {@code key=value[,key=value]} over
-     * {@code name, service, database, instance, host}. See {@link dev.slotpool.pool.OriginOperations#select}.
+     * The names of the origins a selector names: an origin's name (a configured origin with a discovery query names
+     * itself and every origin it discovered), or {@code key=value[,key=value]} over
+     * {@code name, service, database, instance, host}, every pair matching case-insensitively, e.g. {@code host=db3}.
      *
      * @throws IllegalArgumentException when nothing matches or the selector is malformed
      */
@@ -318,7 +322,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
                 try {
                     PoolConfig c = settings.config();
                     ConnectionPool started = new ConnectionPool(c);
-                    FirstConnection.await(started);
+                    started.awaitFirstConnection();
                     Running running = new Running(c, started);
                     state = running;
                     return running.pool();

@@ -2,6 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.table.Parking;
 
+import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ConnectAttempt implements Runnable {
 
-    final Origin origin;
+    /** The list of running attempts it is in while it runs (its origin's). */
+    private final Collection<ConnectAttempt> listedIn;
     /** When it started (ticker time). */
     final long startedAt;
     /** Whether it probes an origin the pool doubts (DOWN, or whose connections stopped answering). */
@@ -31,20 +33,21 @@ final class ConnectAttempt implements Runnable {
     /** Periods of {@code connectTimeout} without an answer already counted as failures (detector only). */
     int countedPeriods;
 
-    private ConnectAttempt(Origin origin, long startedAt, boolean probe, Runnable work, Runnable ended) {
-        this.origin = origin;
+    private ConnectAttempt(Collection<ConnectAttempt> listedIn, long startedAt, boolean probe, Runnable work,
+                           Runnable ended) {
+        this.listedIn = listedIn;
         this.startedAt = startedAt;
         this.probe = probe;
         this.work = work;
         this.ended = ended;
     }
 
-    /** Lists the attempt in its origin and starts its daemon thread. */
-    static ConnectAttempt start(String poolName, Origin origin, long now, boolean probe, Runnable work,
-                                Runnable ended) {
-        ConnectAttempt a = new ConnectAttempt(origin, now, probe, work, ended);
-        origin.attempts.add(a);
-        Thread t = new Thread(a, "slotpool-" + poolName + (probe ? "-probe-" : "-connect-") + origin.name);
+    /** Lists the attempt in its origin's {@code attempts} and starts its daemon thread. */
+    static ConnectAttempt start(String poolName, String originName, Collection<ConnectAttempt> attempts, long now,
+                                boolean probe, Runnable work, Runnable ended) {
+        ConnectAttempt a = new ConnectAttempt(attempts, now, probe, work, ended);
+        attempts.add(a);
+        Thread t = new Thread(a, "slotpool-" + poolName + (probe ? "-probe-" : "-connect-") + originName);
         t.setDaemon(true);
         a.thread = t;
         t.start();
@@ -56,7 +59,7 @@ final class ConnectAttempt implements Runnable {
         try {
             work.run();
         } finally {
-            origin.attempts.remove(this);
+            listedIn.remove(this);
             finished = true;
             Parking.unpark(waiter);
             ended.run();

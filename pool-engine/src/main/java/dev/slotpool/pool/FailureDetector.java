@@ -2,13 +2,17 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
+import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.SqlErrors;
+import dev.slotpool.table.SlotTable;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Decides by itself when an origin is DOWN and when it answers again (docs/architecture.md, "Failure detection").
@@ -24,13 +28,10 @@ import java.util.concurrent.TimeUnit;
  * Nothing else counts: a holder's own abort, a failed reset at return, a failed validation (idle connections a
  * firewall killed) do not. A failed validation only asks for a probe.
  *
- * <p><b>Probes.</b> A probe is a connect and a validation on a {@link ConnectAttempt}, with room claimed like a
- * creation (S3); its connection is closed. A DOWN origin the pool marked by itself is probed on its back-off and
- * marked UP when a probe answers. An UP origin is probed when a validation failed or when it looks stuck: it has
- * connections, none available, and each has been borrowed for longer than {@link #stuckNanos()}. A probe that
- * answers says the statements are merely slow: nothing is aborted, and the next such probe waits twice as long.
- * An origin that is DOWN, stuck, or has an attempt unanswered gets at most one attempt at a time, so a silent
- * server holds no more than one pool thread and the other origins keep their creators.
+ * <p><b>Probes</b> ({@link Probes}): a DOWN origin the pool marked by itself is probed on its back-off and marked
+ * UP when a probe answers; an UP origin when a validation failed or when it looks stuck. An origin that is DOWN,
+ * stuck, or has an attempt unanswered gets at most one attempt at a time, so a silent server holds no more than
+ * one pool thread and the other origins keep their creators.
  *
  * <p>When the pool marks an origin DOWN, its borrowed connections that have shown no JDBC activity for
  * {@code downGracePeriod} are aborted at once (their holders cannot finish: the server stopped answering
@@ -39,26 +40,57 @@ import java.util.concurrent.TimeUnit;
 final class FailureDetector {
 
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** Borrowed this long (or {@link #STUCK_HOLDS} mean holds, if longer) without a return looks stuck. */
-    private static final long STUCK_FLOOR_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int STUCK_HOLDS = 20;
 
-    private final ConnectionPool pool;
+    private final Ticker ticker;
+    private final Origins origins;
+    private final SlotTable<PooledConnection> table;
+    private final Closing closing;
+    private final OriginOperations operations;
+    private final Events events;
+    private final Probes probes;
+    private final Runnable wakeCreators;
+    private final Runnable wakeHousekeeper;
+    private final boolean abortBorrowedOnDown;
     private final long connectTimeoutNanos;
     private final long backoffMaxNanos;
     private final long graceNanos;
     private final int threshold;
-    private final int validationSeconds;
 
-    FailureDetector(ConnectionPool pool) {
-        this.pool = pool;
-        this.connectTimeoutNanos = pool.config.connectTimeout().toNanos();
-        this.backoffMaxNanos = pool.config.creationBackoffMax().toNanos();
-        this.graceNanos = pool.config.downGracePeriod().toNanos();
-        this.threshold = pool.config.downAfterFailures();
-        // A probe's validation is bounded by connectTimeout too: a probe is a connect that must answer in time.
-        this.validationSeconds = (int) Math.max(1, Math.min(pool.config.validationTimeout().toSeconds(),
-                pool.config.connectTimeout().toSeconds()));
+    FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
+                    Closing closing, OriginOperations operations, Events events, Connector connector,
+                    SessionSetup setup, LongSupplier meanHoldNanos, Runnable wakeCreators, Runnable wakeHousekeeper,
+                    BooleanSupplier shutdown) {
+        this.ticker = config.ticker();
+        this.origins = origins;
+        this.table = table;
+        this.closing = closing;
+        this.operations = operations;
+        this.events = events;
+        this.wakeCreators = wakeCreators;
+        this.wakeHousekeeper = wakeHousekeeper;
+        this.abortBorrowedOnDown = config.abortBorrowedOnDown();
+        this.connectTimeoutNanos = config.connectTimeout().toNanos();
+        this.backoffMaxNanos = config.creationBackoffMax().toNanos();
+        this.graceNanos = config.downGracePeriod().toNanos();
+        this.threshold = config.downAfterFailures();
+        this.probes = new Probes(config, origins, table, capacity, closing, operations, connector, setup,
+                meanHoldNanos, wakeCreators, shutdown, new ProbeOutcomes());
+    }
+
+    /** A probe's outcome counts like a connect's; one that answers brings back an origin the pool marked DOWN. */
+    private final class ProbeOutcomes implements Probes.Outcomes {
+        @Override
+        public void answered(Origin o, OriginStatus before, long now) {
+            connected(o);
+            if (before.state() == OriginState.DOWN) {
+                operations.upIfStill(o, before, "probe succeeded");
+            }
+        }
+
+        @Override
+        public void failed(Origin o, SQLException sanitized, long now) {
+            connectFailed(o, sanitized, now);
+        }
     }
 
     long connectTimeoutNanos() {
@@ -81,7 +113,7 @@ final class FailureDetector {
                 + sanitized.getErrorCode() + "; next attempt in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms): "
                 + sanitized.getMessage() : sanitized.getMessage();
         // The first failure of a run is worth a warning; repeats (back-off retries, probes) only at DEBUG.
-        pool.events.emit(PoolEvent.Type.CREATION_FAILED, o.name, null, detail,
+        events.emit(PoolEvent.Type.CREATION_FAILED, o.name, null, detail,
                 failures == 1 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG);
         markDownAt(o, failures, "consecutive connection failures", sanitized, now);
     }
@@ -103,7 +135,7 @@ final class FailureDetector {
         int n = group.landedAway.incrementAndGet();
         long backoff = backoffNanos(n);
         group.nextAttemptAt = now + backoff;
-        pool.events.emit(PoolEvent.Type.CREATION_FAILED, group.name, null, "a new connection landed on origin '"
+        events.emit(PoolEvent.Type.CREATION_FAILED, group.name, null, "a new connection landed on origin '"
                 + landed.name + "', which is " + landed.state() + ": closed; " + n + " such landing(s) in a row, next "
                 + "connect in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms",
                 n == 1 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG);
@@ -123,7 +155,7 @@ final class FailureDetector {
         }
         SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
         markDownAt(o, o.brokenInARow.incrementAndGet(), "connection errors in a row", sanitized,
-                pool.ticker.nanoTime());
+                ticker.nanoTime());
     }
 
     /** A connection came back healthy: the run of connection errors ends. Read first, so the return path writes
@@ -138,7 +170,7 @@ final class FailureDetector {
     void validationFailed(Origin o) {
         if (o.isUp() && !o.probeWanted) {
             o.probeWanted = true;
-            pool.creator.signal();
+            wakeCreators.run();
         }
     }
 
@@ -148,8 +180,8 @@ final class FailureDetector {
             if (o.nextAttemptAt - next < 0) {
                 o.nextAttemptAt = next; // never sooner than a back-off already set (a refused login's maximum)
             }
-            pool.operations.detectedDown(o, failures + " " + what + "; last: " + last.getMessage(), now);
-            pool.housekeeper.wake();
+            operations.detectedDown(o, failures + " " + what + "; last: " + last.getMessage(), now);
+            wakeHousekeeper.run();
         }
     }
 
@@ -161,7 +193,7 @@ final class FailureDetector {
     /** The newest failure still current: of an origin whose connects keep failing. Null once they succeed. */
     SQLException currentFailure() {
         SQLException newest = null;
-        for (Origin o : pool.origins.configured()) {
+        for (Origin o : origins.configured()) {
             SQLException f = o.lastFailure;
             if (f != null && o.connectFailures.get() > 0) {
                 newest = f;
@@ -173,7 +205,7 @@ final class FailureDetector {
     /** Attempts running for connectTimeout or longer, pool-wide: their room brings no connection soon. */
     int unanswered(long now) {
         int n = 0;
-        for (Origin o : pool.origins.configured()) {
+        for (Origin o : origins.configured()) {
             for (ConnectAttempt a : o.attempts) {
                 if (now - a.startedAt >= connectTimeoutNanos) {
                     n++;
@@ -190,18 +222,17 @@ final class FailureDetector {
      * silent connections of origins the pool marked DOWN. Runs on the housekeeper.
      */
     void check(long now) {
-        for (Origin o : pool.origins.configured()) {
+        for (Origin o : origins.configured()) {
             countUnanswered(o, now);
         }
-        long stuck = stuckNanos();
-        for (Origin o : pool.origins.configured()) {
-            if (probeable(o) && o.isUp() && !o.probeWanted && o.attempts.isEmpty() && now - o.nextProbeAt >= 0
-                    && stuckSince(o) != Long.MAX_VALUE && now - stuckSince(o) >= stuck) {
-                o.probeWanted = true;
-            }
-        }
-        startDueProbes(now);
+        probes.wantStuck(now);
+        probes.startDue(now);
         abortSilent(now);
+    }
+
+    /** Starts the probes that are due and have room (creators call it before they plan: a close made room). */
+    void startDueProbes(long now) {
+        probes.startDue(now);
     }
 
     private void countUnanswered(Origin o, long now) {
@@ -216,96 +247,14 @@ final class FailureDetector {
         }
     }
 
-    /** When the origin's last borrowed connection was borrowed, if it has connections and none available;
-     * otherwise Long.MAX_VALUE. */
-    private long stuckSince(Origin o) {
-        long[] newest = {Long.MIN_VALUE};
-        boolean[] borrowed = {false};
-        boolean[] available = {false};
-        pool.table.visit((state, e) -> {
-            if (e.origin != o) {
-                return true;
-            }
-            if (state == SlotState.AVAILABLE) {
-                available[0] = true;
-                return false;
-            }
-            if (state == SlotState.BORROWED && e.lent()) {
-                borrowed[0] = true;
-                newest[0] = Math.max(newest[0], e.borrowedAt);
-            }
-            return true;
-        });
-        return available[0] || !borrowed[0] ? Long.MAX_VALUE : newest[0];
-    }
-
-    /** How long every connection of an origin must have been borrowed for it to look stuck. */
-    long stuckNanos() {
-        return Math.max(STUCK_FLOOR_NANOS, STUCK_HOLDS * pool.creator.meanHoldNanos());
-    }
-
-    /** Only configured origins reached directly can be probed; a discovery group's URL picks its own server. */
-    private static boolean probeable(Origin o) {
-        return !o.discovers();
-    }
-
-    /** Starts the probes that are due and have room. Called by creators (woken by the close that made room) and
-     * the housekeeper. */
-    void startDueProbes(long now) {
-        for (Origin o : pool.origins.configured()) {
-            if (!probeable(o) || !o.attempts.isEmpty()) {
-                continue;
-            }
-            OriginStatus status = o.status();
-            boolean down = status.state() == OriginState.DOWN && status.detected() && now - o.nextAttemptAt >= 0;
-            boolean doubted = status.state() == OriginState.UP && o.probeWanted;
-            if ((down || doubted) && pool.creator.claimForProbe(o)) {
-                o.probeWanted = false;
-                ConnectAttempt.start(pool.name, o, now, true, () -> probe(o, status), pool.creator::signal);
-            }
-        }
-    }
-
-    /** Runs on the probe's own thread: connect, validate, close; then UP (if still as detected) or a failure. */
-    private void probe(Origin o, OriginStatus before) {
-        boolean answered = false;
-        SQLException failure = null;
-        try (Connection c = pool.connect(o)) {
-            pool.openedCount.incrementAndGet();
-            pool.closedCount.incrementAndGet();
-            pool.creator.setup.apply(c);
-            answered = c.isValid(validationSeconds);
-            if (!answered) {
-                failure = new SQLException("origin '" + o.name + "': probe connection is not valid", "08006");
-            }
-        } catch (Throwable t) {
-            failure = Secrets.sanitize(t, o.config, "probe failed");
-        } finally {
-            pool.creator.releaseProbe(o);
-        }
-        long now = pool.ticker.nanoTime();
-        if (!answered) {
-            connectFailed(o, failure, now);
-            return;
-        }
-        connected(o);
-        if (before.state() == OriginState.DOWN) {
-            pool.operations.upIfStill(o, before, "probe succeeded");
-        } else {
-            // Slow statements, not a silent server: look again later, twice as late each time.
-            o.probeSpacingNanos = Math.min(Math.max(2 * o.probeSpacingNanos, stuckNanos()), TimeUnit.MINUTES.toNanos(10));
-            o.nextProbeAt = now + o.probeSpacingNanos;
-        }
-    }
-
     /** Aborts borrowed connections of origins the pool marked DOWN that have been silent for the grace period. */
     private void abortSilent(long now) {
-        if (!pool.config.abortBorrowedOnDown()) {
+        if (!abortBorrowedOnDown) {
             return;
         }
-        pool.table.visit((state, e) -> {
+        table.visit((state, e) -> {
             if (state == SlotState.BORROWED && e.lent() && silentOnDetectedDown(e, now)) {
-                pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
+                closing.reclaim(e, CloseReason.ORIGIN_NOT_UP);
             }
             return true;
         });
@@ -322,28 +271,28 @@ final class FailureDetector {
      * creators (they start due probes), so the housekeeper never spins on it.
      */
     long nextDue(long now) {
-        long due = now + Creator.NEVER;
-        long stuck = stuckNanos();
-        for (Origin o : pool.origins.configured()) {
+        long due = now + OriginStatus.NEVER;
+        long stuck = probes.stuckNanos();
+        for (Origin o : origins.configured()) {
             for (ConnectAttempt a : o.attempts) {
                 due = ahead(due, a.startedAt + (a.countedPeriods + 1) * connectTimeoutNanos, now);
             }
-            if (!probeable(o) || !o.attempts.isEmpty()) {
+            if (!Probes.probeable(o) || !o.attempts.isEmpty()) {
                 continue;
             }
             OriginStatus st = o.status();
             if (st.state() == OriginState.DOWN && st.detected()) {
                 due = ahead(due, o.nextAttemptAt, now);
             } else if (st.state() == OriginState.UP && !o.probeWanted) {
-                long since = stuckSince(o);
+                long since = probes.stuckSince(o);
                 if (since != Long.MAX_VALUE) {
                     due = ahead(due, Math.max(since + stuck, o.nextProbeAt), now);
                 }
             }
         }
-        if (pool.config.abortBorrowedOnDown()) {
+        if (abortBorrowedOnDown) {
             long[] abortDue = {due};
-            pool.table.visit((state, e) -> {
+            table.visit((state, e) -> {
                 if (state == SlotState.BORROWED && e.lent() && e.origin.status().detected()) {
                     abortDue[0] = ahead(abortDue[0], e.lastActivityAt + graceNanos, now);
                 }

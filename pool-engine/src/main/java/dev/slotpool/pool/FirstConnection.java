@@ -1,5 +1,6 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolInitializationException;
 import dev.slotpool.table.Parking;
 
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * detection), or at the latest {@code connectTimeout} later. The builder's thread only polls: it opens nothing
  * itself (S6).
  */
-public final class FirstConnection {
+final class FirstConnection {
 
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -28,17 +29,18 @@ public final class FirstConnection {
      *
      * @throws PoolInitializationException naming each origin and its last failure
      */
-    public static void await(ConnectionPool pool) {
-        long timeout = pool.config.initializationFailTimeout().toNanos();
-        if (timeout < 0 || pool.config.initialSize() == 0) {
+    static void await(PoolConfig config, Origins origins, Runnable closePool) {
+        long timeout = config.initializationFailTimeout().toNanos();
+        if (timeout < 0 || config.initialSize() == 0) {
             return;
         }
         long start = System.nanoTime();
-        long connectTimeout = pool.config.connectTimeout().toNanos();
-        while (!anyOriginAnswered(pool)) {
+        long connectTimeout = config.connectTimeout().toNanos();
+        while (!anyOriginAnswered(origins)) {
             long waited = System.nanoTime() - start;
-            if (waited >= timeout && (everyOriginFailed(pool) || waited >= timeout + connectTimeout)) {
-                fail(pool, waited);
+            if (waited >= timeout && (everyOriginFailed(origins) || waited >= timeout + connectTimeout)) {
+                closePool.run();
+                throw failure(config, origins, waited);
             }
             Parking.park(FirstConnection.class, POLL_NANOS);
         }
@@ -47,8 +49,8 @@ public final class FirstConnection {
     /** Whether an origin's last connect gave a usable connection: its mean connect time is kept from the first
      * success on and reset by a failure. Not the opened count, which also counts a connection whose init SQL
      * failed. */
-    private static boolean anyOriginAnswered(ConnectionPool pool) {
-        for (Origin o : pool.origins.configured()) {
+    private static boolean anyOriginAnswered(Origins origins) {
+        for (Origin o : origins.configured()) {
             if (o.createTime.nanos() > 0) {
                 return true;
             }
@@ -56,8 +58,8 @@ public final class FirstConnection {
         return false;
     }
 
-    private static boolean everyOriginFailed(ConnectionPool pool) {
-        for (Origin o : pool.origins.configured()) {
+    private static boolean everyOriginFailed(Origins origins) {
+        for (Origin o : origins.configured()) {
             if (o.weight > 0 && o.connectFailures.get() == 0) {
                 return false;
             }
@@ -65,24 +67,23 @@ public final class FirstConnection {
         return true;
     }
 
-    private static void fail(ConnectionPool pool, long waitedNanos) {
+    private static PoolInitializationException failure(PoolConfig config, Origins origins, long waitedNanos) {
         Map<String, String> failures = new LinkedHashMap<>();
-        StringBuilder m = new StringBuilder("pool '").append(pool.name).append("' could not open a first connection "
-                + "in ").append(TimeUnit.NANOSECONDS.toMillis(waitedNanos)).append(" ms (initializationFailTimeout "
-                + "is ").append(pool.config.initializationFailTimeout().toMillis()).append(" ms; a negative value "
-                + "starts the pool without waiting):");
+        StringBuilder m = new StringBuilder("pool '").append(config.name())
+                .append("' could not open a first connection in ").append(TimeUnit.NANOSECONDS.toMillis(waitedNanos))
+                .append(" ms (initializationFailTimeout is ").append(config.initializationFailTimeout().toMillis())
+                .append(" ms; a negative value starts the pool without waiting):");
         SQLException newest = null;
-        for (Origin o : pool.origins.configured()) {
+        for (Origin o : origins.configured()) {
             SQLException last = o.lastFailure;
             String why = last != null ? last.getMessage()
                     : o.weight == 0 ? "not tried (weight 0)" : "no attempt ended yet";
             failures.put(o.name, why);
-            m.append("\n    origin ").append(ConnectionPool.describe(o.config)).append(": ").append(why);
+            m.append("\n    origin ").append(Origins.describe(o.config)).append(": ").append(why);
             if (last != null) {
                 newest = last;
             }
         }
-        pool.close();
-        throw new PoolInitializationException(m.toString(), failures, newest);
+        return new PoolInitializationException(m.toString(), failures, newest);
     }
 }

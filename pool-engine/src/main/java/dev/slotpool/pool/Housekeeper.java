@@ -1,10 +1,14 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
+import dev.slotpool.Ticker;
 import dev.slotpool.table.Parking;
+import dev.slotpool.table.SlotTable;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the
@@ -15,7 +19,19 @@ import java.util.concurrent.TimeUnit;
  */
 final class Housekeeper {
 
-    private final ConnectionPool pool;
+    private final String poolName;
+    private final Ticker ticker;
+    private final int minSize;
+    private final Origins origins;
+    private final SlotTable<PooledConnection> table;
+    private final Capacity capacity;
+    private final Closing closing;
+    private final PacedDrains drains;
+    private final OriginOperations operations;
+    private final FailureDetector detector;
+    private final Validation validation;
+    private final Runnable wakeCreators;
+    private final BooleanSupplier shutdown;
     private final long periodNanos;
     private final long inactiveNanos;
     private final long abandonedNanos;
@@ -28,20 +44,33 @@ final class Housekeeper {
     private Thread thread;
     private volatile boolean stopped;
 
-    Housekeeper(ConnectionPool pool) {
-        this.pool = pool;
-        var c = pool.config;
+    Housekeeper(PoolConfig c, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
+                PacedDrains drains, OriginOperations operations, FailureDetector detector, Validation validation,
+                Events events, Runnable wakeCreators, BooleanSupplier shutdown) {
+        this.poolName = c.name();
+        this.ticker = c.ticker();
+        this.minSize = c.minSize();
+        this.origins = origins;
+        this.table = table;
+        this.capacity = capacity;
+        this.closing = closing;
+        this.drains = drains;
+        this.operations = operations;
+        this.detector = detector;
+        this.validation = validation;
+        this.wakeCreators = wakeCreators;
+        this.shutdown = shutdown;
         this.periodNanos = c.housekeepingPeriod().toNanos();
         this.inactiveNanos = c.inactiveTimeout().toNanos();
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
         this.keepaliveNanos = c.keepaliveInterval().toNanos();
-        this.leaks = new LeakWarnings(pool);
+        this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events);
         this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
     }
 
     void start() {
-        thread = new Thread(this::run, "slotpool-" + pool.name + "-housekeeper");
+        thread = new Thread(this::run, "slotpool-" + poolName + "-housekeeper");
         thread.setDaemon(true);
         thread.start();
     }
@@ -59,7 +88,7 @@ final class Housekeeper {
     /**
      * Waits for the thread until {@code deadline} (System.nanoTime), then interrupts it. Its only driver calls
      * are keepalive validations (closes go to the {@link Closer}); one that outlasts this closes its connection
-     * when it ends ({@link ConnectionPool#keepalive}).
+     * when it ends ({@link #keepalive}).
      */
     void join(long deadline) {
         try {
@@ -82,37 +111,37 @@ final class Housekeeper {
      */
     private void run() {
         long next = System.nanoTime() + periodNanos;
-        long dueAt = pool.ticker.nanoTime() + Creator.NEVER;
+        long dueAt = ticker.nanoTime() + OriginStatus.NEVER;
         while (!stopped) {
             try {
-                long now = pool.ticker.nanoTime();
+                long now = ticker.nanoTime();
                 if (now - dueAt >= 0) {
-                    pool.operations.dueWork(now);
+                    operations.dueWork(now);
                 }
-                pool.detector.check(now);
+                detector.check(now);
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
                     next += periodNanos;
                     pass();
                     continue;
                 }
-                dueAt = Math.min(pool.drains.nextDue(now), pool.detector.nextDue(now));
+                dueAt = Math.min(drains.nextDue(now), detector.nextDue(now));
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
                 System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,
-                        "[" + pool.name + "] housekeeping failed", e);
+                        "[" + poolName + "] housekeeping failed", e);
             }
         }
     }
 
     /** One visit of the table. */
     void pass() {
-        if (pool.isShutdown()) {
+        if (shutdown.getAsBoolean()) {
             return;
         }
-        long now = pool.ticker.nanoTime();
-        int[] closableIdle = {pool.occupied.get() - pool.config.minSize()};
-        pool.table.visit((state, e) -> {
+        long now = ticker.nanoTime();
+        int[] closableIdle = {capacity.occupied() - minSize};
+        table.visit((state, e) -> {
             if (state == SlotState.AVAILABLE) {
                 closableIdle[0] -= visitIdle(e, now, closableIdle[0]) ? 1 : 0;
             } else if (state == SlotState.BORROWED && e.lent()) {
@@ -120,24 +149,24 @@ final class Housekeeper {
             }
             return true;
         });
-        pool.origins.forgetEmpty(now, forgetNanos);
-        pool.origins.splitGroupWeights();
-        pool.operations.housekeep(now);
-        if (pool.occupied.get() < pool.config.minSize()) {
-            pool.creator.signal();
+        origins.forgetEmpty(now, forgetNanos);
+        origins.splitGroupWeights();
+        operations.housekeep(now);
+        if (capacity.occupied() < minSize) {
+            wakeCreators.run();
         }
     }
 
     /** Returns true if it closed the connection for inactivity (so the count above min shrinks). */
     private boolean visitIdle(PooledConnection e, long now, int closableIdle) {
         if (!e.origin.isUp()) {
-            pool.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+            closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
         } else if (now - e.retireAt >= 0) {
-            pool.closeIfIdle(e, CloseReason.MAX_LIFETIME);
+            closing.closeIfIdle(e, CloseReason.MAX_LIFETIME);
         } else if (inactiveNanos > 0 && closableIdle > 0 && now - e.returnedAt >= inactiveNanos) {
-            return pool.closeIfIdle(e, CloseReason.INACTIVE);
+            return closing.closeIfIdle(e, CloseReason.INACTIVE);
         } else if (keepaliveNanos > 0 && now - Math.max(e.returnedAt, e.lastValidatedAt) >= keepaliveNanos) {
-            pool.keepalive(e);
+            keepalive(e);
         }
         return false;
     }
@@ -145,17 +174,35 @@ final class Housekeeper {
     private void visitBorrowed(PooledConnection e, long now) {
         leaks.visit(e, now);
         if (abandonedNanos > 0 && now - e.lastActivityAt >= abandonedNanos) {
-            pool.reclaim(e, CloseReason.ABANDONED);
+            closing.reclaim(e, CloseReason.ABANDONED);
         } else if (ttlNanos > 0 && now - e.borrowedAt >= ttlNanos) {
-            pool.reclaim(e, CloseReason.TIME_TO_LIVE);
+            closing.reclaim(e, CloseReason.TIME_TO_LIVE);
         } else if (!e.origin.isUp()) {
             if (now - e.origin.status().abortBorrowedAt() >= 0) {
-                pool.reclaim(e, CloseReason.ORIGIN_NOT_UP);
+                closing.reclaim(e, CloseReason.ORIGIN_NOT_UP);
             } else {
                 e.retire(CloseReason.ORIGIN_NOT_UP);
             }
         } else if (now - e.retireAt >= 0) {
             e.retire(CloseReason.MAX_LIFETIME);
+        }
+    }
+
+    /** Validates an idle connection if it wins it from borrowers; a good one goes back (to a waiter first). */
+    private void keepalive(PooledConnection e) {
+        if (!table.tryBorrow(e.slot, e)) {
+            return;
+        }
+        if (validation.validate(e, Long.MAX_VALUE)) {
+            e.lastValidatedAt = ticker.nanoTime();
+            table.release(e.slot);
+            // A validation can outlast close() (a driver call the pool's join does not wait for): close() sets the
+            // flag, then sweeps; this released, then reads the flag. One of the two closes it.
+            if (shutdown.getAsBoolean()) {
+                closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
+            }
+        } else {
+            closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
         }
     }
 }

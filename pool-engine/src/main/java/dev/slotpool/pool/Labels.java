@@ -4,6 +4,7 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.table.Slot;
+import dev.slotpool.table.SlotTable;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -21,18 +22,23 @@ final class Labels {
     private Labels() {
     }
 
+    /** Lends a slot the labeled look won, after the checks of any borrow; null if its connection was unusable. */
+    interface Lender {
+        Connection lendIfUsable(Slot<PooledConnection> s, long start, long deadline) throws SQLException;
+    }
+
     /**
      * The available connection of cost 0, else the cheapest acceptable one, taken under the table's turn rule
      * (no barging ahead of waiters) and checked within the borrow's deadline ({@code start}, {@code deadline}:
      * System.nanoTime). Null when none is acceptable, none may be taken ahead of waiters, or every candidate was
      * taken by others first or proved unusable (the caller then borrows any, on the same deadline).
      */
-    static Connection borrowCheapest(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested,
-                                     long start, long deadline) throws SQLException {
+    static Connection borrowCheapest(SlotTable<PooledConnection> table, Lender lender, LabelingCallback labeling,
+                                     Map<String, String> requested, long start, long deadline) throws SQLException {
         ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp() ? cost(labeling, requested, e.labels())
                 : LabelingCallback.UNUSABLE;
-        for (Slot<PooledConnection> s; (s = pool.table.tryBorrowCheapest(costOf, LabelingCallback.UNUSABLE)) != null; ) {
-            Connection c = pool.lendIfUsable(s, start, deadline);
+        for (Slot<PooledConnection> s; (s = table.tryBorrowCheapest(costOf, LabelingCallback.UNUSABLE)) != null; ) {
+            Connection c = lender.lendIfUsable(s, start, deadline);
             if (c != null) {
                 return c;
             }
@@ -41,7 +47,7 @@ final class Labels {
     }
 
     /** Makes a borrowed connection match the request, or retires it and fails the borrow. */
-    static Connection configure(ConnectionPool pool, LabelingCallback labeling, Map<String, String> requested,
+    static Connection configure(String poolName, LabelingCallback labeling, Map<String, String> requested,
                                 Connection c) throws SQLException {
         ProxyConnection proxy = (ProxyConnection) c;
         if (cost(labeling, requested, proxy.labels()) == 0) {
@@ -59,7 +65,7 @@ final class Labels {
         }
         if (!ok) {
             retireAndClose(proxy);
-            throw new SQLException("pool '" + pool.name + "': the labeling callback could not configure a "
+            throw new SQLException("pool '" + poolName + "': the labeling callback could not configure a "
                     + "connection for labels " + requested.keySet());
         }
         if (cost(labeling, requested, proxy.labels()) != 0) {

@@ -2,6 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.PoolEvent;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -12,12 +13,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class LeakWarnings {
 
-    private final ConnectionPool pool;
     private final long thresholdNanos;
+    private final Events events;
 
-    LeakWarnings(ConnectionPool pool) {
-        this.pool = pool;
-        this.thresholdNanos = pool.config.leakDetectionThreshold().toNanos();
+    LeakWarnings(Duration threshold, Events events) {
+        this.thresholdNanos = threshold.toNanos();
+        this.events = events;
     }
 
     /** Visits one borrowed connection, before any reclaim decides on it. */
@@ -41,7 +42,7 @@ final class LeakWarnings {
             return; // returned meanwhile: the values read may be mixed
         }
         e.leakReportedStamp = stamp;
-        pool.events.emit(PoolEvent.Type.LEAK, e.origin.name, null, "connection held by thread '"
+        events.emit(PoolEvent.Type.LEAK, e.origin.name, null, "connection held by thread '"
                 + (holder == null ? "?" : holder.getName()) + "' for " + TimeUnit.NANOSECONDS.toMillis(held)
                 + " ms, longer than leakDetectionThreshold (" + TimeUnit.NANOSECONDS.toMillis(thresholdNanos)
                 + " ms); left with its holder" + (stack == null ? "" : "; borrowed at:\n" + Labels.stackText(stack)));

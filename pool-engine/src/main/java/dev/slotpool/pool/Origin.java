@@ -2,7 +2,6 @@ package dev.slotpool.pool;
 
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
-import dev.slotpool.table.EntryFilter;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -20,6 +19,9 @@ final class Origin {
 
     private static final VarHandle STATUS;
 
+    /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
+    static final int LATENCY_SCALE = 100;
+
     static {
         try {
             STATUS = MethodHandles.lookup().findVarHandle(Origin.class, "status", OriginStatus.class);
@@ -35,8 +37,6 @@ final class Origin {
     /** For an origin found by a discovery query: the configured origin whose URL it was reached through (its
      * {@link #occupied} counts the whole group, so the configured cap and weight apply to the group). */
     final Origin parent;
-    /** Prefer-this-origin filter for weighted borrows; allocated once so a borrow allocates nothing. */
-    final EntryFilter<PooledConnection> mine = e -> e.origin == this;
 
     /** Accessed through {@link #STATUS} after construction: volatile reads, changes by CAS only. */
     private volatile OriginStatus status;
@@ -82,15 +82,6 @@ final class Origin {
     /** The last push-back; doubles while probes keep answering (written by probe threads, one at a time). */
     volatile long probeSpacingNanos;
 
-    /** A paced drain's idle connections, reserved for close (CLOSING) and closed one by one on a schedule. */
-    final ConcurrentLinkedQueue<PooledConnection> drainQueue = new ConcurrentLinkedQueue<>();
-    /** The paced drain's schedule (ticker time): close number k of {@link #drainTotal} is due at
-     * start + (end − start) × k ÷ total. Written by the drain call before the connections are queued. */
-    volatile long drainStartAt;
-    volatile long drainEndAt;
-    volatile int drainTotal;
-    final AtomicInteger drainClosed = new AtomicInteger();
-
     /** Latency-aware balancing: mean borrow-to-return time fed by the same 1-in-16 return samples as the
      * creator's estimate, and their count (racy but benign, as the mean). */
     final MovingMean holdTime = new MovingMean();
@@ -100,10 +91,6 @@ final class Origin {
     /** The two counts above at the housekeeper's last visit (housekeeper thread only). */
     long seenSamples;
     long seenBroken;
-
-    Origin(OriginConfig config, Driver driver, Properties connectProperties, long now) {
-        this(config, driver, connectProperties, now, null);
-    }
 
     Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
         this.config = config;
@@ -152,18 +139,8 @@ final class Origin {
         return occupied.get() < cap(poolMax) && now - nextAttemptAt >= 0;
     }
 
-    /** Takes one place under the cap (CAS), or returns false when the origin is full. */
-    boolean tryClaim(int poolMax) {
-        int cap = cap(poolMax);
-        for (int n = occupied.get(); n < cap; n = occupied.get()) {
-            if (occupied.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private int cap(int poolMax) {
+    /** The most connections this origin (or discovery group) may have: its own cap, else the pool's. */
+    int cap(int poolMax) {
         return config.maxConnections() == 0 ? poolMax : config.maxConnections();
     }
 

@@ -3,8 +3,11 @@ package dev.slotpool.pool;
 import dev.slotpool.Balancing;
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
+import dev.slotpool.Ticker;
+import dev.slotpool.table.SlotTable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,15 +25,36 @@ import java.util.Map;
  */
 public final class OriginOperations {
 
-    private final ConnectionPool pool;
+    private final Ticker ticker;
+    private final boolean latency;
+    private final long downAbortDelayNanos;
+    private final Origins origins;
+    private final SlotTable<PooledConnection> table;
+    private final Closing closing;
+    private final PacedDrains drains;
+    private final Events events;
+    private final Runnable wakeCreators;
+    private final Runnable wakeHousekeeper;
     private final OriginSelector originSelector;
     private final Rebalancer rebalancer;
 
-    OriginOperations(ConnectionPool pool) {
-        this.pool = pool;
-        this.originSelector = new OriginSelector(pool.origins);
-        this.rebalancer = new Rebalancer(pool.origins, pool.table, pool.config, pool.replacements, pool.events,
-                e -> pool.closeIfIdle(e, CloseReason.REBALANCED), () -> pool.creator.signal());
+    OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
+                     Closing closing, PacedDrains drains, Events events, Runnable wakeCreators,
+                     Runnable wakeHousekeeper) {
+        this.ticker = config.ticker();
+        this.latency = config.balancing() == Balancing.LATENCY;
+        this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
+                : OriginStatus.NEVER;
+        this.origins = origins;
+        this.table = table;
+        this.closing = closing;
+        this.drains = drains;
+        this.events = events;
+        this.wakeCreators = wakeCreators;
+        this.wakeHousekeeper = wakeHousekeeper;
+        this.originSelector = new OriginSelector(origins::all, origins::find);
+        this.rebalancer = new Rebalancer(origins, table, config, capacity, events,
+                e -> closing.closeIfIdle(e, CloseReason.REBALANCED), wakeCreators);
     }
 
     /**
@@ -44,7 +68,7 @@ public final class OriginOperations {
             throw new IllegalArgumentException("drain timeout must be ≥ 0 (was " + timeout + ")");
         }
         for (Origin o : originSelector.resolve(selector)) {
-            long now = pool.ticker.nanoTime();
+            long now = ticker.nanoTime();
             OriginStatus st = o.status();
             // Only the call whose CAS moves the origin out of UP drains it: a concurrent drain finds it DRAINING.
             if (st.state() != OriginState.UP || !change(o, st, new OriginStatus(OriginState.DRAINING,
@@ -54,10 +78,10 @@ public final class OriginOperations {
             if (timeout.isZero()) {
                 sweep(o);
             } else {
-                pool.drains.queueIdle(o, now, timeout.toNanos());
+                drains.queueIdle(o, now, timeout.toNanos());
             }
         }
-        pool.housekeeper.wake();
+        wakeHousekeeper.run();
     }
 
     /** Unplanned DOWN by an operator: idle connections closed now, borrowed ones aborted after the grace period
@@ -66,13 +90,13 @@ public final class OriginOperations {
         for (Origin o : originSelector.resolve(selector)) {
             OriginStatus st = o.status();
             OriginStatus down = new OriginStatus(OriginState.DOWN, "marked down", false,
-                    pool.ticker.nanoTime() + downAbortDelay());
+                    ticker.nanoTime() + downAbortDelayNanos);
             while (!(st.state() == OriginState.DOWN && !st.detected()) && !change(o, st, down)) {
                 st = o.status();
             }
             sweep(o);
         }
-        pool.housekeeper.wake();
+        wakeHousekeeper.run();
     }
 
     /** UP again: the origins receive connections again, up to their share, a rebalance step at a time.
@@ -105,7 +129,7 @@ public final class OriginOperations {
         List<String> problems = new ArrayList<>();
         Map<Origin, Integer> resolved = new LinkedHashMap<>();
         for (Map.Entry<String, Integer> w : weights.entrySet()) {
-            Origin o = pool.origins.find(w.getKey());
+            Origin o = origins.find(w.getKey());
             if (o == null) {
                 problems.add("unknown origin '" + w.getKey() + "'");
             } else if (w.getValue() == null || w.getValue() < 0) {
@@ -115,7 +139,7 @@ public final class OriginOperations {
             }
         }
         int total = 0;
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : origins.all()) {
             total += resolved.getOrDefault(o, o.baseWeight);
         }
         if (problems.isEmpty() && total == 0) {
@@ -128,24 +152,24 @@ public final class OriginOperations {
         resolved.forEach((o, w) -> {
             o.weightPinned = o.parent != null;
             o.baseWeight = w;
-            o.weight = pool.config.balancing() == Balancing.LATENCY ? w * Rebalancer.LATENCY_SCALE : w;
+            o.weight = latency ? w * Origin.LATENCY_SCALE : w;
         });
-        pool.origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
-        pool.events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
-        pool.creator.signal();
+        origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
+        events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
+        wakeCreators.run();
     }
 
     /** Back to the configured weights; discovered origins share their group's again. */
     public void rebalanceToConfigured() {
         Map<String, Integer> w = new LinkedHashMap<>();
-        for (Origin o : pool.origins.configured()) {
+        for (Origin o : origins.configured()) {
             w.put(o.name, o.config.weight());
         }
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : origins.all()) {
             o.weightPinned = false;
         }
         rebalance(w);
-        pool.origins.splitGroupWeights();
+        origins.splitGroupWeights();
     }
 
     // ---- called by pool threads --------------------------------------------------------------------------
@@ -154,7 +178,7 @@ public final class OriginOperations {
     void detectedDown(Origin o, String reason, long now) {
         OriginStatus st = o.status();
         if (st.state() == OriginState.UP
-                && change(o, st, new OriginStatus(OriginState.DOWN, reason, true, now + downAbortDelay()))) {
+                && change(o, st, new OriginStatus(OriginState.DOWN, reason, true, now + downAbortDelayNanos))) {
             sweep(o);
         }
     }
@@ -162,7 +186,7 @@ public final class OriginOperations {
     /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
     void housekeep(long now) {
         dueWork(now);
-        if (pool.config.balancing() == Balancing.LATENCY) {
+        if (latency) {
             rebalancer.followLatency();
         }
         rebalancer.step(now);
@@ -179,11 +203,11 @@ public final class OriginOperations {
     /** Work due before the next housekeeping visit: paced drain closes and aborts at deadlines
      * ({@link PacedDrains}), then drains that emptied turn DOWN. */
     void dueWork(long now) {
-        pool.drains.dueWork(now);
-        for (Origin o : pool.origins.all()) {
+        drains.dueWork(now);
+        for (Origin o : origins.all()) {
             finishDrain(o);
         }
-        for (Origin o : pool.origins.configured()) {
+        for (Origin o : origins.configured()) {
             finishDrain(o);
         }
     }
@@ -206,9 +230,9 @@ public final class OriginOperations {
      */
     List<Origin> suspendAll(String reason, Duration abortAfter) {
         List<Origin> resume = new ArrayList<>();
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : origins.all()) {
             OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
-                    pool.ticker.nanoTime() + abortAfter.toNanos());
+                    ticker.nanoTime() + abortAfter.toNanos());
             OriginStatus st = o.status();
             while (!change(o, st, down)) {
                 st = o.status();
@@ -218,7 +242,7 @@ public final class OriginOperations {
             }
             sweep(o);
         }
-        pool.housekeeper.wake();
+        wakeHousekeeper.run();
         return resume;
     }
 
@@ -232,7 +256,7 @@ public final class OriginOperations {
     /** UP by an operator: wins over any state. */
     private void up(Origin o, String reason) {
         OriginStatus st = o.status();
-        while (st.state() != OriginState.UP && !change(o, st, OriginStatus.up(reason, pool.ticker.nanoTime()))) {
+        while (st.state() != OriginState.UP && !change(o, st, OriginStatus.up(reason, ticker.nanoTime()))) {
             st = o.status();
         }
         afterUp(o);
@@ -241,33 +265,33 @@ public final class OriginOperations {
     /** UP by the pool's own finding, only if the status is still {@code expected}: an operator's markDown or
      * drain in the meantime wins. */
     void upIfStill(Origin o, OriginStatus expected, String reason) {
-        if (change(o, expected, OriginStatus.up(reason, pool.ticker.nanoTime()))) {
+        if (change(o, expected, OriginStatus.up(reason, ticker.nanoTime()))) {
             afterUp(o);
         }
     }
 
     private void afterUp(Origin o) {
-        pool.drains.close(o, CloseReason.ORIGIN_NOT_UP);
+        drains.close(o, CloseReason.ORIGIN_NOT_UP);
         o.connectFailures.set(0);
         o.brokenInARow.set(0);
         o.lastFailure = null;
-        o.nextAttemptAt = pool.ticker.nanoTime();
-        pool.creator.signal();
+        o.nextAttemptAt = ticker.nanoTime();
+        wakeCreators.run();
     }
 
     /** Closes the origin's idle connections (a paced drain's too) and marks its borrowed ones to close at
      * return. */
     private void sweep(Origin o) {
-        pool.drains.close(o, CloseReason.ORIGIN_NOT_UP);
-        pool.table.visit((state, e) -> {
+        drains.close(o, CloseReason.ORIGIN_NOT_UP);
+        table.visit((state, e) -> {
             if (e.origin == o && state == SlotState.AVAILABLE) {
-                pool.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+                closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
             } else if (e.origin == o && state == SlotState.BORROWED) {
                 e.retire(CloseReason.ORIGIN_NOT_UP);
             }
             return true;
         });
-        pool.creator.signal();
+        wakeCreators.run();
     }
 
     /** One status change by CAS (volatile), reported if it won. */
@@ -276,14 +300,10 @@ public final class OriginOperations {
             return false;
         }
         if (o.parent != null) {
-            pool.origins.splitGroupWeights(); // its group's weight is split among its UP origins
+            origins.splitGroupWeights(); // its group's weight is split among its UP origins
         }
-        pool.events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from.state() + " -> " + to.state() + ": "
+        events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from.state() + " -> " + to.state() + ": "
                 + to.reason());
         return true;
-    }
-
-    private long downAbortDelay() {
-        return pool.config.abortBorrowedOnDown() ? pool.config.downGracePeriod().toNanos() : Creator.NEVER;
     }
 }

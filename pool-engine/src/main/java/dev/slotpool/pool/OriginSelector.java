@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Which origins an operator's selector names (docs/failover.md): an origin's name (a configured origin with a
@@ -19,10 +21,13 @@ final class OriginSelector {
     /** The keys a selector may use: the name, then the dimensions. */
     private static final List<String> KEYS = List.of("name", "service", "database", "instance", "host");
 
-    private final Origins origins;
+    /** The origins connections belong to, and the lookup by name of those and the configured ones. */
+    private final Supplier<Origin[]> all;
+    private final Function<String, Origin> find;
 
-    OriginSelector(Origins origins) {
-        this.origins = origins;
+    OriginSelector(Supplier<Origin[]> all, Function<String, Origin> find) {
+        this.all = all;
+        this.find = find;
     }
 
     /** The origins {@code selector} names; {@link IllegalArgumentException} when nothing matches or a key is
@@ -37,7 +42,7 @@ final class OriginSelector {
             Origin o = require(selector);
             out.add(o);
             if (o.discovers()) {
-                for (Origin d : origins.all()) {
+                for (Origin d : all.get()) {
                     if (d.parent == o) {
                         out.add(d);
                     }
@@ -55,7 +60,7 @@ final class OriginSelector {
             }
             wanted.put(key, pair.substring(eq + 1).trim());
         }
-        for (Origin o : origins.all()) {
+        for (Origin o : all.get()) {
             if (wanted.entrySet().stream().allMatch(w -> w.getValue().equalsIgnoreCase(value(o, w.getKey())))) {
                 out.add(o);
             }
@@ -68,7 +73,7 @@ final class OriginSelector {
 
     /** The origin with this name; {@link IllegalArgumentException} naming the known origins when there is none. */
     Origin require(String name) {
-        Origin o = name == null ? null : origins.find(name);
+        Origin o = name == null ? null : find.apply(name);
         if (o == null) {
             throw new IllegalArgumentException("unknown origin '" + name + "' (known origins: " + known() + ")");
         }
@@ -78,7 +83,7 @@ final class OriginSelector {
     /** The origins' names, for messages. */
     String known() {
         List<String> names = new ArrayList<>();
-        for (Origin o : origins.all()) {
+        for (Origin o : all.get()) {
             names.add(o.name);
         }
         return String.join(", ", names);

@@ -11,7 +11,10 @@ import dev.slotpool.OriginState;
  */
 record OriginStatus(OriginState state, String reason, boolean detected, long abortBorrowedAt) {
 
+    /** Far enough ahead in ticker time to mean "never", yet safe to add to any nanoTime without overflow. */
+    static final long NEVER = Long.MAX_VALUE / 4;
+
     static OriginStatus up(String reason, long now) {
-        return new OriginStatus(OriginState.UP, reason, false, now + Creator.NEVER);
+        return new OriginStatus(OriginState.UP, reason, false, now + NEVER);
     }
 }

@@ -1,11 +1,13 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.Balancing;
+import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
-import dev.slotpool.table.EntryFilter;
-
+import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
+import dev.slotpool.Ticker;
+import dev.slotpool.table.EntryFilter;
 
 import java.sql.Connection;
 import java.sql.Driver;
@@ -32,16 +34,25 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class Origins {
 
-    private final ConnectionPool pool;
+    private final Ticker ticker;
+    private final Events events;
+    private final boolean latency;
+    private final int validationTimeoutSeconds;
+    private final String driverClassName;
     private final Origin[] configured;
-    private final AtomicReference<Origin[]> all;
+    /** The origins connections belong to, with their borrow filters; replaced whole (copy and CAS). */
+    private final AtomicReference<Lending> all;
 
-    Origins(ConnectionPool pool, List<OriginConfig> configs) {
-        this.pool = pool;
+    Origins(PoolConfig config, Events events) {
+        this.ticker = config.ticker();
+        this.events = events;
+        this.latency = config.balancing() == Balancing.LATENCY;
+        this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
+        this.driverClassName = config.driverClassName();
         List<Origin> list = new ArrayList<>();
         List<Origin> lending = new ArrayList<>();
-        for (OriginConfig c : configs) {
-            Origin o = new Origin(c, driverFor(c), properties(c), pool.ticker.nanoTime());
+        for (OriginConfig c : config.origins()) {
+            Origin o = new Origin(c, driverFor(c), properties(c), ticker.nanoTime(), null);
             scaleForLatency(o);
             list.add(o);
             if (!o.discovers()) {
@@ -49,12 +60,12 @@ final class Origins {
             }
         }
         this.configured = list.toArray(new Origin[0]);
-        this.all = new AtomicReference<>(lending.toArray(new Origin[0]));
+        this.all = new AtomicReference<>(Lending.of(lending.toArray(new Origin[0])));
     }
 
     /** The origins connections belong to (configured without a discovery query, and discovered). */
     Origin[] all() {
-        return all.get();
+        return all.get().origins;
     }
 
     /** The configured origins, where creators open connections. */
@@ -64,7 +75,7 @@ final class Origins {
 
     /** An origin connections belong to, or a configured one with a discovery query; null if none. */
     Origin find(String name) {
-        for (Origin o : all.get()) {
+        for (Origin o : all()) {
             if (o.name.equals(name)) {
                 return o;
             }
@@ -86,7 +97,7 @@ final class Origins {
         String name;
         String[] dims = new String[4];
         try (Statement st = c.createStatement()) {
-            st.setQueryTimeout((int) Math.max(1, pool.config.validationTimeout().toSeconds()));
+            st.setQueryTimeout(validationTimeoutSeconds);
             try (ResultSet rs = st.executeQuery(via.config.originQuery())) {
                 if (!rs.next() || rs.getString(1) == null || rs.getString(1).isBlank()) {
                     throw new SQLException("origin '" + via.name + "': the discovery query returned no origin name");
@@ -109,7 +120,8 @@ final class Origins {
 
     private Origin discovered(Origin via, String reported, String[] dims) {
         while (true) {
-            Origin[] cur = all.get();
+            Lending was = all.get();
+            Origin[] cur = was.origins;
             Origin same = named(cur, reported);
             if (same != null && same.parent == via) {
                 return same;
@@ -120,12 +132,12 @@ final class Origins {
                 return prefixed;
             }
             OriginConfig config = via.config.discovered(name, dims[0], dims[1], dims[2], dims[3]);
-            Origin found = new Origin(config, via.driver, via.connectProperties, pool.ticker.nanoTime(), via);
+            Origin found = new Origin(config, via.driver, via.connectProperties, ticker.nanoTime(), via);
             scaleForLatency(found);
             Origin[] next = Arrays.copyOf(cur, cur.length + 1);
             next[cur.length] = found;
-            if (all.compareAndSet(cur, next)) {
-                pool.events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
+            if (all.compareAndSet(was, Lending.of(next))) {
+                events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
                         "discovered through origin '" + via.name + "' -> UP");
                 splitGroupWeights();
                 return found;
@@ -139,8 +151,7 @@ final class Origins {
      * times it. Racy but benign: two callers compute the same split from the same state.
      */
     void splitGroupWeights() {
-        boolean latency = pool.config.balancing() == Balancing.LATENCY;
-        Origin[] os = all.get();
+                Origin[] os = all();
         for (Origin group : configured) {
             if (!group.discovers()) {
                 continue;
@@ -158,7 +169,7 @@ final class Origins {
             for (Origin o : os) {
                 if (o.parent == group && !o.weightPinned && o.baseWeight != share) {
                     o.baseWeight = share;
-                    o.weight = latency ? share * Rebalancer.LATENCY_SCALE : share;
+                    o.weight = latency ? share * Origin.LATENCY_SCALE : share;
                 }
             }
         }
@@ -170,7 +181,7 @@ final class Origins {
      * Housekeeper only. A connection that lands on a forgotten origin meanwhile is closed, not lent.
      */
     void forgetEmpty(long now, long afterNanos) {
-        for (Origin o : all.get()) {
+        for (Origin o : all()) {
             if (o.parent == null) {
                 continue;
             }
@@ -190,13 +201,13 @@ final class Origins {
     private void forget(Origin o, long afterNanos) {
         o.forgotten = true;
         while (true) {
-            Origin[] cur = all.get();
-            List<Origin> rest = new ArrayList<>(Arrays.asList(cur));
+            Lending was = all.get();
+            List<Origin> rest = new ArrayList<>(Arrays.asList(was.origins));
             if (!rest.remove(o)) {
                 return;
             }
-            if (all.compareAndSet(cur, rest.toArray(new Origin[0]))) {
-                pool.events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
+            if (all.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
+                events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
                         + "for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos) + " s");
                 splitGroupWeights();
                 return;
@@ -206,8 +217,8 @@ final class Origins {
 
     /** Under latency-aware balancing every weight is in hundredths of the base weight (see OriginOperations). */
     private void scaleForLatency(Origin o) {
-        if (pool.config.balancing() == Balancing.LATENCY) {
-            o.weight = o.baseWeight * Rebalancer.LATENCY_SCALE;
+        if (latency) {
+            o.weight = o.baseWeight * Origin.LATENCY_SCALE;
         }
     }
 
@@ -227,7 +238,8 @@ final class Origins {
      * available connections (the creator places connections by the same weights).
      */
     EntryFilter<PooledConnection> pickByWeight() {
-        Origin[] os = all.get();
+        Lending lending = all.get();
+        Origin[] os = lending.origins;
         if (os.length < 2) {
             return null;
         }
@@ -241,11 +253,11 @@ final class Origins {
             return null;
         }
         int r = ThreadLocalRandom.current().nextInt(total);
-        for (Origin o : os) {
-            if (o.isUp()) {
-                r -= o.weight;
+        for (int i = 0; i < os.length; i++) {
+            if (os[i].isUp()) {
+                r -= os[i].weight;
                 if (r < 0) {
-                    return o.mine;
+                    return lending.filters.get(i);
                 }
             }
         }
@@ -255,7 +267,7 @@ final class Origins {
     /** Sum of the weights of UP origins. */
     int upWeight() {
         int total = 0;
-        for (Origin o : all.get()) {
+        for (Origin o : all()) {
             if (o.isUp()) {
                 total += o.weight;
             }
@@ -265,7 +277,7 @@ final class Origins {
 
     private Driver driverFor(OriginConfig c) {
         try {
-            String cls = pool.config.driverClassName();
+            String cls = driverClassName;
             if (cls != null) {
                 return (Driver) Class.forName(cls, true, Thread.currentThread().getContextClassLoader())
                         .getDeclaredConstructor().newInstance();
@@ -273,7 +285,7 @@ final class Origins {
             return DriverManager.getDriver(c.url());
         } catch (SQLException | ReflectiveOperationException | ClassCastException e) {
             throw new IllegalArgumentException("origin '" + c.name() + "': no JDBC driver for "
-                    + ConnectionPool.describe(c) + " (" + e.getClass().getSimpleName() + ")");
+                    + describe(c) + " (" + e.getClass().getSimpleName() + ")");
         }
     }
 
@@ -289,5 +301,18 @@ final class Origins {
             p.setProperty("password", c.password());
         }
         return p;
+    }
+
+    /** An origin's name and redacted URL, for messages. */
+    static String describe(OriginConfig o) {
+        return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
+    }
+
+    /** The origins connections belong to and, at the same index, the filter of a borrow that prefers one (made
+     * once per change, so a borrow allocates nothing). */
+    private record Lending(Origin[] origins, List<EntryFilter<PooledConnection>> filters) {
+        static Lending of(Origin[] origins) {
+            return new Lending(origins, Arrays.stream(origins).map(PooledConnection::of).toList());
+        }
     }
 }

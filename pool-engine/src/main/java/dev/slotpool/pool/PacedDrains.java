@@ -5,6 +5,11 @@ import dev.slotpool.OriginState;
 import dev.slotpool.SlotState;
 import dev.slotpool.table.SlotTable;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -22,6 +27,28 @@ final class PacedDrains {
     private final BiConsumer<PooledConnection, CloseReason> closeReserved;
     /** Takes a lent connection back from its holder and aborts it. */
     private final Consumer<PooledConnection> reclaim;
+    /** The latest paced drain of each origin drained so far; replaced whole (copy and CAS). */
+    private final AtomicReference<Drain[]> drains = new AtomicReference<>(new Drain[0]);
+
+    /**
+     * An origin's paced drain: its idle connections, reserved for close (CLOSING) and closed one by one, close k of
+     * {@link #total} due at start + (end − start) × k ÷ (total + 1) (ticker time).
+     */
+    private static final class Drain {
+        final Origin origin;
+        final ConcurrentLinkedQueue<PooledConnection> queue = new ConcurrentLinkedQueue<>();
+        final long startAt;
+        final long endAt;
+        /** Set once the idle connections are queued. */
+        volatile int total;
+        final AtomicInteger closed = new AtomicInteger();
+
+        Drain(Origin origin, long startAt, long endAt) {
+            this.origin = origin;
+            this.startAt = startAt;
+            this.endAt = endAt;
+        }
+    }
 
     PacedDrains(Origins origins, SlotTable<PooledConnection> table,
                 BiConsumer<PooledConnection, CloseReason> closeReserved, Consumer<PooledConnection> reclaim) {
@@ -33,34 +60,59 @@ final class PacedDrains {
 
     /** Reserves the origin's idle connections for close (no borrower can take them now) and schedules them. */
     void queueIdle(Origin o, long now, long timeoutNanos) {
-        o.drainStartAt = now;
-        o.drainEndAt = now + timeoutNanos;
-        o.drainClosed.set(0);
+        Drain d = new Drain(o, now, now + timeoutNanos);
+        publish(d);
         int[] queued = {0};
         table.visit((state, e) -> {
             if (e.origin != o) {
                 return true;
             }
             if (state == SlotState.AVAILABLE && table.tryReserveForClose(e.slot, e)) {
-                o.drainQueue.add(e);
+                d.queue.add(e);
                 queued[0]++;
             } else if (state == SlotState.BORROWED) {
                 e.retire(CloseReason.ORIGIN_NOT_UP);
             }
             return true;
         });
-        o.drainTotal = queued[0];
+        d.total = queued[0];
+    }
+
+    /** Replaces the origin's earlier drain, if any; what it still held moves to the new one, so nothing reserved
+     * is lost. Drains of forgotten origins that hold nothing are dropped (nothing can queue on them again). */
+    private void publish(Drain d) {
+        while (true) {
+            Drain[] cur = drains.get();
+            List<Drain> next = new ArrayList<>(cur.length + 1);
+            Drain old = null;
+            for (Drain c : cur) {
+                if (c.origin == d.origin) {
+                    old = c;
+                } else if (!(c.origin.forgotten && c.queue.isEmpty())) {
+                    next.add(c);
+                }
+            }
+            next.add(d);
+            if (drains.compareAndSet(cur, next.toArray(new Drain[0]))) {
+                for (PooledConnection e; old != null && (e = old.queue.poll()) != null; ) {
+                    d.queue.add(e);
+                }
+                return;
+            }
+        }
     }
 
     /** Paced drain closes due by now, and aborts of borrowed connections of origins past their deadline. */
     void dueWork(long now) {
         boolean abortDue = false;
-        for (Origin o : origins.all()) {
+        for (Drain d : drains.get()) {
             PooledConnection e;
-            while (o.drainClosed.get() < closesDue(o, now) && (e = o.drainQueue.poll()) != null) {
-                o.drainClosed.incrementAndGet();
+            while (d.closed.get() < closesDue(d, now) && (e = d.queue.poll()) != null) {
+                d.closed.incrementAndGet();
                 closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
             }
+        }
+        for (Origin o : origins.all()) {
             abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.status().abortBorrowedAt() >= 0;
         }
         if (abortDue) {
@@ -76,24 +128,26 @@ final class PacedDrains {
     }
 
     /** How many of a paced drain's closes are due by now: k of n at start + span × k ÷ (n + 1). */
-    private static int closesDue(Origin o, long now) {
-        long span = o.drainEndAt - o.drainStartAt;
-        if (o.drainQueue.isEmpty() || span <= 0) {
-            return o.drainClosed.get();
+    private static int closesDue(Drain d, long now) {
+        long span = d.endAt - d.startAt;
+        if (d.queue.isEmpty() || span <= 0) {
+            return d.closed.get();
         }
-        double part = (double) (now - o.drainStartAt) / span;
-        return (int) Math.min(o.drainTotal, Math.floor(part * (o.drainTotal + 1)));
+        double part = (double) (now - d.startAt) / span;
+        return (int) Math.min(d.total, Math.floor(part * (d.total + 1)));
     }
 
     /** The next instant (ticker time) at which {@link #dueWork} has something to do, or far in the future. */
     long nextDue(long now) {
-        long due = now + Creator.NEVER;
-        for (Origin o : origins.all()) {
-            if (!o.drainQueue.isEmpty() && o.drainTotal > 0) {
-                int next = o.drainClosed.get() + 1;
-                long at = o.drainStartAt + (long) ((double) (o.drainEndAt - o.drainStartAt) * next / (o.drainTotal + 1));
+        long due = now + OriginStatus.NEVER;
+        for (Drain d : drains.get()) {
+            if (!d.queue.isEmpty() && d.total > 0) {
+                int next = d.closed.get() + 1;
+                long at = d.startAt + (long) ((double) (d.endAt - d.startAt) * next / (d.total + 1));
                 due = Math.min(due, at);
             }
+        }
+        for (Origin o : origins.all()) {
             long abortAt = o.status().abortBorrowedAt();
             if (!o.isUp() && o.occupied.get() > 0 && abortAt - now > 0) {
                 due = Math.min(due, abortAt);
@@ -104,8 +158,8 @@ final class PacedDrains {
 
     /** Whether a paced drain holds connections (read on a borrower's slow path only). */
     boolean drainsQueued() {
-        for (Origin o : origins.all()) {
-            if (!o.drainQueue.isEmpty()) {
+        for (Drain d : drains.get()) {
+            if (!d.queue.isEmpty()) {
                 return true;
             }
         }
@@ -114,10 +168,10 @@ final class PacedDrains {
 
     /** Closes one connection a paced drain still holds, so a waiting borrower can get a new one elsewhere. */
     boolean closeOneDraining() {
-        for (Origin o : origins.all()) {
-            PooledConnection e = o.drainQueue.poll();
+        for (Drain d : drains.get()) {
+            PooledConnection e = d.queue.poll();
             if (e != null) {
-                o.drainClosed.incrementAndGet();
+                d.closed.incrementAndGet();
                 closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
                 return true;
             }
@@ -127,16 +181,23 @@ final class PacedDrains {
 
     /** Closes every connection paced drains still hold (pool close). */
     void closeAll(CloseReason reason) {
-        for (Origin o : origins.all()) {
-            close(o, reason);
+        for (Drain d : drains.get()) {
+            close(d, reason);
         }
     }
 
     /** Closes the connections the origin's paced drain still holds (DOWN or UP during a drain). */
     void close(Origin o, CloseReason reason) {
-        PooledConnection e;
-        while ((e = o.drainQueue.poll()) != null) {
-            o.drainClosed.incrementAndGet();
+        for (Drain d : drains.get()) {
+            if (d.origin == o) {
+                close(d, reason);
+            }
+        }
+    }
+
+    private void close(Drain d, CloseReason reason) {
+        for (PooledConnection e; (e = d.queue.poll()) != null; ) {
+            d.closed.incrementAndGet();
             closeReserved.accept(e, reason);
         }
     }

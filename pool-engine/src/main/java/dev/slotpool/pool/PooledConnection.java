@@ -2,8 +2,11 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
+import dev.slotpool.SqlExceptionOverride;
+import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ConnectionDefaults;
 import dev.slotpool.jdbc.ConnectionLease;
+import dev.slotpool.table.EntryFilter;
 import dev.slotpool.table.Slot;
 
 import java.lang.invoke.MethodHandles;
@@ -46,7 +49,22 @@ final class PooledConnection implements ConnectionLease {
         }
     }
 
-    final ConnectionPool pool;
+    /** What the pool does when the holder ends the borrow. */
+    interface Owner {
+        Ticker ticker();
+
+        SqlExceptionOverride exceptionOverride();
+
+        /** The holder closed its proxy: see {@link ConnectionPool}'s return path. */
+        void giveBack(PooledConnection e, long stamp);
+
+        /** The holder aborted the connection; the lease CAS made the caller the slot's owner. */
+        void abortedByHolder(PooledConnection e, Executor executor);
+    }
+
+    private final Owner owner;
+    /** Read on every JDBC call ({@link #touch}): a field of its own, one load. */
+    private final Ticker ticker;
     final Origin origin;
     final Slot<PooledConnection> slot;
     final Connection physical;
@@ -77,9 +95,10 @@ final class PooledConnection implements ConnectionLease {
     /** The borrow (its stamp) last reported past the leak detection threshold; written by the housekeeper only. */
     long leakReportedStamp;
 
-    PooledConnection(ConnectionPool pool, Origin origin, Slot<PooledConnection> slot, Connection physical,
+    PooledConnection(Owner owner, Origin origin, Slot<PooledConnection> slot, Connection physical,
                      ConnectionDefaults defaults, long createdAt, long retireAt) {
-        this.pool = pool;
+        this.owner = owner;
+        this.ticker = owner.ticker();
         this.origin = origin;
         this.slot = slot;
         this.physical = physical;
@@ -89,6 +108,11 @@ final class PooledConnection implements ConnectionLease {
         this.returnedAt = createdAt;
         this.lastActivityAt = createdAt;
         this.lastValidatedAt = createdAt;
+    }
+
+    /** The filter of the entries of {@code o}, for weighted borrows that prefer it. */
+    static EntryFilter<PooledConnection> of(Origin o) {
+        return e -> e.origin == o;
     }
 
     /** IDLE → LENT of the next generation, by the thread that owns the slot (S1): a volatile store suffices,
@@ -151,13 +175,13 @@ final class PooledConnection implements ConnectionLease {
     }
 
     @Override
-    public dev.slotpool.SqlExceptionOverride exceptionOverride() {
-        return pool.config.exceptionOverride();
+    public SqlExceptionOverride exceptionOverride() {
+        return owner.exceptionOverride();
     }
 
     @Override
     public void touch() {
-        lastActivityAt = pool.ticker.nanoTime();
+        lastActivityAt = ticker.nanoTime();
     }
 
     @Override
@@ -181,7 +205,7 @@ final class PooledConnection implements ConnectionLease {
 
     @Override
     public void giveBack(long stamp) {
-        pool.giveBack(this, stamp);
+        owner.giveBack(this, stamp);
     }
 
     @Override
@@ -189,7 +213,7 @@ final class PooledConnection implements ConnectionLease {
         if (!tryEnd(stamp)) {
             return false;
         }
-        pool.abortedByHolder(this, executor);
+        owner.abortedByHolder(this, executor);
         return true;
     }
 

@@ -6,7 +6,6 @@ import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.table.SlotTable;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
@@ -20,25 +19,22 @@ final class Rebalancer {
     private final SlotTable<PooledConnection> table;
     private final PoolConfig config;
     /** Connections retired by a step that the creator still owes to under-share origins (shared with it). */
-    private final AtomicInteger replacements;
+    private final Capacity capacity;
     private final Events events;
     /** Closes an idle connection if it wins it from borrowers (the pool's entry-checked close). */
     private final Predicate<PooledConnection> closeIdle;
     private final Runnable signalCreator;
 
-    Rebalancer(Origins origins, SlotTable<PooledConnection> table, PoolConfig config, AtomicInteger replacements,
+    Rebalancer(Origins origins, SlotTable<PooledConnection> table, PoolConfig config, Capacity capacity,
                Events events, Predicate<PooledConnection> closeIdle, Runnable signalCreator) {
         this.origins = origins;
         this.table = table;
         this.config = config;
-        this.replacements = replacements;
+        this.capacity = capacity;
         this.events = events;
         this.closeIdle = closeIdle;
         this.signalCreator = signalCreator;
     }
-
-    /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
-    static final int LATENCY_SCALE = 100;
 
     /**
      * Scales each UP origin's weight by (fastest mean hold ÷ its mean hold) × (1 − its share of broken closes
@@ -62,13 +58,13 @@ final class Rebalancer {
             o.seenSamples = samples;
             o.seenBroken = broken;
             if (!o.isUp() || o.baseWeight == 0 || o.holdTime.nanos() == 0 || fastest == Long.MAX_VALUE) {
-                o.weight = o.baseWeight * LATENCY_SCALE;
+                o.weight = o.baseWeight * Origin.LATENCY_SCALE;
                 continue;
             }
             // Samples are one return in 16 per connection; scale back to returns for the error share.
             double errorShare = (double) newBroken / Math.max(1, newSamples * 16 + newBroken);
             double factor = (double) fastest / o.holdTime.nanos() * (1 - errorShare);
-            int w = (int) Math.max(1, Math.round(o.baseWeight * LATENCY_SCALE * factor));
+            int w = (int) Math.max(1, Math.round(o.baseWeight * Origin.LATENCY_SCALE * factor));
             int old = o.weight;
             o.weight = w;
             if (Math.abs(w - old) * 10 >= Math.max(1, old)) {
@@ -91,7 +87,7 @@ final class Rebalancer {
     void step(long now) {
         Origin[] os = origins.all();
         int[] target = targets(os);
-        if (target == null || replacements.get() > 0) {
+        if (target == null || capacity.replacementsOwed() > 0) {
             return;
         }
         int[] occ = new int[os.length];
@@ -117,9 +113,9 @@ final class Rebalancer {
                 break;
             }
             // Owed before the retirement: an idle close wakes a creator at once, which must see the debt.
-            replacements.incrementAndGet();
+            capacity.oweReplacement();
             if (!retireOne(os[overIdx])) {
-                replacements.updateAndGet(r -> Math.max(0, r - 1));
+                capacity.replacementSettled();
                 break;
             }
             occ[overIdx]--;

@@ -2,9 +2,12 @@ package dev.slotpool.pool;
 
 import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginSnapshot;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
+import dev.slotpool.Ticker;
+import dev.slotpool.table.SlotTable;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -12,11 +15,35 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /** Builds a {@link PoolSnapshot} in one pass over the table: wait-free, O(slots + origins). */
 final class Snapshots {
 
-    private Snapshots() {
+    private final String poolName;
+    private final Ticker ticker;
+    private final int minSize;
+    private final Origins origins;
+    private final SlotTable<PooledConnection> table;
+    private final Capacity capacity;
+    private final Closing closing;
+    private final FailureDetector detector;
+    private final AtomicLong timeouts;
+    private final BooleanSupplier shutdown;
+
+    Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
+              Closing closing, FailureDetector detector, AtomicLong timeouts, BooleanSupplier shutdown) {
+        this.poolName = config.name();
+        this.ticker = config.ticker();
+        this.minSize = config.minSize();
+        this.origins = origins;
+        this.table = table;
+        this.capacity = capacity;
+        this.closing = closing;
+        this.detector = detector;
+        this.timeouts = timeouts;
+        this.shutdown = shutdown;
     }
 
     /** How long a snapshot looks again while closes keep moving borrows (a cold path: the console, meters). */
@@ -24,17 +51,17 @@ final class Snapshots {
 
     /**
      * A snapshot whose borrow counts count each connection once: a close that moved a connection's borrows from
-     * its slot to its origin's count while the snapshot was read ({@link ConnectionPool#retiring} changed) makes
+     * its slot to its origin's count while the snapshot was read ({@link Closing#retiring} changed) makes
      * it read again, for at most {@link #SETTLE_NANOS}, yielding to the closer in between.
      */
-    static PoolSnapshot take(ConnectionPool pool) {
+    PoolSnapshot take() {
         long deadline = System.nanoTime() + SETTLE_NANOS;
         while (true) {
-            long before = pool.retiring.get();
+            long before = closing.retiring();
             boolean last = System.nanoTime() - deadline >= 0;
             if ((before & 1) == 0 || last) {
-                PoolSnapshot s = takeOnce(pool);
-                if (pool.retiring.get() == before || last) {
+                PoolSnapshot s = takeOnce();
+                if (closing.retiring() == before || last) {
                     return s;
                 }
             }
@@ -42,49 +69,49 @@ final class Snapshots {
         }
     }
 
-    private static PoolSnapshot takeOnce(ConnectionPool pool) {
-        long now = pool.ticker.nanoTime();
-        Origin[] origins = pool.origins.all();
+    private PoolSnapshot takeOnce() {
+        long now = ticker.nanoTime();
+        Origin[] known = origins.all();
         Map<Origin, Counts> byOrigin = new IdentityHashMap<>();
-        for (Origin o : origins) {
+        for (Origin o : known) {
             byOrigin.put(o, new Counts());
         }
-        Counts all = new Counts();
+        Counts total = new Counts();
         // Creations are read before the table: a creator publishes before its creating counts drop, so a
         // connection is seen in one or the other (at worst in both for an instant), never in neither. A RESERVED
         // slot has no entry yet: the creating counts say whose it is.
         Map<Origin, Integer> creatingByOrigin = new IdentityHashMap<>();
-        for (Origin o : origins) {
+        for (Origin o : known) {
             creatingByOrigin.put(o, o.creating.get());
         }
-        int creatingAll = pool.creating.get();
-        pool.table.visit((state, e) -> {
+        int creatingAll = capacity.creating();
+        table.visit((state, e) -> {
             if (state != SlotState.EMPTY) {
                 Counts c = byOrigin.computeIfAbsent(e.origin, k -> new Counts());
                 c.add(state, slot(e.slot.index(), state, e, now), e.borrowCount);
-                all.add(state, null, e.borrowCount);
+                total.add(state, null, e.borrowCount);
             }
             return true;
         });
         List<OriginSnapshot> list = new ArrayList<>();
-        int upWeight = pool.origins.upWeight();
+        int upWeight = origins.upWeight();
         long retired = 0;
-        for (Origin o : origins) {
+        for (Origin o : known) {
             Counts c = byOrigin.get(o);
             int creating = creatingByOrigin.get(o);
             long borrows = o.retiredBorrows.get() + c.borrows;
             retired += o.retiredBorrows.get();
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
-            double actual = all.total() > 0 ? 100.0 * c.total() / all.total() : 0.0;
+            double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual);
             list.add(b.build());
         }
-        long oldestWait = TimeUnit.NANOSECONDS.toMillis(pool.table.oldestWaitNanos());
-        var failure = pool.detector.currentFailure();
+        long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
+        var failure = detector.currentFailure();
         // Creations are counted from the moment a creator claims room, before it reserves a slot.
-        return new PoolSnapshot(pool.name, pool.isShutdown(), pool.config.minSize(), pool.config.maxSize(),
-                all.total(), all.available, all.borrowed, creatingAll, all.closing, pool.table.waiting(),
-                oldestWait, retired + all.borrows, pool.timeouts.get(), pool.openedCount.get(), pool.closedCount.get(),
+        return new PoolSnapshot(poolName, shutdown.getAsBoolean(), minSize, capacity.maxSize(),
+                total.total(), total.available, total.borrowed, creatingAll, total.closing, table.waiting(),
+                oldestWait, retired + total.borrows, timeouts.get(), capacity.opened(), capacity.closed(),
                 Optional.ofNullable(failure).map(Throwable::getMessage), List.copyOf(list));
     }
 

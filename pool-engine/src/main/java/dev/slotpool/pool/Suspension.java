@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Checkpoint and restore of a running pool (docs/architecture.md, Checkpoint and restore): {@link #suspend} takes
@@ -22,12 +23,17 @@ public final class Suspension {
     /** How often {@link #suspend} looks whether the last connection closed. */
     private static final long POLL_NANOS = 10_000_000L;
 
-    private final ConnectionPool pool;
+    private final OriginOperations operations;
+    private final Supplier<PoolSnapshot> snapshot;
+    /** The aborts at the timeout run on the housekeeper: waiting a period more lets the last one land. */
+    private final Duration housekeepingPeriod;
     /** The origins to bring back at resume; null when not suspended. */
     private final AtomicReference<List<Origin>> toResume = new AtomicReference<>();
 
-    Suspension(ConnectionPool pool) {
-        this.pool = pool;
+    Suspension(OriginOperations operations, Supplier<PoolSnapshot> snapshot, Duration housekeepingPeriod) {
+        this.operations = operations;
+        this.snapshot = snapshot;
+        this.housekeepingPeriod = housekeepingPeriod;
     }
 
     /**
@@ -38,14 +44,14 @@ public final class Suspension {
      * @throws InterruptedException if the waiting thread is interrupted (the pool stays suspended)
      */
     public boolean suspend(Duration timeout) throws InterruptedException {
-        List<Origin> down = pool.operations.suspendAll(REASON, timeout);
+        List<Origin> down = operations.suspendAll(REASON, timeout);
         toResume.accumulateAndGet(down, (was, now) -> {
             List<Origin> all = was == null ? new ArrayList<>() : new ArrayList<>(was);
             now.stream().filter(o -> !all.contains(o)).forEach(all::add);
             return List.copyOf(all);
         });
-        long deadline = System.nanoTime() + timeout.toNanos() + pool.config.housekeepingPeriod().toNanos();
-        while (!empty(pool.snapshot())) {
+        long deadline = System.nanoTime() + timeout.toNanos() + housekeepingPeriod.toNanos();
+        while (!empty(snapshot.get())) {
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
@@ -58,7 +64,7 @@ public final class Suspension {
     public void resume() {
         List<Origin> down = toResume.getAndSet(null);
         if (down != null) {
-            pool.operations.resumeAll(down, "resumed after restore");
+            operations.resumeAll(down, "resumed after restore");
         }
     }
 

@@ -29,8 +29,8 @@ final class Pools {
     /** Runs one housekeeping pass and waits until the creations it asked for are done. */
     static void passAndSettle(ConnectionPool pool) {
         pool.housekeeper.pass();
-        await(pool, s -> pool.replacements.get() == 0 && pool.creating.get() == 0
-                && pool.occupied.get() >= pool.config.minSize(), "creations settled");
+        await(pool, s -> pool.capacity.replacementsOwed() == 0 && pool.capacity.creating() == 0
+                && pool.capacity.occupied() >= pool.config.minSize(), "creations settled");
     }
 
     /** Waits until the closes the pool started so far are done (the closer runs them off the caller's thread). */

@@ -176,7 +176,7 @@ class ShutdownUnderLoadTest {
         try (Connection held = pool.borrow()) {
             // Demand for a second connection: a creator enters the connect that never returns by itself.
             assertThatThrownBy(pool::borrow).isInstanceOf(SQLException.class);
-            Pools.await(pool, s -> pool.creating.get() == 1, "a creation under way");
+            Pools.await(pool, s -> pool.capacity.creating() == 1, "a creation under way");
 
             long start = System.nanoTime();
             pool.close();

@@ -67,7 +67,7 @@ class SnapshotBorrowsTest {
                 w.join(10_000);
             }
             assertThat(failure.get()).isNull();
-            assertThat(pool.closedCount.get()).as("connections closed meanwhile").isGreaterThan(100);
+            assertThat(pool.capacity.closed()).as("connections closed meanwhile").isGreaterThan(100);
             assertThat(backwards).as("snapshots whose borrow count went back, of %d", snapshots).isZero();
         } finally {
             pool.close();

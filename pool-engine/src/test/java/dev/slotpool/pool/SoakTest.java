@@ -161,7 +161,7 @@ class SoakTest {
 
         Thread sampler = new Thread(() -> {
             while (running.get()) {
-                if (pool.occupied.get() > MAX) {
+                if (pool.capacity.occupied() > MAX) {
                     s3.incrementAndGet();
                 }
                 for (Origin o : pool.origins.all()) {
@@ -288,13 +288,13 @@ class SoakTest {
                 return null;
             }
         }
-        long opened = pool.openedCount.get();
-        long closed = pool.closedCount.get();
+        long opened = pool.capacity.opened();
+        long closed = pool.capacity.closed();
         PoolSnapshot before = pool.snapshot();
         Map<String, Long> open = new java.util.HashMap<>();
         dbs.forEach((name, db) -> open.put(name, db.live()));
         PoolSnapshot after = pool.snapshot();
-        if (pool.openedCount.get() != opened || pool.closedCount.get() != closed || pool.creating.get() != 0
+        if (pool.capacity.opened() != opened || pool.capacity.closed() != closed || pool.capacity.creating() != 0
                 || !quiet(before) || !quiet(after)) {
             return null;
         }

@@ -54,7 +54,7 @@ class StressTest {
             while (running.get()) {
                 // The pool's own count of live + being created (a snapshot is a racy pass and may count a
                 // closing connection and its replacement together, so it is not used for this check).
-                long occupied = pool.occupied.get();
+                long occupied = pool.capacity.occupied();
                 maxSeen.accumulateAndGet(occupied, Math::max);
                 if (occupied > MAX) {
                     s3Violations.incrementAndGet();

@@ -206,7 +206,7 @@ class StubFaultsTest {
         }
         long attempts = db.connectAttempts() - attemptsBefore;
         // Creations the spike started finish 3 s later: wait for them so they are counted.
-        Pools.await(pool, s -> pool.creating.get() == 0, "no creation in flight");
+        Pools.await(pool, s -> pool.capacity.creating() == 0, "no creation in flight");
         long created = db.opened() - openedBefore;
 
         assertThat(unexpected.get()).isNull();

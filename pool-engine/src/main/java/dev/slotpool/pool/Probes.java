@@ -1,0 +1,210 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.SlotState;
+import dev.slotpool.Ticker;
+import dev.slotpool.table.SlotTable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * Probes for the {@link FailureDetector} (docs/architecture.md, "Failure detection"): a connect and a validation
+ * on a {@link ConnectAttempt}, with room claimed like a creation (S3); its connection is closed. A DOWN origin the
+ * pool marked by itself is probed on its back-off; an UP origin when a validation failed or when it looks stuck
+ * (connections, none available, each borrowed longer than {@link #stuckNanos()}). A probe that answers on an UP
+ * origin says the statements are merely slow: the next such probe waits twice as long.
+ */
+final class Probes {
+
+    /** Borrowed this long (or {@link #STUCK_HOLDS} mean holds, if longer) without a return looks stuck. */
+    private static final long STUCK_FLOOR_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int STUCK_HOLDS = 20;
+
+    /** What a probe found, for the detector to count. */
+    interface Outcomes {
+        void answered(Origin o, OriginStatus before, long now);
+
+        void failed(Origin o, SQLException sanitized, long now);
+    }
+
+    private final String poolName;
+    private final Ticker ticker;
+    private final Origins origins;
+    private final SlotTable<PooledConnection> table;
+    private final Capacity capacity;
+    private final Closing closing;
+    private final OriginOperations operations;
+    private final Connector connector;
+    private final SessionSetup setup;
+    private final LongSupplier meanHoldNanos;
+    private final Runnable wakeCreators;
+    private final BooleanSupplier shutdown;
+    private final int validationSeconds;
+    private final Outcomes outcomes;
+
+    Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
+           OriginOperations operations, Connector connector, SessionSetup setup, LongSupplier meanHoldNanos,
+           Runnable wakeCreators, BooleanSupplier shutdown, Outcomes outcomes) {
+        this.poolName = config.name();
+        this.ticker = config.ticker();
+        this.origins = origins;
+        this.table = table;
+        this.capacity = capacity;
+        this.closing = closing;
+        this.operations = operations;
+        this.connector = connector;
+        this.setup = setup;
+        this.meanHoldNanos = meanHoldNanos;
+        this.wakeCreators = wakeCreators;
+        this.shutdown = shutdown;
+        this.outcomes = outcomes;
+        // A probe's validation is bounded by connectTimeout too: a probe is a connect that must answer in time.
+        this.validationSeconds = (int) Math.max(1, Math.min(config.validationTimeout().toSeconds(),
+                config.connectTimeout().toSeconds()));
+    }
+
+    /** Only configured origins reached directly can be probed; a discovery group's URL picks its own server. */
+    static boolean probeable(Origin o) {
+        return !o.discovers();
+    }
+
+    /** Asks for a probe of UP origins whose connections all look stuck. */
+    void wantStuck(long now) {
+        long stuck = stuckNanos();
+        for (Origin o : origins.configured()) {
+            if (probeable(o) && o.isUp() && !o.probeWanted && o.attempts.isEmpty() && now - o.nextProbeAt >= 0
+                    && stuckSince(o) != Long.MAX_VALUE && now - stuckSince(o) >= stuck) {
+                o.probeWanted = true;
+            }
+        }
+    }
+
+    /** Starts the probes that are due and have room. Called by creators (woken by the close that made room) and
+     * the housekeeper. */
+    void startDue(long now) {
+        for (Origin o : origins.configured()) {
+            if (!probeable(o) || !o.attempts.isEmpty()) {
+                continue;
+            }
+            OriginStatus status = o.status();
+            boolean down = status.state() == OriginState.DOWN && status.detected() && now - o.nextAttemptAt >= 0;
+            boolean doubted = status.state() == OriginState.UP && o.probeWanted;
+            if ((down || doubted) && claimRoom(o)) {
+                o.probeWanted = false;
+                ConnectAttempt.start(poolName, o.name, o.attempts, now, true, () -> probe(o, status), wakeCreators);
+            }
+        }
+    }
+
+    /**
+     * Claims room for a probe like a creation (S3). In a full pool the probe makes room gently: a borrowed
+     * connection of another origin retires at its return (at most one retiring at a time), whose close wakes the
+     * creators, which start due probes before they plan. An idle connection is closed for it only when nobody
+     * waits: under demand a healthy connection is worth more than an early probe.
+     */
+    private boolean claimRoom(Origin o) {
+        if (shutdown.getAsBoolean()) {
+            return false;
+        }
+        if (capacity.claimIfRoom(o)) {
+            return true;
+        }
+        if (!capacity.hasRoom()) {
+            makeRoomFor(o);
+        }
+        return false;
+    }
+
+    private void makeRoomFor(Origin probed) {
+        PooledConnection[] borrowed = {null};
+        PooledConnection[] idle = {null};
+        boolean[] onItsWay = {false};
+        table.visit((state, e) -> {
+            if (e.origin == probed) {
+                return true;
+            }
+            if (state == SlotState.BORROWED && e.retireAtReturn) {
+                onItsWay[0] = true; // room is already on its way
+                return false;
+            }
+            if (state == SlotState.BORROWED && borrowed[0] == null && e.lent()) {
+                borrowed[0] = e;
+            } else if (state == SlotState.AVAILABLE && idle[0] == null) {
+                idle[0] = e;
+            }
+            return true;
+        });
+        if (onItsWay[0]) {
+            return;
+        }
+        if (borrowed[0] != null) {
+            borrowed[0].retire(CloseReason.REBALANCED);
+        } else if (idle[0] != null && table.waiting() == 0) {
+            closing.closeIfIdle(idle[0], CloseReason.REBALANCED);
+        }
+    }
+
+    /** Runs on the probe's own thread: connect, validate, close; then the outcome, its room released first. */
+    private void probe(Origin o, OriginStatus before) {
+        boolean answered = false;
+        SQLException failure = null;
+        try (Connection c = connector.connect(o)) {
+            capacity.countOpenedAndClosed();
+            setup.apply(c);
+            answered = c.isValid(validationSeconds);
+            if (!answered) {
+                failure = new SQLException("origin '" + o.name + "': probe connection is not valid", "08006");
+            }
+        } catch (Throwable t) {
+            failure = Secrets.sanitize(t, o.config, "probe failed");
+        } finally {
+            capacity.unclaim(o);
+            operations.finishDrain(o);
+        }
+        long now = ticker.nanoTime();
+        if (!answered) {
+            outcomes.failed(o, failure, now);
+            return;
+        }
+        outcomes.answered(o, before, now);
+        if (before.state() != OriginState.DOWN) {
+            // Slow statements, not a silent server: look again later, twice as late each time.
+            o.probeSpacingNanos = Math.min(Math.max(2 * o.probeSpacingNanos, stuckNanos()), TimeUnit.MINUTES.toNanos(10));
+            o.nextProbeAt = now + o.probeSpacingNanos;
+        }
+    }
+
+    /** When the origin's last borrowed connection was borrowed, if it has connections and none available;
+     * otherwise Long.MAX_VALUE. */
+    long stuckSince(Origin o) {
+        long[] newest = {Long.MIN_VALUE};
+        boolean[] borrowed = {false};
+        boolean[] available = {false};
+        table.visit((state, e) -> {
+            if (e.origin != o) {
+                return true;
+            }
+            if (state == SlotState.AVAILABLE) {
+                available[0] = true;
+                return false;
+            }
+            if (state == SlotState.BORROWED && e.lent()) {
+                borrowed[0] = true;
+                newest[0] = Math.max(newest[0], e.borrowedAt);
+            }
+            return true;
+        });
+        return available[0] || !borrowed[0] ? Long.MAX_VALUE : newest[0];
+    }
+
+    /** How long every connection of an origin must have been borrowed for it to look stuck. */
+    long stuckNanos() {
+        return Math.max(STUCK_FLOOR_NANOS, STUCK_HOLDS * meanHoldNanos.getAsLong());
+    }
+}

@@ -1,0 +1,111 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.Balancing;
+import dev.slotpool.CloseReason;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.SqlExceptionOverride;
+import dev.slotpool.Ticker;
+import dev.slotpool.table.SlotTable;
+
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
+
+/**
+ * The return path (docs/architecture.md, "Return and hand-off"), given to each {@link PooledConnection}: the
+ * holder's proxy ends its lease here after hygiene, and the connection goes to the longest waiter (S5) or back to
+ * its slot, unless it must close.
+ */
+final class Returns implements PooledConnection.Owner {
+
+    private final Ticker ticker;
+    private final SqlExceptionOverride exceptionOverride;
+    /** Whether origins' hold times are sampled (only latency-aware balancing reads them). */
+    private final boolean latencyAware;
+    private final SlotTable<PooledConnection> table;
+    private final Closing closing;
+    private final FailureDetector detector;
+    private final Events events;
+    /** Feeds the creators' hold-time estimate. */
+    private final LongConsumer sampleHold;
+    private final BooleanSupplier shutdown;
+
+    Returns(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, FailureDetector detector,
+            Events events, LongConsumer sampleHold, BooleanSupplier shutdown) {
+        this.ticker = config.ticker();
+        this.exceptionOverride = config.exceptionOverride();
+        this.latencyAware = config.balancing() == Balancing.LATENCY;
+        this.table = table;
+        this.closing = closing;
+        this.detector = detector;
+        this.events = events;
+        this.sampleHold = sampleHold;
+        this.shutdown = shutdown;
+    }
+
+    @Override
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    @Override
+    public SqlExceptionOverride exceptionOverride() {
+        return exceptionOverride;
+    }
+
+    @Override
+    public void abortedByHolder(PooledConnection e, Executor executor) {
+        closing.abortedByHolder(e, executor);
+    }
+
+    /** Called once per borrow by the proxy's close(), after hygiene. */
+    @Override
+    public void giveBack(PooledConnection e, long stamp) {
+        if (!e.endLease(stamp)) {
+            return; // aborted or reclaimed: whoever ended the borrow owns the slot and closed the connection
+        }
+        long now = ticker.nanoTime();
+        long held = now - e.borrowedAt;
+        e.heldNanosTotal += held;
+        e.returnedAt = now;
+        e.holder = null;
+        e.borrowStack = null;
+        // Every 16th return per connection, starting with the first, feeds the creator's hold-time estimate:
+        // early enough for a fresh pool, rare enough not to make every return write a shared field.
+        if ((e.borrowCount & 15) == 1) {
+            sampleHold.accept(held);
+            if (latencyAware) {
+                e.origin.sampleHold(held);
+            }
+        }
+        if (events.any()) {
+            events.returned(e.origin.name, held);
+        }
+        boolean closed = shutdown.getAsBoolean();
+        if (e.mustClose() || now - e.retireAt >= 0 || closed) {
+            closing.closeOwned(e, closeReason(e, closed), false);
+            return;
+        }
+        detector.healthyReturn(e.origin);
+        table.release(e.slot);
+        // Dekker with drain and markDown, which store the origin's state and then visit the slots: this return
+        // stored the slot's state above and reads the origin's now. If the origin left UP in between, whichever
+        // comes second closes the connection: it does not wait idle for the next housekeeping visit.
+        if (!e.origin.isUp()) {
+            closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+        }
+    }
+
+    private static CloseReason closeReason(PooledConnection e, boolean shutdown) {
+        if (shutdown) {
+            return CloseReason.POOL_CLOSED;
+        }
+        if (e.broken != null) {
+            return CloseReason.BROKEN;
+        }
+        if (!e.origin.isUp()) {
+            return CloseReason.ORIGIN_NOT_UP;
+        }
+        return e.retireAtReturn && e.retireReason != null ? e.retireReason : CloseReason.MAX_LIFETIME;
+    }
+}

@@ -1,0 +1,104 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.SlotState;
+import dev.slotpool.table.Parking;
+import dev.slotpool.table.SlotTable;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The steps of {@link ConnectionPool#close()} once the pool's flag is set (docs/architecture.md, "Closing"): stop
+ * the pool threads and the table, close idle connections, give borrowed ones {@code shutdownTimeout} to come
+ * back, then take back the rest, and wait a bounded time at each of three steps for pool threads still in a
+ * driver call: creators and the housekeeper, interrupted connects, closes. Past that they end on their own and
+ * close what they hold (each reads the flag after its store).
+ */
+final class Shutdown {
+
+    /** How long each of the three waits lasts. */
+    private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final PoolConfig config;
+    private final SlotTable<PooledConnection> table;
+    private final Origins origins;
+    private final Closing closing;
+    private final PacedDrains drains;
+    private final Creator creator;
+    private final Housekeeper housekeeper;
+    private final Closer closer;
+
+    Shutdown(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
+             PacedDrains drains, Creator creator, Housekeeper housekeeper, Closer closer) {
+        this.config = config;
+        this.table = table;
+        this.origins = origins;
+        this.closing = closing;
+        this.drains = drains;
+        this.creator = creator;
+        this.housekeeper = housekeeper;
+        this.closer = closer;
+    }
+
+    void run() {
+        creator.stop();
+        housekeeper.stop();
+        table.shutdown();
+        drains.closeAll(CloseReason.POOL_CLOSED);
+        closeIdle();
+        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
+        while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0) {
+            Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        table.visit((state, e) -> {
+            if (state == SlotState.BORROWED) {
+                closing.reclaim(e, CloseReason.POOL_CLOSED);
+            } else if (state == SlotState.AVAILABLE) {
+                closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
+            }
+            return true;
+        });
+        long graceEnd = System.nanoTime() + GRACE_NANOS;
+        creator.join(graceEnd);
+        housekeeper.join(graceEnd);
+        endAttempts(deadline);
+        // A creation that published, or a keepalive that released, after the sweeps above closes its connection
+        // itself (each reads the flag after its store); this sweep catches one that stored before it was told.
+        closeIdle();
+        closer.finish(System.nanoTime() + GRACE_NANOS);
+    }
+
+    /** Waits for running connects and probes until the deadline, then interrupts them and waits a little more;
+     * one that ignores both outlives close() and closes what it opens (it sees the pool closed). */
+    private void endAttempts(long deadline) {
+        List<ConnectAttempt> running = new ArrayList<>();
+        for (Origin o : origins.configured()) {
+            running.addAll(o.attempts); // no new ones: the creators and the housekeeper have ended
+        }
+        try {
+            for (ConnectAttempt a : running) {
+                a.join(deadline - System.nanoTime());
+            }
+            running.forEach(ConnectAttempt::interrupt);
+            long grace = System.nanoTime() + GRACE_NANOS;
+            for (ConnectAttempt a : running) {
+                a.join(grace - System.nanoTime());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** close()'s sweep of idle connections. */
+    private void closeIdle() {
+        table.visit((state, e) -> {
+            if (state == SlotState.AVAILABLE) {
+                closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
+            }
+            return true;
+        });
+    }
+}

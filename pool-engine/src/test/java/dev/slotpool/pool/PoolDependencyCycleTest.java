@@ -1,0 +1,129 @@
+package dev.slotpool.pool;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.spi.ToolProvider;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The classes of {@code dev.slotpool.pool} depend on each other without a cycle (docs/architecture.md, "Map"):
+ * each collaborator is given what it needs, and calls back up only through an interface it declares. The graph
+ * is jdeps' (every class a class file names, generic signatures included), nested classes and lambdas counted as
+ * their top-level class.
+ */
+class PoolDependencyCycleTest {
+
+    private static final Pattern EDGE =
+            Pattern.compile("^\\s+dev\\.slotpool\\.pool\\.(\\w+)\\S*\\s+->\\s+dev\\.slotpool\\.pool\\.(\\w+)");
+
+    @Test
+    void thePoolPackageHasNoDependencyCycle() throws Exception {
+        Map<String, Set<String>> graph = graph();
+        assertThat(graph).as("jdeps found the pool package's classes").containsKeys("ConnectionPool", "Creator",
+                "Capacity", "Closing", "Origin", "PooledConnection");
+        assertThat(graph.get("ConnectionPool")).as("the graph has edges").contains("Creator", "Capacity");
+        List<List<String>> cycles = cycles(graph);
+        assertThat(cycles).as("classes that depend on each other, directly or in a ring").isEmpty();
+    }
+
+    @Test
+    void noCollaboratorHoldsThePool() throws Exception {
+        Map<String, Set<String>> graph = graph();
+        List<String> dependents = new ArrayList<>();
+        graph.forEach((from, to) -> {
+            if (to.contains("ConnectionPool")) {
+                dependents.add(from);
+            }
+        });
+        assertThat(dependents).isEmpty();
+    }
+
+    /** The finder really finds a ring: two classes that name each other. */
+    @Test
+    void aRingIsFound() {
+        Map<String, Set<String>> graph = new TreeMap<>();
+        graph.put("A", Set.of("B"));
+        graph.put("B", Set.of("C"));
+        graph.put("C", Set.of("A"));
+        graph.put("D", Set.of("A"));
+        assertThat(cycles(graph)).containsExactly(List.of("A", "B", "C"));
+    }
+
+    private static Map<String, Set<String>> graph() throws Exception {
+        Path classes = Path.of(ConnectionPool.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+        StringWriter out = new StringWriter();
+        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:class", "-filter:none",
+                "-cp", classes.toString(), classes.toString());
+        assertThat(rc).as("jdeps: %s", out).isZero();
+        Map<String, Set<String>> graph = new TreeMap<>();
+        for (String line : out.toString().split("\n")) {
+            Matcher m = EDGE.matcher(line);
+            if (m.find()) {
+                String from = m.group(1);
+                String to = m.group(2);
+                graph.computeIfAbsent(from, k -> new TreeSet<>());
+                if (!from.equals(to)) {
+                    graph.get(from).add(to);
+                }
+            }
+        }
+        return graph;
+    }
+
+    /** The strongly connected components of more than one class (Tarjan), each sorted. */
+    private static List<List<String>> cycles(Map<String, Set<String>> graph) {
+        Map<String, Integer> index = new HashMap<>();
+        Map<String, Integer> low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        List<List<String>> found = new ArrayList<>();
+        for (String v : graph.keySet()) {
+            if (!index.containsKey(v)) {
+                connect(v, graph, index, low, stack, found);
+            }
+        }
+        return found;
+    }
+
+    private static void connect(String v, Map<String, Set<String>> graph, Map<String, Integer> index,
+                                Map<String, Integer> low, Deque<String> stack, List<List<String>> found) {
+        index.put(v, index.size());
+        low.put(v, index.get(v));
+        stack.push(v);
+        for (String w : graph.getOrDefault(v, Set.of())) {
+            if (!index.containsKey(w)) {
+                connect(w, graph, index, low, stack, found);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (stack.contains(w)) {
+                low.put(v, Math.min(low.get(v), index.get(w)));
+            }
+        }
+        if (low.get(v).equals(index.get(v))) {
+            List<String> component = new ArrayList<>();
+            String w;
+            do {
+                w = stack.pop();
+                component.add(w);
+            } while (!w.equals(v));
+            if (component.size() > 1) {
+                component.sort(null);
+                found.add(component);
+            }
+        }
+    }
+}
