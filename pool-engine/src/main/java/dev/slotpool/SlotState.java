@@ -1,8 +1,9 @@
 package dev.slotpool;
 
 /**
- * The state of one slot of the pool. The transitions are listed in {@link dev.slotpool.table.Slot}'s Javadoc;
- * only {@code Slot} changes a slot's state.
+ * The state of one slot of the pool. A slot goes EMPTY → RESERVED → AVAILABLE ⇄ BORROWED → CLOSING → EMPTY (a
+ * failed creation goes back from RESERVED to EMPTY); docs/architecture.md, "Slot states", lists every
+ * transition.
  */
 public enum SlotState {
     /** No connection; a creator may reserve the slot. */

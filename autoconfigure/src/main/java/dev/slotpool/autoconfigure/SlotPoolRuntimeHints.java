@@ -1,8 +1,8 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.NativeImageProxies;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpoint;
 import dev.slotpool.autoconfigure.endpoint.PoolViews;
-import dev.slotpool.jdbc.DynamicProxies;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
@@ -23,7 +23,7 @@ import java.util.Properties;
 
 /**
  * What a GraalVM native image needs beyond what Spring's AOT finds by itself (registered in
- * {@code META-INF/spring/aot.factories}): the engine's JDK proxies ({@link DynamicProxies}), the classes this
+ * {@code META-INF/spring/aot.factories}): the engine's JDK proxies ({@link NativeImageProxies}), the classes this
  * module lists in {@code META-INF/spring.factories} (instantiated by reflection), the {@code slotpool.*}
  * properties' binding, and the endpoint's view records (its operations return {@code Object}, so Actuator's own
  * hints cannot name them).
@@ -32,7 +32,7 @@ public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
 
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
-        for (List<Class<?>> interfaces : DynamicProxies.interfaceSets()) {
+        for (List<Class<?>> interfaces : NativeImageProxies.interfaceSets()) {
             hints.proxies().registerJdkProxy(interfaces.toArray(Class<?>[]::new));
         }
         for (String factory : factories(classLoader)) {

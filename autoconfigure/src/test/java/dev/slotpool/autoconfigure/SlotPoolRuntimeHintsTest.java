@@ -1,6 +1,6 @@
 package dev.slotpool.autoconfigure;
 
-import dev.slotpool.jdbc.DynamicProxies;
+import dev.slotpool.NativeImageProxies;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
@@ -31,7 +31,7 @@ class SlotPoolRuntimeHintsTest {
 
     @Test
     void everyProxyTheEngineCreatesIsCovered() {
-        List<List<Class<?>>> sets = DynamicProxies.interfaceSets();
+        List<List<Class<?>>> sets = NativeImageProxies.interfaceSets();
         // The closed sentinels: connection, statement (callable), result set, metadata.
         assertThat(sets).hasSize(4);
         for (List<Class<?>> interfaces : sets) {

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The JDK dynamic proxies the engine creates, for a GraalVM native image's metadata (the autoconfigure module's
- * runtime hints register each set): one interface set per proxy class. Read from the code that creates them, so a
- * new proxy is covered without a second list to keep.
+ * The JDK dynamic proxies the engine creates, for a GraalVM native image's metadata (published as
+ * {@link dev.slotpool.NativeImageProxies}): one interface set per proxy class. Read from the code that creates
+ * them, so a new proxy is covered without a second list to keep.
  */
 public final class DynamicProxies {
 

@@ -1,0 +1,9 @@
+/**
+ * slotpool's engine: a wait-free JDBC connection pool. Only {@code dev.slotpool} is its API; the slot table, the
+ * pool's internals and the JDBC proxies stay inside the module (docs/architecture.md, "Map").
+ */
+module dev.slotpool {
+    requires transitive java.sql;
+
+    exports dev.slotpool;
+}
