@@ -52,6 +52,7 @@ public final class PoolConfig {
     final CredentialsProvider credentialsProvider;
     final SqlExceptionOverride exceptionOverride;
     final LabelingCallback labeling;
+    final BorrowObserver borrowObserver;
     final List<PoolListener> listeners;
     final Ticker ticker;
 
@@ -98,6 +99,7 @@ public final class PoolConfig {
         credentialsProvider = b.credentialsProvider;
         exceptionOverride = b.exceptionOverride;
         labeling = b.labeling;
+        borrowObserver = b.borrowObserver;
         listeners = List.copyOf(b.listeners);
         ticker = b.ticker;
     }
@@ -156,6 +158,8 @@ public final class PoolConfig {
     /** Consulted before the built-in eviction rules; null if none. */
     public SqlExceptionOverride exceptionOverride() { return exceptionOverride; }
     public LabelingCallback labeling() { return labeling; }
+    /** Wraps each borrow (tracing); null if none. */
+    public BorrowObserver borrowObserver() { return borrowObserver; }
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }
 

@@ -58,6 +58,7 @@ public final class SlotPoolBuilder {
     CredentialsProvider credentialsProvider;
     SqlExceptionOverride exceptionOverride;
     LabelingCallback labeling;
+    BorrowObserver borrowObserver;
     final List<PoolListener> listeners = new ArrayList<>();
     Ticker ticker = Ticker.SYSTEM;
 
@@ -222,6 +223,9 @@ public final class SlotPoolBuilder {
 
     /** The callback for labeled borrows. Default none (labeled borrows are refused). */
     public SlotPoolBuilder labeling(LabelingCallback labeling) { this.labeling = labeling; return this; }
+
+    /** Wraps each borrow, for tracing (see {@link BorrowObserver}). Default none. */
+    public SlotPoolBuilder borrowObserver(BorrowObserver borrowObserver) { this.borrowObserver = borrowObserver; return this; }
 
     /** Adds an event listener. */
     public SlotPoolBuilder listener(PoolListener listener) { listeners.add(Objects.requireNonNull(listener, "listener")); return this; }

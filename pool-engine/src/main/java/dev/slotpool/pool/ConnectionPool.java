@@ -1,5 +1,6 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.BorrowObserver;
 import dev.slotpool.CloseReason;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.PoolConfig;
@@ -64,6 +65,8 @@ public final class ConnectionPool {
 
     private final long borrowTimeoutNanos;
     private final long validateAfterIdleNanos;
+    /** Wraps each borrow when configured; null (the default) costs one read. */
+    private final BorrowObserver observer;
     /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
     private final Runnable onShortage;
     private final Returns returns;
@@ -78,6 +81,7 @@ public final class ConnectionPool {
         this.capacity = new Capacity(config.maxSize());
         this.borrowTimeoutNanos = config.borrowTimeout().toNanos();
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
+        this.observer = config.borrowObserver();
         this.closer = new Closer(name, (int) config.validationTimeout().toMillis());
         // These reach collaborators built after the ones they are given to; none runs before the threads start.
         Runnable wakeCreators = this::wakeCreators;
@@ -132,7 +136,35 @@ public final class ConnectionPool {
 
     /** Borrows a connection, waiting up to the borrow timeout. */
     public Connection borrow() throws SQLException {
-        return borrow(0, 0);
+        return observer == null ? borrow(0, 0) : observed(null);
+    }
+
+    /** A borrow wrapped by the {@link BorrowObserver}: plain ({@code labels} null) or labeled. */
+    private Connection observed(Map<String, String> labels) throws SQLException {
+        Object started = null;
+        try {
+            started = observer.started(name);
+        } catch (RuntimeException | LinkageError | AssertionError ex) {
+            events.observerFailed(ex);
+        }
+        Connection c;
+        try {
+            c = labels == null ? borrow(0, 0) : borrowLabeled(labels);
+        } catch (SQLException | RuntimeException | Error ex) {
+            observeEnd(started, null, -1, ex);
+            throw ex;
+        }
+        PooledConnection e = (PooledConnection) ((ProxyConnection) c).lease();
+        observeEnd(started, e.origin.name, e.lentAfterNanos, null);
+        return c;
+    }
+
+    private void observeEnd(Object started, String origin, long waitNanos, Throwable failure) {
+        try {
+            observer.ended(started, origin, waitNanos, failure);
+        } catch (RuntimeException | LinkageError | AssertionError ex) {
+            events.observerFailed(ex);
+        }
     }
 
     /** A borrow that goes on an earlier one's clock ({@code start}, {@code deadline}), or its own when 0. */
@@ -226,7 +258,7 @@ public final class ConnectionPool {
     private Connection lend(PooledConnection e, long now, long waitNanos) {
         // The stack costs an allocation and a stack walk: only when something will report it.
         boolean stack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
-        e.lend(now, Thread.currentThread(), stack ? new Throwable("borrowed here") : null);
+        e.lend(now, waitNanos, Thread.currentThread(), stack ? new Throwable("borrowed here") : null);
         if (events.any()) {
             events.borrowed(e.origin.name, waitNanos);
         }
@@ -235,6 +267,10 @@ public final class ConnectionPool {
 
     /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */
     public Connection borrow(Map<String, String> labels) throws SQLException {
+        return observer == null ? borrowLabeled(labels) : observed(labels);
+    }
+
+    private Connection borrowLabeled(Map<String, String> labels) throws SQLException {
         LabelingCallback labeling = config.labeling();
         if (labeling == null) {
             throw new SQLException("pool '" + name + "': a labeled borrow needs a labeling callback "

@@ -88,4 +88,9 @@ final class Events {
     private void report(PoolListener l, Throwable e) {
         LOG.log(System.Logger.Level.WARNING, "[" + poolName + "] listener " + l.getClass().getName() + " failed", e);
     }
+
+    /** A borrow observer threw: logged, never passed to the borrower. */
+    void observerFailed(Throwable e) {
+        LOG.log(System.Logger.Level.WARNING, "[" + poolName + "] borrow observer failed", e);
+    }
 }

@@ -85,6 +85,8 @@ final class PooledConnection implements ConnectionLease {
 
     // Owner-written statistics, read racily elsewhere (see class comment).
     long borrowedAt;
+    /** How long the current borrow took to get this connection (0: at once), for a {@code BorrowObserver}. */
+    long lentAfterNanos;
     long lastActivityAt;
     long returnedAt;
     long borrowCount;
@@ -117,8 +119,9 @@ final class PooledConnection implements ConnectionLease {
 
     /** IDLE → LENT of the next generation, by the thread that owns the slot (S1): a volatile store suffices,
      * the slot's CAS already made this thread the only writer. */
-    void lend(long now, Thread to, Throwable stack) {
+    void lend(long now, long waitNanos, Thread to, Throwable stack) {
         borrowedAt = now;
+        lentAfterNanos = waitNanos;
         lastActivityAt = now;
         borrowCount++;
         holder = to;
