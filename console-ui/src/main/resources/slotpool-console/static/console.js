@@ -1,4 +1,5 @@
-// The slotpool console: keeps the server-rendered page live from the server-sent-event stream, draws the chart,
+// The slotpool console: keeps the server-rendered page live from the server-sent-event stream, draws the chart
+// (the server's history of the last 15 minutes at once, then one point per stream event), filters the event log,
 // opens slot details and sends the actions (with confirmation and the CSRF token). Plain JavaScript, no build.
 // Data from the server is only ever set as textContent or attributes, never parsed as HTML.
 (function () {
@@ -6,8 +7,12 @@
   var body = document.body;
   var base = body.getAttribute('data-base');
   var query = body.getAttribute('data-query') || ''; // '?pool=key' when the app has several pools
-  var HISTORY = 300; // one point a second: the last 5 minutes
-  var rates = [], waits = [];
+  var HISTORY = 900; // one point a second: the last 15 minutes, as the server's history keeps
+  var points = []; // oldest first, each {pool: values, origins: {name: values}} as {path}/history answers
+  var chart = document.getElementById('chart');
+  var chartOf = document.getElementById('chart-of');
+  var filters = document.getElementById('event-filters');
+  var lastEvents = null;
   var streamState = document.getElementById('stream-state');
   var outcome = document.getElementById('outcome');
 
@@ -35,10 +40,39 @@
       renderSlots(card, o);
     });
     renderFreeSlots(h.freeSlots);
-    renderEvents(view.events);
-    rates.push(h.borrowRate); waits.push(h.waiting);
-    if (rates.length > HISTORY) { rates.shift(); waits.shift(); }
+    lastEvents = view.events;
+    renderEvents();
+    addPoints([livePoint(view)]);
+  }
+
+  // A stream event as a point of the history: the same values the server samples each second.
+  function livePoint(view) {
+    function values(v, waiting) {
+      return { borrowRate: v.borrowRate, waiting: waiting, waitP99Millis: v.waitP99Millis, available: v.available,
+        borrowed: v.borrowed, creating: v.creating, closing: v.closing };
+    }
+    var origins = {};
+    view.origins.forEach(function (o) { origins[o.name] = values(o, null); });
+    return { pool: values(view.header, view.header.waiting), origins: origins };
+  }
+
+  function addPoints(more) {
+    points = points.concat(more).slice(-HISTORY);
+    chart.setAttribute('data-points', points.length);
     drawChart();
+  }
+
+  // The history the server kept before the page opened; stream events that came first stay after it.
+  function loadHistory() {
+    fetch(base + '/history' + query, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then(function (r) { if (!r.ok) { throw new Error('HTTP ' + r.status); } return r.json(); })
+      .then(function (history) {
+        var live = points;
+        points = [];
+        chart.setAttribute('data-history', history.points.length);
+        addPoints(history.points.concat(live));
+      })
+      .catch(function () { show(outcome, 'could not load the chart\'s history'); });
   }
 
   var FREE_CELLS_MAX = 256; // the template draws the same number; a larger pool's free slots are only counted
@@ -82,9 +116,13 @@
     }
   }
 
-  function renderEvents(events) {
+  function renderEvents() {
+    if (lastEvents === null) { return; }
+    var origin = filters.elements.origin.value, kind = filters.elements.kind.value;
     var list = document.getElementById('events');
-    list.replaceChildren.apply(list, events.map(function (e) {
+    list.replaceChildren.apply(list, lastEvents.filter(function (e) {
+      return (!origin || e.origin === origin) && (!kind || e.type === kind);
+    }).map(function (e) {
       var li = document.createElement('li');
       [['time', e.at], ['span.etype', e.type], ['span.eorigin', e.origin], ['span.ereason', e.reason],
         ['span.edetail', e.detail]].forEach(function (p) {
@@ -99,21 +137,41 @@
     }));
   }
 
-  function drawChart() {
-    var maxRate = Math.max.apply(null, rates.concat([1]));
-    var maxWait = Math.max.apply(null, waits.concat([1]));
-    function points(series, max) {
-      return series.map(function (v, i) {
-        var x = (600 * (HISTORY - series.length + i) / (HISTORY - 1)).toFixed(1);
-        var y = (135 - 130 * v / max).toFixed(1);
-        return x + ',' + y;
-      }).join(' ');
-    }
-    document.querySelector('#chart .line-rate').setAttribute('points', points(rates, maxRate));
-    document.querySelector('#chart .line-waiting').setAttribute('points', points(waits, maxWait));
-    show(document.getElementById('chart-max-rate'), Math.round(maxRate * 10) / 10);
-    show(document.getElementById('chart-max-waiting'), maxWait);
+  // The download link carries the page's filters to {path}/events, which applies the same ones.
+  function filterChanged() {
+    var params = new URLSearchParams(query);
+    ['origin', 'kind'].forEach(function (name) {
+      var v = filters.elements[name].value;
+      if (v) { params.set(name, v); }
+    });
+    var q = params.toString();
+    document.getElementById('events-download').setAttribute('href', base + '/events' + (q ? '?' + q : ''));
+    renderEvents();
   }
+  filters.addEventListener('change', filterChanged);
+  filters.addEventListener('submit', function (e) { e.preventDefault(); });
+
+  // Each line is scaled to its own maximum, which the legend states; a missing value leaves a gap in its line.
+  function drawChart() {
+    var key = chartOf.value;
+    var shown = points.map(function (p) { return key ? (p.origins && p.origins[key]) || null : p.pool; });
+    [['rate', 'borrowRate'], ['waiting', 'waiting'], ['p99', 'waitP99Millis'], ['borrowed', 'borrowed']]
+      .forEach(function (line) {
+        var values = shown.map(function (v) { return v ? v[line[1]] : null; });
+        var known = values.filter(function (v) { return v != null; });
+        var top = Math.max.apply(null, known.concat([0]));
+        var max = top > 0 ? top : 1; // an all-zero line lies on the baseline
+        var xy = [];
+        values.forEach(function (v, i) {
+          if (v == null) { return; }
+          var x = (600 * (HISTORY - values.length + i) / (HISTORY - 1)).toFixed(1);
+          xy.push(x + ',' + (135 - 130 * v / max).toFixed(1));
+        });
+        chart.querySelector('.line-' + line[0]).setAttribute('points', xy.join(' '));
+        show(document.getElementById('chart-max-' + line[0]), known.length ? Math.round(top * 10) / 10 : null);
+      });
+  }
+  chartOf.addEventListener('change', drawChart);
 
   // The stream: EventSource reconnects by itself after an error; the page says so meanwhile.
   function connect() {
@@ -217,5 +275,6 @@
     });
   });
 
+  loadHistory();
   connect();
 })();

@@ -1,6 +1,7 @@
 package dev.slotpool.console;
 
 import dev.slotpool.OriginSnapshot;
+import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
@@ -17,6 +18,10 @@ import static dev.slotpool.autoconfigure.endpoint.PoolViews.oneDecimal;
  * copied. Nothing here computes routing: rates and percentiles are handed in.
  */
 public final class ConsoleViews {
+
+    /** A {@code LEAK} event's detail in the console. */
+    static final String LEAK_WITHHELD = "holder thread and borrow stack withheld (the application's log has them, "
+            + "at WARNING)";
 
     private ConsoleViews() {
     }
@@ -65,6 +70,30 @@ public final class ConsoleViews {
     public record EventRow(long seq, String at, String type, String origin, String reason, String detail) {
     }
 
+    /**
+     * The chart's history (docs/console.md, Chart and history): one point a second over the last
+     * {@code capacity} seconds at most, oldest first; a second the sampler missed has no point.
+     */
+    public record History(long intervalMillis, int capacity, List<HistoryPoint> points) {
+    }
+
+    /** One second: its start (epoch milliseconds), the pool's values and each origin's, by name. */
+    public record HistoryPoint(long at, HistoryValues pool, Map<String, HistoryValues> origins) {
+    }
+
+    /**
+     * Values of one second. {@code waiting} is the pool's only (null for an origin: a waiting borrower takes a
+     * connection of any origin); {@code waitP99Millis} is null without a MeterRegistry; the connections by state
+     * as the snapshot counts them.
+     */
+    public record HistoryValues(double borrowRate, Integer waiting, Double waitP99Millis, int available,
+                                int borrowed, int creating, int closing) {
+    }
+
+    /** The event log as {@code GET {path}/events} answers it: the filters applied and the events, newest first. */
+    public record EventLog(String pool, List<String> origins, List<String> kinds, List<EventRow> events) {
+    }
+
     /** An action's answer. */
     public record Outcome(String action, String origin, String outcome) {
     }
@@ -101,7 +130,18 @@ public final class ConsoleViews {
                 s.available(), s.borrowed(), s.creating(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
                 s.oldestWaitMillis(), s.borrows(), oneDecimal(rates.pool()), p50, p99, s.timeouts(),
                 s.connectionsOpened(), s.connectionsClosed(), s.lastCreationFailure().orElse(null));
-        return new ConsoleView(header, cards, events);
+        return new ConsoleView(header, cards, events.stream().map(ConsoleViews::withoutHolder).toList());
+    }
+
+    /**
+     * The event without what names a holder: a {@code LEAK} event's detail names the holder's thread and its
+     * borrow stack. The page's data, its stream and the log's download go to every reader, and only those who may
+     * act see a holder (docs/console.md, Security), so the console's log never shows them; the engine logs the
+     * event, holder included, at WARNING.
+     */
+    static EventRow withoutHolder(EventRow e) {
+        return PoolEvent.Type.LEAK.name().equals(e.type()) ? new EventRow(e.seq(), e.at(), e.type(), e.origin(),
+                e.reason(), LEAK_WITHHELD) : e;
     }
 
     static OriginCard origin(OriginSnapshot o, double rate, Percentiles p) {

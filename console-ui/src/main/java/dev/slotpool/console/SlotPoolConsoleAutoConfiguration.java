@@ -88,7 +88,14 @@ public class SlotPoolConsoleAutoConfiguration {
                 // The event log hears only the pools it listens to (the auto-configured one); the others show none.
                 pool -> new ConsoleViewSource(pool, percentiles,
                         pool.config().listeners().contains(events) ? events : new ConsoleEventLog(), System::nanoTime),
-                views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1)));
+                views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1)),
+                pool -> new ConsoleHistory(pool::snapshot, percentiles, System::nanoTime, System::currentTimeMillis));
+    }
+
+    /** One thread samples every pool's chart history once a second, stopped at context close. */
+    @Bean(destroyMethod = "close")
+    ConsoleSampler slotPoolConsoleSampler(ConsolePools pools) {
+        return new ConsoleSampler(pools.histories(), Duration.ofMillis(ConsoleHistory.INTERVAL_MILLIS));
     }
 
     @Bean

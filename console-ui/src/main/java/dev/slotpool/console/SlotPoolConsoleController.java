@@ -1,13 +1,18 @@
 package dev.slotpool.console;
 
+import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.console.ConsolePools.ConsolePool;
+import dev.slotpool.console.ConsoleViews.EventLog;
+import dev.slotpool.console.ConsoleViews.EventRow;
 import dev.slotpool.console.ConsoleViews.Outcome;
 import dev.slotpool.console.ConsoleViews.SlotDetail;
 import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -23,8 +28,13 @@ import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -62,6 +72,7 @@ public class SlotPoolConsoleController {
         model.addAttribute("actionsEnabled", settings.buttons());
         model.addAttribute("pools", pools.several() ? pools.keys() : List.of());
         model.addAttribute("poolKey", pools.several() ? shown.key() : null);
+        model.addAttribute("eventKinds", Arrays.stream(PoolEvent.Type.values()).map(Enum::name).toList());
         return VIEW;
     }
 
@@ -81,6 +92,42 @@ public class SlotPoolConsoleController {
         return p.get().streams().open().<ResponseEntity<?>>map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5")
                         .build());
+    }
+
+    /** The chart's history: one point a second over the last 15 minutes, oldest first. */
+    @GetMapping(path = "/history", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> history(@RequestParam(required = false) String pool) {
+        return withPool(pool, HttpStatus.NOT_FOUND, p -> ResponseEntity.ok(p.history().history()));
+    }
+
+    /**
+     * The event log as a JSON download, newest first, filtered by {@code origin} and {@code kind} (each repeated
+     * or comma-separated; {@link EventFilter}); a bad filter answers 400. A {@code LEAK} event without its
+     * holder, as in the page ({@link ConsoleViews#withoutHolder}).
+     */
+    @GetMapping(path = "/events", produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> events(@RequestParam(required = false) String pool,
+                                         @RequestParam(required = false) List<String> origin,
+                                         @RequestParam(required = false) List<String> kind) {
+        return withPool(pool, HttpStatus.NOT_FOUND, p -> {
+            List<EventRow> log = p.views().events().recent();
+            Set<String> known = new LinkedHashSet<>();
+            p.views().snapshot().origins().forEach(o -> known.add(o.name()));
+            log.stream().map(EventRow::origin).filter(Objects::nonNull).forEach(known::add);
+            EventFilter filter;
+            try {
+                filter = EventFilter.of(origin, kind, known);
+            } catch (IllegalArgumentException e) {
+                return problem(HttpStatus.BAD_REQUEST, e.getMessage());
+            }
+            List<EventRow> rows = log.stream().filter(filter).map(ConsoleViews::withoutHolder).toList();
+            return ResponseEntity.ok()
+                    .header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment()
+                            .filename("slotpool-events-" + p.key() + ".json", StandardCharsets.UTF_8).build().toString())
+                    .body(new EventLog(p.key(), filter.origins(), filter.kinds(), rows));
+        });
     }
 
     @GetMapping(path = "/origins/{origin}/slots/{index}", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -84,6 +84,32 @@ class ConsoleSecurityTest {
     }
 
     /**
+     * The history and the event log's download are reads: viewers get them, anonymous users are sent to the login;
+     * a LEAK event's holder for nobody, the admin included. A bad filter is refused with its message.
+     */
+    @Test
+    void viewersReadTheHistoryAndTheEventLogWhichNamesNoHolder() {
+        runner("security-history").withUserConfiguration(Chain.class).run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            ctx.getBean(ConsoleEventLog.class).onEvent(new dev.slotpool.PoolEvent(dev.slotpool.PoolEvent.Type.LEAK,
+                    "east", null, "connection held by thread 'worker-7' for 61000 ms; left with its holder",
+                    java.time.Instant.now()));
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
+            for (String read : new String[] {"/slotpool/history", "/slotpool/events", "/slotpool/events?kind=LEAK"}) {
+                mvc.perform(get(read)).andExpect(status().isFound()).andExpect(redirectedUrl("/login"));
+                mvc.perform(get(read).with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
+            }
+            mvc.perform(get("/slotpool/events").param("kind", "LEAK").with(user("viewer").roles("VIEWER")))
+                    .andExpect(jsonPath("$.events[0].detail").value(ConsoleViews.LEAK_WITHHELD));
+            mvc.perform(get("/slotpool/events").param("kind", "LEAK").with(user("admin").roles("ADMIN")))
+                    .andExpect(jsonPath("$.events[0].detail").value(ConsoleViews.LEAK_WITHHELD));
+            mvc.perform(get("/slotpool/events").param("kind", "NOPE").with(user("viewer").roles("VIEWER")))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.startsWith("unknown kind 'NOPE'")));
+        });
+    }
+
+    /**
      * An application that adds Spring Security but writes no chain gets Boot's default one: every request needs a
      * login, CSRF tokens are checked, so anonymous users neither read nor act, and a forged post changes nothing.
      * A logged-in user reads but may not act: that chain grants nothing through {@code toConsoleActions()}.

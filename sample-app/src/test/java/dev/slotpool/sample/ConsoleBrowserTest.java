@@ -7,20 +7,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -28,10 +22,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -39,13 +30,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The admin console in a real browser (docs/console.md): headless Debian Chromium driven through its chromedriver by
@@ -54,11 +41,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * without a reload, drains north and sees it turn DRAINING and then empty, marks it up and sees its slots come
  * back. A screenshot of each stage goes to {@code target/screenshots/}.
  *
- * <p>Chromium is looked up as {@code chromium} on the {@code PATH}, then in {@code /usr/bin}; the system property
- * {@value #BROWSER_PROPERTY} names another binary (a missing one skips the test, which is how to see the skip).
- * The test is skipped only when there is no Chromium; Chromium without {@code chromedriver} (looked up the same
- * way, or {@value #DRIVER_PROPERTY}) fails it. Both paths are given to Selenium, so Selenium Manager never runs
- * and nothing is downloaded.
+ * <p>{@link Chromium} finds and starts the browser (skipped without Chromium, failed without chromedriver).
  *
  * <p>The drain: with the load running, north's borrowed connections come back within milliseconds and the
  * housekeeper turns the emptied origin DOWN within a second, which a page updated once a second may never show
@@ -74,27 +57,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
         "sample.load.enabled=false",
         "spring.datasource.password=" + SampleApp.DB_PASSWORD})
 @DirtiesContext
-@ExtendWith(ConsoleBrowserTest.ChromiumPresent.class)
+@ExtendWith(Chromium.Present.class)
 class ConsoleBrowserTest {
-
-    /** System property: the Chromium binary to drive instead of {@code chromium} on the PATH. */
-    static final String BROWSER_PROPERTY = "console.browser";
-
-    /** System property: the chromedriver binary instead of {@code chromedriver} on the PATH. */
-    static final String DRIVER_PROPERTY = "console.chromedriver";
 
     /** Deadline of every wait: generous for a loaded 2-core machine. */
     private static final Duration PATIENCE = SampleApp.PATIENCE;
 
-    /** The page area of the browser window, and so the screenshots' size. */
-    private static final Dimension VIEWPORT = new Dimension(1400, 1000);
-
     private static final String MARKER = "slotpoolConsoleBrowserTest";
 
+    private static Chromium chromium;
     private static ChromeDriver driver;
-    private static Path screenshots;
-    /** Chromium's and chromedriver's processes, read before the driver quits; none may survive it. */
-    private static List<ProcessHandle> browserProcesses = List.of();
 
     @LocalServerPort
     private int port;
@@ -107,32 +79,8 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     static void startBrowser() throws IOException {
-        Optional<Path> chromium = executable(BROWSER_PROPERTY, "chromium");
-        assumeTrue(chromium.isPresent(), ChromiumPresent::reason); // ChromiumPresent skipped the class already
-        Path chromedriver = executable(DRIVER_PROPERTY, "chromedriver").orElseGet(() -> fail(
-                "Chromium is at " + chromium.get() + " but there is no chromedriver (" + where(DRIVER_PROPERTY,
-                        "chromedriver") + "): install Debian's chromium-driver (.ci/run does), or set -D"
-                        + DRIVER_PROPERTY + "=/path/to/chromedriver"));
-
-        screenshots = Path.of(System.getProperty("basedir", "."), "target", "screenshots");
-        Files.createDirectories(screenshots);
-
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium.get().toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-dev-shm-usage", "--window-size=1400,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(chromedriver.toFile())
-                .usingAnyFreePort()
-                .build();
-        driver = new ChromeDriver(service, options);
-        // --window-size sizes the window, whose page area is smaller: grow it so pages (and screenshots) are 1400×1000.
-        Dimension window = driver.manage().window().getSize();
-        List<?> page = (List<?>) driver.executeScript("return [window.innerWidth, window.innerHeight];");
-        driver.manage().window().setSize(new Dimension(window.width + VIEWPORT.width - ((Number) page.get(0)).intValue(),
-                window.height + VIEWPORT.height - ((Number) page.get(1)).intValue()));
-        System.out.println("ConsoleBrowserTest: running against Chromium " + driver.getCapabilities().getBrowserVersion()
-                + " (" + chromium.get() + ", " + chromedriver + ")");
+        chromium = Chromium.start("ConsoleBrowserTest");
+        driver = chromium.driver();
     }
 
     @AfterEach
@@ -142,19 +90,15 @@ class ConsoleBrowserTest {
 
     @AfterAll
     static void quitTheBrowser() {
-        if (driver == null) {
+        if (chromium == null) {
             return;
         }
         try {
-            browserProcesses = ProcessHandle.current().descendants().toList();
+            chromium.close();
         } finally {
-            driver.quit();
+            chromium = null;
             driver = null;
         }
-        assertThat(browserProcesses).as("chromedriver's and Chromium's processes while the driver ran").isNotEmpty();
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(browserProcesses.stream().filter(ProcessHandle::isAlive)
-                .map(p -> p.pid() + " " + p.info().command().orElse("?")))
-                .as("Chromium or chromedriver processes left after quit").isEmpty());
     }
 
     @Test
@@ -365,48 +309,6 @@ class ConsoleBrowserTest {
     }
 
     private static void screenshot(String name) throws IOException {
-        Files.write(screenshots.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
-    }
-
-    /**
-     * Skips the class when there is no Chromium, before the app starts (an assumption in {@code @BeforeAll} would
-     * skip it too, but Surefire then reports no test at all rather than a skipped one).
-     */
-    static final class ChromiumPresent implements ExecutionCondition {
-
-        @Override
-        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-            Optional<Path> chromium = executable(BROWSER_PROPERTY, "chromium");
-            if (chromium.isPresent()) {
-                return ConditionEvaluationResult.enabled("Chromium at " + chromium.get());
-            }
-            System.out.println(reason());
-            return ConditionEvaluationResult.disabled(reason());
-        }
-
-        static String reason() {
-            return "ConsoleBrowserTest: SKIPPED, no Chromium binary (" + where(BROWSER_PROPERTY, "chromium")
-                    + "); install Debian's chromium and chromium-driver (.ci/run does)";
-        }
-    }
-
-    /** The property's path when set (empty when it is not an executable), else the name on the PATH or in /usr/bin. */
-    static Optional<Path> executable(String property, String name) {
-        String configured = System.getProperty(property);
-        if (configured != null && !configured.isBlank()) {
-            return Optional.of(Path.of(configured)).filter(Files::isExecutable);
-        }
-        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        return Stream.concat(Stream.of(path.split(File.pathSeparator)), Stream.of("/usr/bin"))
-                .filter(dir -> !dir.isBlank())
-                .map(dir -> Path.of(dir, name))
-                .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p))
-                .findFirst();
-    }
-
-    private static String where(String property, String name) {
-        String configured = System.getProperty(property);
-        return configured != null && !configured.isBlank() ? "-D" + property + "=" + configured + " is not an executable"
-                : "no " + name + " on the PATH or in /usr/bin";
+        chromium.screenshot(name);
     }
 }
