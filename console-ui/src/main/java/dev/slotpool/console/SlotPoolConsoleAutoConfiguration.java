@@ -6,6 +6,7 @@ import dev.slotpool.autoconfigure.SlotPoolProperties;
 import dev.slotpool.autoconfigure.SlotPools;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -90,6 +91,13 @@ public class SlotPoolConsoleAutoConfiguration {
                         pool.config().listeners().contains(events) ? events : new ConsoleEventLog(), System::nanoTime),
                 views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1)),
                 pool -> new ConsoleHistory(pool::snapshot, percentiles, System::nanoTime, System::currentTimeMillis));
+    }
+
+    /** The sampler starts with the context even under lazy initialization: the history must fill before a page
+     * asks for it. */
+    @Bean
+    static LazyInitializationExcludeFilter slotPoolConsoleSamplerNotLazy() {
+        return LazyInitializationExcludeFilter.forBeanTypes(ConsoleSampler.class);
     }
 
     /** One thread samples every pool's chart history once a second, stopped at context close. */

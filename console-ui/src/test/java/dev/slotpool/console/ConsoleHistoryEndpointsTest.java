@@ -3,6 +3,7 @@ package dev.slotpool.console;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotPoolDataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
@@ -61,6 +62,16 @@ class ConsoleHistoryEndpointsTest {
                     .andExpect(jsonPath("$.points[-1].origins.east.waiting").doesNotExist())
                     .andExpect(jsonPath("$.points[-1].origins.north.closing").value(0));
             mvc.perform(get("/slotpool/history").param("pool", "nope")).andExpect(status().isNotFound());
+        });
+    }
+
+    @Test
+    void underLazyInitializationTheSamplerStillStartsWithTheContext() {
+        runner("sampler-lazy").withInitializer(ctx -> ctx.addBeanFactoryPostProcessor(
+                new LazyInitializationBeanFactoryPostProcessor())).run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            assertThat(ctx.getBeanFactory().containsSingleton("slotPoolConsoleSampler"))
+                    .as("the sampler was created at startup, before any page asked for history").isTrue();
         });
     }
 
