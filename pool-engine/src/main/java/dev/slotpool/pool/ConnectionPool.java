@@ -470,6 +470,7 @@ public final class ConnectionPool {
         retiring.incrementAndGet();
         table.empty(e.slot);
         e.origin.retiredBorrows.addAndGet(e.borrowCount);
+        e.origin.retiredStatements.retire(e.statementCache);
         retiring.incrementAndGet();
         e.origin.occupied.decrementAndGet();
         if (e.origin.parent != null) {

@@ -4,6 +4,7 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.jdbc.ConnectionDefaults;
 import dev.slotpool.jdbc.ConnectionLease;
+import dev.slotpool.jdbc.StatementCache;
 import dev.slotpool.table.Slot;
 
 import java.lang.invoke.MethodHandles;
@@ -54,6 +55,9 @@ final class PooledConnection implements ConnectionLease {
     final long createdAt;
     /** createdAt + maxLifetime − jitter, or Long.MAX_VALUE when max lifetime is off. */
     final long retireAt;
+    /** The connection's statement cache (null when statementCacheSize is 0): used by its holder only (S1); its
+     * counts move to the origin when the connection is closed. */
+    final StatementCache statementCache;
 
     @SuppressWarnings("unused")
     private volatile long lease = IDLE;
@@ -86,6 +90,8 @@ final class PooledConnection implements ConnectionLease {
         this.defaults = defaults;
         this.createdAt = createdAt;
         this.retireAt = retireAt;
+        int statements = pool.config.statementCacheSize();
+        this.statementCache = statements > 0 ? new StatementCache(statements) : null;
         this.returnedAt = createdAt;
         this.lastActivityAt = createdAt;
         this.lastValidatedAt = createdAt;
@@ -148,6 +154,11 @@ final class PooledConnection implements ConnectionLease {
     @Override
     public ConnectionDefaults defaults() {
         return defaults;
+    }
+
+    @Override
+    public StatementCache statementCache() {
+        return statementCache;
     }
 
     @Override
