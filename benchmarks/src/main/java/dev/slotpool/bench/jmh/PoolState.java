@@ -43,7 +43,8 @@ public abstract class PoolState {
     public void start() throws SQLException {
         // A fresh stub database per trial, so counters and settings never leak between pools in one JVM.
         String url = StubDatabase.reset("jmh-" + pool + "-" + size()).url();
-        started = start(PoolKind.valueOf(pool.toUpperCase(Locale.ROOT)), PoolSettings.fixed(url, size(), BORROW_TIMEOUT));
+        started = start(PoolKind.valueOf(pool.toUpperCase(Locale.ROOT)),
+                PoolSettings.fixed(url, size(), BORROW_TIMEOUT));
         dataSource = started.dataSource();
         fill(dataSource, size());
     }
