@@ -24,10 +24,15 @@ import java.util.List;
  * @param borrows       borrows served by this origin since the pool started
  * @param consecutiveFailures the longer of its two runs of failures that count toward DOWN: failed connects
  *                            (and unanswered connect timeouts), and connections broken by connection-level errors
+ * @param statementCacheHits      prepares served from a connection's statement cache since the pool started
+ *                                (0 when {@code statementCacheSize} is 0)
+ * @param statementCacheMisses    prepares with the cache on that found no idle statement and prepared one
+ * @param statementCacheEvictions idle statements the cache closed to make room for one coming back
  * @param slots         the origin's slots
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, int weight, double targetShare,
                              double actualShare, int total, int available, int borrowed, int creating, int closing, long borrows,
-                             int consecutiveFailures, List<SlotSnapshot> slots) {
+                             int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
+                             long statementCacheEvictions, List<SlotSnapshot> slots) {
 }

@@ -42,6 +42,7 @@ public final class PoolConfig {
     final int rebalanceStep;
     final boolean leakTracing;
     final Duration leakDetectionThreshold;
+    final int statementCacheSize;
     final Duration initializationFailTimeout;
     final Boolean autoCommit;
     final Integer transactionIsolation;
@@ -89,6 +90,7 @@ public final class PoolConfig {
         rebalanceStep = b.rebalanceStep;
         leakTracing = b.leakTracing;
         leakDetectionThreshold = b.leakDetectionThreshold;
+        statementCacheSize = b.statementCacheSize;
         initializationFailTimeout = b.initializationFailTimeout != null ? b.initializationFailTimeout : b.connectTimeout;
         autoCommit = b.autoCommit;
         transactionIsolation = b.transactionIsolation == null ? null : TransactionIsolations.parse(b.transactionIsolation);
@@ -139,6 +141,8 @@ public final class PoolConfig {
     public boolean leakTracing() { return leakTracing; }
     /** Borrowed longer than this is reported once per borrow; zero is off. */
     public Duration leakDetectionThreshold() { return leakDetectionThreshold; }
+    /** Idle statements kept per connection (prepared and callable together); zero is off. */
+    public int statementCacheSize() { return statementCacheSize; }
     /** How long build() waits for a first connection; negative: not at all. */
     public Duration initializationFailTimeout() { return initializationFailTimeout; }
     /** Auto-commit set on each new connection; null keeps the driver's. */

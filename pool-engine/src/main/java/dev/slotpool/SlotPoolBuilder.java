@@ -48,6 +48,7 @@ public final class SlotPoolBuilder {
     int rebalanceStep = 2;
     boolean leakTracing;
     Duration leakDetectionThreshold = Duration.ZERO;
+    int statementCacheSize;
     Duration initializationFailTimeout;
     Boolean autoCommit;
     String transactionIsolation;
@@ -181,6 +182,10 @@ public final class SlotPoolBuilder {
      * holder's thread and borrow stack) and left with its holder. Default 0 (off); else ≥ 1 s. */
     public SlotPoolBuilder leakDetectionThreshold(Duration leakDetectionThreshold) { this.leakDetectionThreshold = leakDetectionThreshold; return this; }
 
+    /** Idle prepared and callable statements kept per connection for reuse by its next holders (prepared and
+     * callable together; docs/statement-cache.md). Default 0 (off); 0–10000. */
+    public SlotPoolBuilder statementCacheSize(int statementCacheSize) { this.statementCacheSize = statementCacheSize; return this; }
+
     /**
      * How long {@link #build()} waits for a first connection on any origin before it fails with a
      * {@link PoolInitializationException} naming every origin and its last failure (it also waits for one failed
@@ -288,6 +293,7 @@ public final class SlotPoolBuilder {
         atLeast(v, "downGracePeriod", downGracePeriod, Duration.ZERO, false);
         between(v, "downAfterFailures", downAfterFailures, 0, 1000);
         between(v, "rebalanceStep", rebalanceStep, 1, 1000);
+        between(v, "statementCacheSize", statementCacheSize, 0, 10_000);
         if (validationQuery != null && validationQuery.isBlank()) {
             v.add(new ConfigViolation("validationQuery", "''", "must not be blank (leave it unset to use isValid)"));
         }

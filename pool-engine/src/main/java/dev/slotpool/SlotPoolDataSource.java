@@ -264,6 +264,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     public void setMaxSize(int maxSize) { settingsBeforeStart("maxSize").maxSize(maxSize); }
     public Duration getBorrowTimeout() { PoolConfig c = runningConfig(); return c != null ? c.borrowTimeout : settings.borrowTimeout; }
     public void setBorrowTimeout(Duration borrowTimeout) { settingsBeforeStart("borrowTimeout").borrowTimeout(borrowTimeout); }
+    public int getStatementCacheSize() { PoolConfig c = runningConfig(); return c != null ? c.statementCacheSize : settings.statementCacheSize; }
+    public void setStatementCacheSize(int size) { settingsBeforeStart("statementCacheSize").statementCacheSize(size); }
 
     /** The bean-style instance's settings, while they may still change. */
     private SlotPoolBuilder settingsBeforeStart(String property) {

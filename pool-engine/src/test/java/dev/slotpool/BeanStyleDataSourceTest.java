@@ -29,6 +29,7 @@ class BeanStyleDataSourceTest {
         ds.setMinSize(0);
         ds.setMaxSize(3);
         ds.setBorrowTimeout(Duration.ofSeconds(7));
+        ds.setStatementCacheSize(4);
         return ds;
     }
 
@@ -45,6 +46,8 @@ class BeanStyleDataSourceTest {
             assertThat(config.maxSize()).isEqualTo(3);
             assertThat(config.minSize()).isZero();
             assertThat(config.borrowTimeout()).isEqualTo(Duration.ofSeconds(7));
+            assertThat(config.statementCacheSize()).isEqualTo(4);
+            assertThat(ds.getStatementCacheSize()).isEqualTo(4);
             assertThat(ds.getLoginTimeout()).isEqualTo(7);
             assertThat(ds.getUsername()).isEqualTo("sa");
             assertThat(ds.getDriverClassName()).isEqualTo("org.h2.Driver");

@@ -29,6 +29,20 @@ class BuilderValidationTest {
     }
 
     @Test
+    void aNegativeStatementCacheSizeIsNamedAndNotRewritten() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:x").statementCacheSize(-1).config());
+        assertThat(e.violations()).singleElement().satisfies(v -> {
+            assertThat(v.property()).isEqualTo("statementCacheSize");
+            assertThat(v.value()).isEqualTo("-1");
+            assertThat(v.problem()).isEqualTo("must be between 0 and 10000");
+        });
+        assertThat(SlotPoolDataSource.builder().url("jdbc:h2:mem:x").config().statementCacheSize()).isZero();
+        assertThat(SlotPoolDataSource.builder().url("jdbc:h2:mem:x").statementCacheSize(10_000).config()
+                .statementCacheSize()).isEqualTo(10_000);
+    }
+
+    @Test
     void sessionSettingsAreChecked() {
         InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
                 SlotPoolDataSource.builder().url("jdbc:h2:mem:x").transactionIsolation("read-comitted")

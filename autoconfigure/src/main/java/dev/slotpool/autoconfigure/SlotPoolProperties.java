@@ -99,6 +99,9 @@ public class SlotPoolProperties {
     /** Idle connections a rebalance retires per housekeeping run (1 to 1000). Engine default: 2. */
     private Integer rebalanceStep;
 
+    /** Idle prepared and callable statements kept per connection (the two kinds together) for its next holders that prepare the same SQL with the same arguments; 0 is off, up to 10000. Engine default: 0 (off). */
+    private Integer statementCacheSize;
+
     /** Record each borrower's stack, reported when a connection is taken back and shown in the endpoint. Engine default: false. */
     private Boolean leakTracing;
 
@@ -324,6 +327,8 @@ public class SlotPoolProperties {
     public void setDownAfterFailures(Integer downAfterFailures) { this.downAfterFailures = downAfterFailures; }
     public Integer getRebalanceStep() { return rebalanceStep; }
     public void setRebalanceStep(Integer rebalanceStep) { this.rebalanceStep = rebalanceStep; }
+    public Integer getStatementCacheSize() { return statementCacheSize; }
+    public void setStatementCacheSize(Integer statementCacheSize) { this.statementCacheSize = statementCacheSize; }
     public Boolean getLeakTracing() { return leakTracing; }
     public void setLeakTracing(Boolean leakTracing) { this.leakTracing = leakTracing; }
     public Duration getLeakDetectionThreshold() { return leakDetectionThreshold; }

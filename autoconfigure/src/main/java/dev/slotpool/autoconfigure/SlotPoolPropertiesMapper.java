@@ -77,6 +77,7 @@ public final class SlotPoolPropertiesMapper {
         map.from(p.getBalancing()).to(b::balancing);
         map.from(p.getDownAfterFailures()).to(b::downAfterFailures);
         map.from(p.getRebalanceStep()).to(b::rebalanceStep);
+        map.from(p.getStatementCacheSize()).to(b::statementCacheSize);
         map.from(p.getLeakTracing()).to(b::leakTracing);
         map.from(p.getLeakDetectionThreshold()).to(b::leakDetectionThreshold);
         map.from(p.getInitializationFailTimeout()).to(b::initializationFailTimeout);

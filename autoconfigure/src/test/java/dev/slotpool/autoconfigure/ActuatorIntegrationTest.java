@@ -103,6 +103,25 @@ class ActuatorIntegrationTest {
     }
 
     @Test
+    void statementCacheResultsAreCountedPerOrigin() {
+        runner.withPropertyValues("spring.datasource.url=" + StubDatabase.reset("statements-metered").url(),
+                "slotpool.name=stmts", "slotpool.min-size=1", "slotpool.max-size=1",
+                "slotpool.statement-cache-size=4").run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MeterRegistry registry = ctx.getBean(MeterRegistry.class);
+            try (Connection c = pool.getConnection()) {
+                for (int i = 0; i < 3; i++) {
+                    c.prepareStatement("select 1").close();
+                }
+            }
+            for (String[] expected : new String[][] {{"hit", "2"}, {"miss", "1"}, {"eviction", "0"}}) {
+                assertThat(registry.get("slotpool.statements.cache").tags("pool", "stmts", "result", expected[0])
+                        .functionCounter().count()).as(expected[0]).isEqualTo(Double.parseDouble(expected[1]));
+            }
+        });
+    }
+
+    @Test
     void everyMeterSurvivesPrometheusNaming() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(SlotPoolAutoConfiguration.class,
@@ -125,6 +144,7 @@ class ActuatorIntegrationTest {
                             "slotpool_borrow_wait_seconds{origin=\"east\",pool=\"prom\",quantile=\"0.99\"}",
                             "slotpool_borrow_wait_seconds_count{origin=",
                             "slotpool_borrows_total{origin=\"east\",pool=\"prom\"}",
+                            "slotpool_statements_cache_total{origin=\"east\",pool=\"prom\",result=\"hit\"}",
                             "slotpool_borrow_timeouts_total{pool=\"prom\"}",
                             "slotpool_connections_usage_seconds_count{origin=",
                             "slotpool_connections_opened_total{origin=\"east\",pool=\"prom\"}",

@@ -100,6 +100,8 @@ class InvalidValuesAtStartupTest {
                 new Row("slotpool.down-grace-period=-1s", "slotpool.down-grace-period", "-1s", "must not be negative"),
                 new Row("slotpool.max-lifetime=500ms", "slotpool.max-lifetime", "500ms", "must be ≥ 1s (or 0 to disable)"),
                 new Row("slotpool.creator-threads=0", "slotpool.creator-threads", "0", "must be between 1 and 64"),
+                new Row("slotpool.statement-cache-size=-1", "slotpool.statement-cache-size", "-1",
+                        "must be between 0 and 10000"),
                 new Row("slotpool.validation-query=", "slotpool.validation-query", "''",
                         "must not be blank (leave it unset to use isValid)"),
                 new Row("slotpool.oracle.default-row-prefetch=0", "slotpool.oracle.default-row-prefetch", "0",
@@ -178,7 +180,8 @@ class InvalidValuesAtStartupTest {
                 "--slotpool.validate-after-idle=0", "--slotpool.shutdown-timeout=0", "--slotpool.down-grace-period=0",
                 "--slotpool.down-after-failures=0", "--slotpool.origins[0].name=a", "--slotpool.origins[0].weight=0",
                 "--slotpool.origins[0].max-connections=0", "--slotpool.origins[1].name=b",
-                "--slotpool.leak-detection-threshold=0", "--slotpool.initialization-fail-timeout=0")) {
+                "--slotpool.leak-detection-threshold=0", "--slotpool.initialization-fail-timeout=0",
+                "--slotpool.statement-cache-size=0")) {
             assertThat(ctx.isActive()).isTrue();
         }
     }

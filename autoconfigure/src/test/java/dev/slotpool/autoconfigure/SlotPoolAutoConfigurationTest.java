@@ -108,6 +108,7 @@ class SlotPoolAutoConfigurationTest {
                 "slotpool.down-grace-period=4s",
                 "slotpool.down-after-failures=5",
                 "slotpool.rebalance-step=3",
+                "slotpool.statement-cache-size=25",
                 "slotpool.leak-tracing=true",
                 "slotpool.connection-properties.applicationName=orders-app",
                 "slotpool.oracle.default-row-prefetch=50",
@@ -149,6 +150,7 @@ class SlotPoolAutoConfigurationTest {
                     assertThat(c.downGracePeriod()).isEqualTo(Duration.ofSeconds(4));
                     assertThat(c.downAfterFailures()).isEqualTo(5);
                     assertThat(c.rebalanceStep()).isEqualTo(3);
+                    assertThat(c.statementCacheSize()).isEqualTo(25);
                     assertThat(c.leakTracing()).isTrue();
                     List<OriginConfig> origins = c.origins();
                     assertThat(origins).extracting(OriginConfig::name).containsExactly("east", "west");

@@ -19,15 +19,7 @@ public enum PoolKind {
     SLOTPOOL {
         @Override
         public BenchPool start(PoolSettings s) {
-            SlotPoolDataSource ds = SlotPoolDataSource.builder()
-                    .name("bench").url(s.url())
-                    .minSize(s.minIdle()).maxSize(s.maxSize()).initialSize(s.minIdle())
-                    .borrowTimeout(s.borrowTimeout())
-                    .build();
-            return new Adapter(this, ds, ds::close, () -> {
-                PoolSnapshot p = ds.snapshot();
-                return new BenchPool.PoolCounts(p.total(), p.borrowed(), p.available(), p.waiting());
-            });
+            return slotpool(s, 0);
         }
     },
 
@@ -158,6 +150,23 @@ public enum PoolKind {
         }
         return java.util.Arrays.stream(list.split(",")).map(String::trim)
                 .map(n -> PoolKind.valueOf(n.toUpperCase(Locale.ROOT))).toList();
+    }
+
+    /**
+     * slotpool with its statement cache ({@code statementCacheSize}, 0 = off as shipped); the other pools are
+     * compared as they ship, without statement caching.
+     */
+    public static BenchPool slotpool(PoolSettings s, int statementCacheSize) {
+        SlotPoolDataSource ds = SlotPoolDataSource.builder()
+                .name("bench").url(s.url())
+                .minSize(s.minIdle()).maxSize(s.maxSize()).initialSize(s.minIdle())
+                .borrowTimeout(s.borrowTimeout())
+                .statementCacheSize(statementCacheSize)
+                .build();
+        return new Adapter(SLOTPOOL, ds, ds::close, () -> {
+            PoolSnapshot p = ds.snapshot();
+            return new BenchPool.PoolCounts(p.total(), p.borrowed(), p.available(), p.waiting());
+        });
     }
 
     private record Adapter(PoolKind kind, DataSource dataSource, Runnable closer,

@@ -17,6 +17,12 @@ import java.sql.Statement;
  * sets' {@code getStatement()} return proxies, so the holder cannot reach the physical connection by accident.
  * Closing the statement, or its connection, swaps the delegate for the closed sentinel.
  *
+ * <p>A statement from the connection's {@link StatementCache} carries its {@link CachedStatement}: the settings
+ * the holder changes are remembered so they can be put back, what cannot be put back (a cursor name, close on
+ * completion, escape processing, not poolable, an unwrap to the driver's type, a connection-level error) keeps
+ * it out of the cache, and {@link #close()} hands it back to the connection instead of closing it. Without a
+ * cache the field is null and each of these is one null check.
+ *
  * <p>Not thread-safe, on purpose: like its connection, a statement is used by the holder's thread only.
  *
  * @param <S> the driver's statement type
@@ -26,10 +32,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     private final ProxyConnection connection;
     /** The driver's statement, or {@link ClosedSentinel#STATEMENT} once closed. */
     private S delegate;
+    /** The cache's entry for the driver's statement while this proxy holds it; null when not cached. */
+    private final CachedStatement cached;
 
-    AbstractProxyStatement(ProxyConnection connection, S delegate) {
+    AbstractProxyStatement(ProxyConnection connection, S delegate, CachedStatement cached) {
         this.connection = connection;
         this.delegate = delegate;
+        this.cached = cached;
     }
 
     final boolean isOpen() {
@@ -61,11 +70,39 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     final SQLException failed(SQLException e) {
+        if (cached != null && SqlErrors.isFatal(e)) {
+            cached.spoil(); // whatever the override says of the connection, this statement is not reused
+        }
         return connection.failed(e);
     }
 
     final ResultSet wrap(ResultSet resultSet) {
-        return resultSet == null ? null : new ProxyResultSet(connection, this, resultSet);
+        if (resultSet == null) {
+            return null;
+        }
+        if (cached != null) {
+            cached.opened(resultSet);
+        }
+        return new ProxyResultSet(connection, this, resultSet);
+    }
+
+    /** The cache entry of the driver's statement, or null; read by the connection when it closes this proxy. */
+    final CachedStatement cached() {
+        return cached;
+    }
+
+    /** Before the holder changes a setting a cached statement must get back (a {@link CachedStatement} bit). */
+    private void changing(int setting) throws SQLException {
+        if (cached != null && isOpen()) {
+            cached.changing(setting);
+        }
+    }
+
+    /** The holder did something a cached statement cannot undo: it is closed at its close, not cached. */
+    private void spoil() {
+        if (cached != null) {
+            cached.spoil();
+        }
     }
 
     /** Swaps in the sentinel and returns the driver's statement, which the caller closes or leaves to the pool. */
@@ -76,15 +113,23 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         return physical;
     }
 
-    /** Idempotent. After a reclaim the driver's statement belongs to the pool and is left alone. */
+    /**
+     * Idempotent. After a reclaim the driver's statement belongs to the pool and is left alone. A cached statement
+     * goes back to its connection's cache (or is closed there, see {@link ProxyConnection#release}).
+     */
     @Override
     public final void close() throws SQLException {
         if (!isOpen() || !connection.open()) {
             return;
         }
         connection.untrack(this);
+        Statement physical = detach();
         try {
-            detach().close();
+            if (cached != null) {
+                connection.release(cached);
+            } else {
+                physical.close();
+            }
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -132,7 +177,9 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
             return iface.cast(this);
         }
         try {
-            return s.unwrap(iface);
+            T unwrapped = s.unwrap(iface);
+            spoil(); // the holder may change what this proxy cannot see
+            return unwrapped;
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -168,7 +215,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setMaxFieldSize(int max) throws SQLException {
-        try { live().setMaxFieldSize(max); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            changing(CachedStatement.MAX_FIELD_SIZE);
+            s.setMaxFieldSize(max);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -178,12 +231,24 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setMaxRows(int max) throws SQLException {
-        try { live().setMaxRows(max); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            changing(CachedStatement.MAX_ROWS);
+            s.setMaxRows(max);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
     public void setEscapeProcessing(boolean enable) throws SQLException {
-        try { live().setEscapeProcessing(enable); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            spoil();
+            s.setEscapeProcessing(enable);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -193,7 +258,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setQueryTimeout(int seconds) throws SQLException {
-        try { live().setQueryTimeout(seconds); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            changing(CachedStatement.QUERY_TIMEOUT);
+            s.setQueryTimeout(seconds);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -208,7 +279,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setCursorName(String name) throws SQLException {
-        try { live().setCursorName(name); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            spoil();
+            s.setCursorName(name);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -233,7 +310,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setFetchDirection(int direction) throws SQLException {
-        try { live().setFetchDirection(direction); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            changing(CachedStatement.FETCH_DIRECTION);
+            s.setFetchDirection(direction);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -243,7 +326,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setFetchSize(int rows) throws SQLException {
-        try { live().setFetchSize(rows); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            changing(CachedStatement.FETCH_SIZE);
+            s.setFetchSize(rows);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -323,7 +412,15 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setPoolable(boolean poolable) throws SQLException {
-        try { live().setPoolable(poolable); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            if (!poolable) {
+                spoil(); // JDBC's hint that the statement should not be pooled
+            }
+            s.setPoolable(poolable);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -333,7 +430,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void closeOnCompletion() throws SQLException {
-        try { live().closeOnCompletion(); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            spoil();
+            s.closeOnCompletion();
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override
@@ -348,7 +451,13 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void setLargeMaxRows(long max) throws SQLException {
-        try { live().setLargeMaxRows(max); } catch (SQLException e) { throw failed(e); }
+        try {
+            S s = live();
+            changing(CachedStatement.MAX_ROWS);
+            s.setLargeMaxRows(max);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
     }
 
     @Override

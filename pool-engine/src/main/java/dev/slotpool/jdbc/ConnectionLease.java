@@ -29,6 +29,12 @@ public interface ConnectionLease {
      * if none. */
     dev.slotpool.SqlExceptionOverride exceptionOverride();
 
+    /** The physical connection's statement cache, or null when {@code statementCacheSize} is 0 (the default).
+     * Only the lease holder may use it (S1). */
+    default StatementCache statementCache() {
+        return null;
+    }
+
     /** Records JDBC activity now (feeds the abandoned-connection timer). Plain write: racy but benign. */
     void touch();
 

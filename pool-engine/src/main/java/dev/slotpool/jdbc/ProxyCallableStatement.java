@@ -28,7 +28,12 @@ import java.util.Map;
 final class ProxyCallableStatement extends ProxyPreparedStatement<CallableStatement> implements CallableStatement {
 
     ProxyCallableStatement(ProxyConnection connection, CallableStatement delegate) {
-        super(connection, delegate);
+        super(connection, delegate, null);
+    }
+
+    /** A proxy of a statement from the connection's cache; {@code cached} is its entry there. */
+    ProxyCallableStatement(ProxyConnection connection, CallableStatement delegate, CachedStatement cached) {
+        super(connection, delegate, cached);
     }
 
     @Override

@@ -54,6 +54,9 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     /** The holder called the driver on the connection (not only to make statements): warnings may be left. */
     private static final int WARNINGS = 1 << 9;
 
+    /** An argument of {@code prepareStatement} the holder did not give, in a statement cache key. */
+    private static final int NONE = CachedStatement.NONE;
+
     /** For restoring the network timeout: drivers want an executor, but there is nothing to hand off at return. */
     private static final Executor INLINE = Runnable::run;
 
@@ -174,11 +177,20 @@ public final class ProxyConnection implements Connection, LabeledConnection {
             return;
         }
         // Not emptied here: detach() in close()'s finally swaps every statement, even if a driver throws midway.
+        // A cached statement left open goes back to the cache as if its holder had closed it: release() makes it
+        // as fresh as at a holder's close (and closes it when it cannot), and closing it would only make the
+        // connection's next holder prepare it again.
         for (int i = 0; i < statements.size(); i++) {
-            Statement physical = statements.get(i).detach();
+            AbstractProxyStatement<?> statement = statements.get(i);
+            CachedStatement cached = statement.cached();
+            Statement physical = statement.detach();
             if (!evicted) {
                 try {
-                    physical.close();
+                    if (cached != null) {
+                        release(cached);
+                    } else {
+                        physical.close();
+                    }
                 } catch (SQLException e) {
                     // The holder is gone and the statement with it; only a dead connection matters.
                     failed(e);
@@ -320,6 +332,52 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         return delegate;
     }
 
+    /** The statement cache to prepare {@code sql} through, or null: none configured (one final-field read on the
+     * lease), or no SQL (the driver reports that). */
+    private StatementCache cacheFor(String sql) {
+        StatementCache cache = lease.statementCache();
+        return sql == null ? null : cache;
+    }
+
+    private PreparedStatement cachedPrepared(StatementCache cache, String sql, int type, int concurrency,
+            int holdability, int generatedKeys, int[] columnIndexes, String[] columnNames) throws SQLException {
+        try {
+            CachedStatement cached = fromCache(cache, false, sql, type, concurrency, holdability, generatedKeys,
+                    columnIndexes, columnNames);
+            return track(new ProxyPreparedStatement<>(this, cached.statement, cached));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    private CallableStatement cachedCall(StatementCache cache, String sql, int type, int concurrency,
+            int holdability) throws SQLException {
+        try {
+            CachedStatement cached = fromCache(cache, true, sql, type, concurrency, holdability,
+                    NONE, null, null);
+            return track(new ProxyCallableStatement(this, (CallableStatement) cached.statement, cached));
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    /** An idle statement of the cache with this key (taken out: it is this holder's alone), else a new one. */
+    private CachedStatement fromCache(StatementCache cache, boolean isCall, String sql, int type, int concurrency,
+            int holdability, int generatedKeys, int[] columnIndexes, String[] columnNames) throws SQLException {
+        Connection c = forStatements();
+        if (c == ClosedSentinel.CONNECTION) {
+            throw ClosedSentinel.connectionClosed();
+        }
+        CachedStatement cached = cache.take(isCall, sql, type, concurrency, holdability, generatedKeys,
+                columnIndexes, columnNames);
+        if (cached == null) {
+            cached = new CachedStatement(isCall, sql, type, concurrency, holdability, generatedKeys, columnIndexes,
+                    columnNames);
+            cached.prepare(c);
+        }
+        return cached;
+    }
+
     private <T extends AbstractProxyStatement<?>> T track(T statement) {
         if (openStatements == null) {
             openStatements = new ArrayList<>();
@@ -327,6 +385,27 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         openStatements.add(statement);
         ranSql();
         return statement;
+    }
+
+    /**
+     * A cached statement's holder is done with it (closed it, or returns the connection with it open): made fresh
+     * ({@link CachedStatement#reset()}) and offered to the cache, or closed when the connection is evicted, the
+     * holder did something that cannot be undone, the reset fails (a connection-level error then evicts), or the
+     * cache keeps it out. Closes whatever statement the cache hands back (one it replaced).
+     */
+    void release(CachedStatement cached) throws SQLException {
+        Statement toClose = cached.statement;
+        if (!evicted && !cached.spoiled()) {
+            try {
+                cached.reset();
+                toClose = lease.statementCache().put(cached);
+            } catch (SQLException e) {
+                failed(e);
+            }
+        }
+        if (toClose != null) {
+            toClose.close();
+        }
     }
 
     /** Called by a statement the holder closed. Searched from the end: statements tend to close newest first. */
@@ -580,6 +659,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public PreparedStatement prepareStatement(String sql) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedPrepared(cache, sql, NONE, NONE, NONE, NONE, null, null);
+        }
         try {
             return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql)));
         } catch (SQLException e) {
@@ -589,6 +672,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public CallableStatement prepareCall(String sql) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedCall(cache, sql, NONE, NONE, NONE);
+        }
         try {
             return track(new ProxyCallableStatement(this, forStatements().prepareCall(sql)));
         } catch (SQLException e) {
@@ -643,6 +730,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
             throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedPrepared(cache, sql, resultSetType, resultSetConcurrency, NONE, NONE, null, null);
+        }
         try {
             return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(
                     sql, resultSetType, resultSetConcurrency)));
@@ -653,6 +744,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedCall(cache, sql, resultSetType, resultSetConcurrency, NONE);
+        }
         try {
             return track(new ProxyCallableStatement(this, forStatements().prepareCall(
                     sql, resultSetType, resultSetConcurrency)));
@@ -733,6 +828,11 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedPrepared(cache, sql, resultSetType, resultSetConcurrency, resultSetHoldability, NONE, null,
+                    null);
+        }
         try {
             return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(
                     sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
@@ -744,6 +844,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedCall(cache, sql, resultSetType, resultSetConcurrency, resultSetHoldability);
+        }
         try {
             return track(new ProxyCallableStatement(this, forStatements().prepareCall(
                     sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
@@ -754,6 +858,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedPrepared(cache, sql, NONE, NONE, NONE, autoGeneratedKeys, null, null);
+        }
         try {
             return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, autoGeneratedKeys)));
         } catch (SQLException e) {
@@ -763,6 +871,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedPrepared(cache, sql, NONE, NONE, NONE, NONE, columnIndexes, null);
+        }
         try {
             return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, columnIndexes)));
         } catch (SQLException e) {
@@ -772,6 +884,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+        StatementCache cache = cacheFor(sql);
+        if (cache != null) {
+            return cachedPrepared(cache, sql, NONE, NONE, NONE, NONE, null, columnNames);
+        }
         try {
             return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, columnNames)));
         } catch (SQLException e) {

@@ -34,7 +34,12 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
         implements PreparedStatement {
 
     ProxyPreparedStatement(ProxyConnection connection, S delegate) {
-        super(connection, delegate);
+        super(connection, delegate, null);
+    }
+
+    /** A proxy of a statement from the connection's cache; {@code cached} is its entry there. */
+    ProxyPreparedStatement(ProxyConnection connection, S delegate, CachedStatement cached) {
+        super(connection, delegate, cached);
     }
 
     @Override

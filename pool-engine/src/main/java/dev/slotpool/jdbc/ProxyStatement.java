@@ -6,6 +6,6 @@ import java.sql.Statement;
 final class ProxyStatement extends AbstractProxyStatement<Statement> {
 
     ProxyStatement(ProxyConnection connection, Statement delegate) {
-        super(connection, delegate);
+        super(connection, delegate, null);
     }
 }

@@ -109,6 +109,7 @@ final class Closing {
         retiring.incrementAndGet();
         table.empty(e.slot);
         e.origin.retiredBorrows.addAndGet(e.borrowCount);
+        e.origin.retiredStatements.retire(e.statementCache);
         retiring.incrementAndGet();
         capacity.closed(e.origin);
         if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {

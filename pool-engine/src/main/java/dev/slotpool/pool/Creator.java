@@ -57,6 +57,7 @@ final class Creator {
     private final Placement placement;
     private final long maxLifetimeNanos;
     private final long idleParkNanos;
+    private final int statementCacheSize;
 
     Creator(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
             PacedDrains drains, OriginOperations operations, FailureDetector detector, Events events,
@@ -81,6 +82,7 @@ final class Creator {
         long lifetime = config.maxLifetime().toNanos();
         this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
         this.idleParkNanos = config.housekeepingPeriod().toNanos();
+        this.statementCacheSize = config.statementCacheSize();
         this.placement = new Placement(origins, capacity.maxSize(), detector.connectTimeoutNanos());
     }
 
@@ -247,7 +249,8 @@ final class Creator {
             capacity.countOpened();
             detector.connected(o);
             capacity.landed(o, landed);
-            PooledConnection e = new PooledConnection(owner, landed, slot, c, defaults, now, now + lifetime());
+            PooledConnection e = new PooledConnection(owner, landed, slot, c, defaults, statementCacheSize, now,
+                    now + lifetime());
             if (landed != o) {
                 operations.landedOnDetectedDown(landed);
             }

@@ -2,6 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
+import dev.slotpool.jdbc.StatementCacheTotals;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -59,6 +60,8 @@ final class Origin {
     final AtomicInteger creating = new AtomicInteger();
     /** Borrows of connections of this origin that have since been closed (live ones count in their entry). */
     final AtomicLong retiredBorrows = new AtomicLong();
+    /** Statement cache counts of this origin's closed connections (live ones count in their own cache). */
+    final StatementCacheTotals retiredStatements = new StatementCacheTotals();
     /** Failed connects and probes in a row, and unanswered connectTimeouts (see {@link FailureDetector}). */
     final AtomicInteger connectFailures = new AtomicInteger();
     /** For a discovery group: new connections in a row that landed on a discovered origin not UP. */

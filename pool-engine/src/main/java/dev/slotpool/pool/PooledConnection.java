@@ -6,6 +6,7 @@ import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ConnectionDefaults;
 import dev.slotpool.jdbc.ConnectionLease;
+import dev.slotpool.jdbc.StatementCache;
 import dev.slotpool.table.EntryFilter;
 import dev.slotpool.table.Slot;
 
@@ -72,6 +73,9 @@ final class PooledConnection implements ConnectionLease {
     final long createdAt;
     /** createdAt + maxLifetime − jitter, or Long.MAX_VALUE when max lifetime is off. */
     final long retireAt;
+    /** The connection's statement cache (null when statementCacheSize is 0): used by its holder only (S1); its
+     * counts move to the origin when the connection is closed. */
+    final StatementCache statementCache;
 
     @SuppressWarnings("unused")
     private volatile long lease = IDLE;
@@ -98,7 +102,7 @@ final class PooledConnection implements ConnectionLease {
     long leakReportedStamp;
 
     PooledConnection(Owner owner, Origin origin, Slot<PooledConnection> slot, Connection physical,
-                     ConnectionDefaults defaults, long createdAt, long retireAt) {
+                     ConnectionDefaults defaults, int statementCacheSize, long createdAt, long retireAt) {
         this.owner = owner;
         this.ticker = owner.ticker();
         this.origin = origin;
@@ -107,6 +111,7 @@ final class PooledConnection implements ConnectionLease {
         this.defaults = defaults;
         this.createdAt = createdAt;
         this.retireAt = retireAt;
+        this.statementCache = statementCacheSize > 0 ? new StatementCache(statementCacheSize) : null;
         this.returnedAt = createdAt;
         this.lastActivityAt = createdAt;
         this.lastValidatedAt = createdAt;
@@ -175,6 +180,11 @@ final class PooledConnection implements ConnectionLease {
     @Override
     public ConnectionDefaults defaults() {
         return defaults;
+    }
+
+    @Override
+    public StatementCache statementCache() {
+        return statementCache;
     }
 
     @Override

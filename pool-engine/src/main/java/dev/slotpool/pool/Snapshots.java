@@ -7,6 +7,8 @@ import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
+import dev.slotpool.jdbc.StatementCache;
+import dev.slotpool.jdbc.StatementCacheTotals;
 import dev.slotpool.table.SlotTable;
 
 import java.util.ArrayList;
@@ -89,6 +91,7 @@ final class Snapshots {
             if (state != SlotState.EMPTY) {
                 Counts c = byOrigin.computeIfAbsent(e.origin, k -> new Counts());
                 c.add(state, slot(e.slot.index(), state, e, now), e.borrowCount);
+                c.addStatements(e.statementCache);
                 total.add(state, null, e.borrowCount);
             }
             return true;
@@ -135,7 +138,19 @@ final class Snapshots {
         int borrowed;
         int closing;
         long borrows;
+        long statementHits;
+        long statementMisses;
+        long statementEvictions;
         final List<SlotSnapshot> slots = new ArrayList<>();
+
+        /** A live connection's statement cache counts (plain fields its holder writes: racy, like borrowCount). */
+        void addStatements(StatementCache cache) {
+            if (cache != null) {
+                statementHits += cache.hits();
+                statementMisses += cache.misses();
+                statementEvictions += cache.evictions();
+            }
+        }
 
         void add(SlotState state, SlotSnapshot slot, long borrowCount) {
             switch (state) {
@@ -161,9 +176,12 @@ final class Snapshots {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.connectFailures.get(), o.brokenInARow.get());
+            StatementCacheTotals retired = o.retiredStatements;
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
                     cfg.instance(), cfg.host(), status.state(), status.reason(), o.weight, share, actualShare, c.total(),
-                    c.available, c.borrowed, creating, c.closing, borrows, failures, List.copyOf(c.slots));
+                    c.available, c.borrowed, creating, c.closing, borrows, failures,
+                    retired.hits() + c.statementHits, retired.misses() + c.statementMisses,
+                    retired.evictions() + c.statementEvictions, List.copyOf(c.slots));
         }
     }
 }

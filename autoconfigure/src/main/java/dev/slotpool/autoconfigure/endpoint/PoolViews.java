@@ -36,7 +36,11 @@ public final class PoolViews {
     /** One origin in the pool view: counts and one compact entry per slot. */
     public record OriginView(String name, String url, Dimensions dimensions, OriginState state, String stateReason,
                              int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
-                             int consecutiveFailures, List<SlotSummary> slots) {
+                             int consecutiveFailures, StatementCacheCounts statementCache, List<SlotSummary> slots) {
+    }
+
+    /** The origin's statement cache counts since start, over its connections live and closed (0 when off). */
+    public record StatementCacheCounts(long hits, long misses, long evictions) {
     }
 
     public record Dimensions(String service, String database, String instance, String host) {
@@ -48,7 +52,7 @@ public final class PoolViews {
     /** {@code GET /actuator/pool/{origin}}: the origin with every slot in full. */
     public record OriginDetail(String name, String url, Dimensions dimensions, OriginState state, String stateReason,
                                int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
-                               int consecutiveFailures, List<SlotDetail> slots) {
+                               int consecutiveFailures, StatementCacheCounts statementCache, List<SlotDetail> slots) {
     }
 
     /** Times in milliseconds, -1 where they do not apply. */
@@ -72,13 +76,14 @@ public final class PoolViews {
     static OriginView origin(OriginSnapshot o) {
         return new OriginView(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
                 oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
+                statementCache(o),
                 o.slots().stream().map(x -> new SlotSummary(x.index(), x.state(), x.retiring(), x.borrowCount())).toList());
     }
 
     public static OriginDetail originDetail(OriginSnapshot o) {
         return new OriginDetail(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
                 oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
-                o.slots().stream().map(PoolViews::slot).toList());
+                statementCache(o), o.slots().stream().map(PoolViews::slot).toList());
     }
 
     private static SlotDetail slot(SlotSnapshot x) {
@@ -88,6 +93,10 @@ public final class PoolViews {
 
     private static Dimensions dimensions(OriginSnapshot o) {
         return new Dimensions(o.service(), o.database(), o.instance(), o.host());
+    }
+
+    private static StatementCacheCounts statementCache(OriginSnapshot o) {
+        return new StatementCacheCounts(o.statementCacheHits(), o.statementCacheMisses(), o.statementCacheEvictions());
     }
 
     private static OriginSizes sizes(OriginSnapshot o) {

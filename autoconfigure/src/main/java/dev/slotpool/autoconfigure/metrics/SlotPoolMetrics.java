@@ -183,6 +183,9 @@ public final class SlotPoolMetrics implements PoolListener {
             FunctionCounter.builder("slotpool.borrows", SlotPoolMetrics.this,
                             m -> m.originValue(origin, OriginSnapshot::borrows))
                     .description("Borrows served by the origin").tags(tags).register(registry);
+            statements(tags, origin, "hit", OriginSnapshot::statementCacheHits);
+            statements(tags, origin, "miss", OriginSnapshot::statementCacheMisses);
+            statements(tags, origin, "eviction", OriginSnapshot::statementCacheEvictions);
             connections(tags, origin, "available", OriginSnapshot::available);
             connections(tags, origin, "borrowed", OriginSnapshot::borrowed);
             connections(tags, origin, "creating", OriginSnapshot::creating);
@@ -195,6 +198,15 @@ public final class SlotPoolMetrics implements PoolListener {
             }
             Gauge.builder("slotpool.origin.weight", SlotPoolMetrics.this, m -> m.originValue(origin, OriginSnapshot::weight))
                     .description("The origin's current target weight").tags(tags).register(registry);
+        }
+
+        /** Statement cache outcomes summed over the origin's connections (all 0 with the cache off). */
+        private void statements(Tags tags, String origin, String result, ToDoubleFunction<OriginSnapshot> value) {
+            FunctionCounter.builder("slotpool.statements.cache", SlotPoolMetrics.this,
+                            m -> m.originValue(origin, value))
+                    .description("Statement cache lookups by result (hit, miss), and idle statements it closed to make"
+                            + " room (eviction)")
+                    .tags(tags).tag("result", result).register(registry);
         }
 
         private void connections(Tags tags, String origin, String state, ToDoubleFunction<OriginSnapshot> value) {

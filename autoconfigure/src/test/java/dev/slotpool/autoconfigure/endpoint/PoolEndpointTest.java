@@ -87,6 +87,22 @@ class PoolEndpointTest {
     }
 
     @Test
+    void showsEachOriginsStatementCacheCounts() throws Exception {
+        try (SlotPoolDataSource cached = SlotPoolDataSource.builder().name("ep-cached").minSize(1).maxSize(1)
+                .statementCacheSize(4).url(StubDatabase.reset("ep-cached").url()).build()) {
+            try (Connection c = cached.getConnection()) {
+                c.prepareStatement("select 1").close();
+                c.prepareStatement("select 1").close();
+            }
+            PoolEndpoint ep = new PoolEndpoint(SlotPools.of(Map.of("dataSource", cached)));
+            PoolView view = (PoolView) ep.pool(null).getBody();
+            assertThat(view.origins().get(0).statementCache()).isEqualTo(new PoolViews.StatementCacheCounts(1, 1, 0));
+            String json = JsonMapper.builder().build().writeValueAsString(view);
+            assertThat(json).contains("\"statementCache\":{\"hits\":1,\"misses\":1,\"evictions\":0}");
+        }
+    }
+
+    @Test
     void readsOneOriginWithSlotDetailsAndAnswers404ForAnUnknownOne() throws Exception {
         try (Connection held = pool.getConnection()) {
             String holder = Thread.currentThread().getName();

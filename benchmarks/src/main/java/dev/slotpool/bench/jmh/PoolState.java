@@ -43,8 +43,8 @@ public abstract class PoolState {
     public void start() throws SQLException {
         // A fresh stub database per trial, so counters and settings never leak between pools in one JVM.
         String url = StubDatabase.reset("jmh-" + pool + "-" + size()).url();
-        started = PoolKind.valueOf(pool.toUpperCase(Locale.ROOT))
-                .start(PoolSettings.fixed(url, size(), BORROW_TIMEOUT));
+        started = start(PoolKind.valueOf(pool.toUpperCase(Locale.ROOT)),
+                PoolSettings.fixed(url, size(), BORROW_TIMEOUT));
         dataSource = started.dataSource();
         fill(dataSource, size());
     }
@@ -56,6 +56,11 @@ public abstract class PoolState {
         } finally {
             started.close();
         }
+    }
+
+    /** Starts the pool of the trial; a subclass with pool-specific parameters starts it its own way. */
+    protected BenchPool start(PoolKind kind, PoolSettings settings) {
+        return kind.start(settings);
     }
 
     /** Runs once every benchmark thread has finished, before the pool closes. */

@@ -1,5 +1,8 @@
 package dev.slotpool.bench.jmh;
 
+import dev.slotpool.bench.BenchPool;
+import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.PoolSettings;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -7,12 +10,16 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+import dev.slotpool.bench.BenchPool;
+import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.PoolSettings;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,6 +31,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Seed 001's Statement Cycle: {@code prepareStatement}, {@code execute} and {@code close} through each pool's
  * proxies on a connection every thread borrowed for the whole trial, so no borrow is measured.
+ *
+ * <p>{@code statementCacheSize} is slotpool's statement cache (docs/statement-cache.md), 0 (off, as shipped) unless
+ * given: {@code -p pool=slotpool -p statementCacheSize=0,16} measures it off and on. A size above 0 with another
+ * pool fails the trial: the others are compared as they ship.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -50,9 +61,24 @@ public class StatementCycleBenchmark {
 
         private final Queue<Connection> lent = new ConcurrentLinkedQueue<>();
 
+        /** slotpool's statementCacheSize. */
+        @Param({"0"})
+        public int statementCacheSize;
+
         @Override
         protected int size() {
             return 8;
+        }
+
+        @Override
+        protected BenchPool start(PoolKind kind, PoolSettings settings) {
+            if (statementCacheSize == 0) {
+                return kind.start(settings);
+            }
+            if (kind != PoolKind.SLOTPOOL) {
+                throw new IllegalArgumentException("statementCacheSize applies to slotpool only, not " + kind);
+            }
+            return PoolKind.slotpool(settings, statementCacheSize);
         }
 
         Connection lend() throws SQLException {

@@ -52,6 +52,24 @@ class JmhSmokeTest {
     }
 
     @Test
+    void statementCycleRunsWithSlotpoolsStatementCacheOffAndOn() throws Exception {
+        Collection<RunResult> results = new Runner(new OptionsBuilder()
+                .include(StatementCycleBenchmark.class.getName() + ".statementCycle")
+                .param("pool", "slotpool")
+                .param("statementCacheSize", "0", "16")
+                .forks(0)
+                .warmupIterations(1).warmupTime(TimeValue.milliseconds(200))
+                .measurementIterations(1).measurementTime(TimeValue.milliseconds(200))
+                .verbosity(VerboseMode.SILENT)
+                .build()).run();
+
+        assertThat(results).hasSize(2)
+                .allSatisfy(r -> assertThat(r.getPrimaryResult().getScore()).isPositive());
+        assertThat(results).extracting(r -> r.getParams().getParam("statementCacheSize"))
+                .containsExactlyInAnyOrder("0", "16");
+    }
+
+    @Test
     void tenPercentLabeledSitInEveryTenthSlot() throws Exception {
         OriginsBenchmark.LabeledPool pool = new OriginsBenchmark.LabeledPool();
         pool.labeledPercent = 10;

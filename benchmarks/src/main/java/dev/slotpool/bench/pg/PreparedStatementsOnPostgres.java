@@ -1,0 +1,200 @@
+package dev.slotpool.bench.pg;
+
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.SlotPoolDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Prepared statements against a real PostgreSQL server (embedded): slotpool's statement cache off and on, next to
+ * pgjdbc's own cache ({@code prepareThreshold}, {@code preparedStatementCacheQueries}). Every thread loops
+ * {@code getConnection(); prepareStatement(one of N queries); setInt; executeQuery; read; close; close} for a
+ * warm-up and then a measured window per variant; variants run one after another on the same server.
+ *
+ * <p>Run from the repository root; the table it prints goes into docs/statement-cache.md:
+ * <pre>{@code
+ * mvn -q -pl benchmarks -am compile exec:java \
+ *     -Dexec.mainClass=dev.slotpool.bench.pg.PreparedStatementsOnPostgres \
+ *     -Dexec.args="--seconds 20 --warmup 5 --threads 4 --pool-size 4 --queries 20 --cache-size 32"
+ * }</pre>
+ */
+public final class PreparedStatementsOnPostgres {
+
+    /**
+     * One configuration: slotpool's cache size and pgjdbc's two settings (pgjdbc ships 5 and 256; 0 and 0 turn
+     * its server-side prepare and its query cache off).
+     */
+    public record Variant(String name, int statementCacheSize, int prepareThreshold, int cacheQueries) {
+    }
+
+    /** A variant's measured window. */
+    public record Result(Variant variant, long operations, double seconds, long cacheHits, long cacheMisses) {
+
+        public double opsPerSecond() {
+            return operations / seconds;
+        }
+
+        public double meanMicros(int threads) {
+            return operations == 0 ? Double.NaN : threads * seconds * 1e6 / operations;
+        }
+    }
+
+    /** The run's settings; {@link #parse} reads them from the command line. */
+    public record Options(Duration warmup, Duration window, int threads, int poolSize, int queries, int cacheSize) {
+
+        public static Options parse(String[] args) {
+            double seconds = 20;
+            double warmup = 5;
+            int threads = 4;
+            int poolSize = 4;
+            int queries = 20;
+            int cacheSize = 32;
+            if (args.length % 2 != 0) {
+                throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
+            }
+            for (int i = 0; i + 1 < args.length; i += 2) {
+                String value = args[i + 1];
+                switch (args[i]) {
+                    case "--seconds" -> seconds = Double.parseDouble(value);
+                    case "--warmup" -> warmup = Double.parseDouble(value);
+                    case "--threads" -> threads = Integer.parseInt(value);
+                    case "--pool-size" -> poolSize = Integer.parseInt(value);
+                    case "--queries" -> queries = Integer.parseInt(value);
+                    case "--cache-size" -> cacheSize = Integer.parseInt(value);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + " (--seconds, --warmup, --threads, --pool-size, --queries, --cache-size)");
+                }
+            }
+            return new Options(Duration.ofMillis((long) (warmup * 1000)), Duration.ofMillis((long) (seconds * 1000)),
+                    threads, poolSize, queries, cacheSize);
+        }
+
+        List<Variant> variants() {
+            return List.of(
+                    new Variant("no cache: slotpool off, pgjdbc off", 0, 0, 0),
+                    new Variant("pgjdbc's cache (its defaults), slotpool off", 0, 5, 256),
+                    new Variant("slotpool's cache, pgjdbc's query cache off", cacheSize, 5, 0),
+                    new Variant("both caches", cacheSize, 5, 256));
+        }
+    }
+
+    private PreparedStatementsOnPostgres() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        System.out.println(table(options, run(options)));
+    }
+
+    /** Starts a server, measures every variant on it, stops it. */
+    public static List<Result> run(Options options) throws IOException, SQLException, InterruptedException {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+            String url = pg.getJdbcUrl("postgres", "postgres");
+            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE ps_bench (id int PRIMARY KEY, v text)");
+                s.execute("INSERT INTO ps_bench SELECT g, 'v' || g FROM generate_series(1, 1000) g");
+            }
+            List<Result> results = new ArrayList<>();
+            for (Variant v : options.variants()) {
+                results.add(measure(url, v, options));
+            }
+            return results;
+        }
+    }
+
+    private static Result measure(String url, Variant v, Options o) throws SQLException, InterruptedException {
+        String[] sqls = new String[o.queries()];
+        for (int i = 0; i < sqls.length; i++) {
+            sqls[i] = "SELECT v FROM ps_bench WHERE id = ? AND " + i + " = " + i;
+        }
+        try (SlotPoolDataSource ds = SlotPoolDataSource.builder().name("pg-statements").url(url)
+                .username("postgres").minSize(o.poolSize()).maxSize(o.poolSize())
+                .statementCacheSize(v.statementCacheSize())
+                .connectionProperty("prepareThreshold", String.valueOf(v.prepareThreshold()))
+                .connectionProperty("preparedStatementCacheQueries", String.valueOf(v.cacheQueries()))
+                .build()) {
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicBoolean counting = new AtomicBoolean();
+            AtomicLong operations = new AtomicLong();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < o.threads(); t++) {
+                int first = t;
+                Thread thread = new Thread(() -> {
+                    long mine = 0;
+                    int i = first;
+                    try {
+                        while (!stop.get()) {
+                            try (Connection c = ds.getConnection();
+                                 PreparedStatement ps = c.prepareStatement(sqls[i % sqls.length])) {
+                                ps.setInt(1, 1 + i % 1000);
+                                try (ResultSet rs = ps.executeQuery()) {
+                                    rs.next();
+                                }
+                            }
+                            i++;
+                            if (counting.get()) {
+                                mine++;
+                            }
+                        }
+                    } catch (SQLException | RuntimeException e) {
+                        failures.add(e);
+                    }
+                    operations.addAndGet(mine);
+                }, "pg-statements-" + t);
+                threads.add(thread);
+                thread.start();
+            }
+            Thread.sleep(o.warmup().toMillis());
+            OriginSnapshot before = ds.snapshot().origins().get(0);
+            long start = System.nanoTime();
+            counting.set(true);
+            Thread.sleep(o.window().toMillis());
+            counting.set(false);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            OriginSnapshot after = ds.snapshot().origins().get(0);
+            stop.set(true);
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            if (!failures.isEmpty()) {
+                throw new IllegalStateException(v.name() + " failed", failures.get(0));
+            }
+            return new Result(v, operations.get(), seconds,
+                    after.statementCacheHits() - before.statementCacheHits(),
+                    after.statementCacheMisses() - before.statementCacheMisses());
+        }
+    }
+
+    /** The results as a markdown table, headed by the settings that produced them. */
+    public static String table(Options o, List<Result> results) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%d threads, %d connections, %d distinct queries, cache size %d, "
+                + "%.1f s window after %.1f s warm-up%n%n", o.threads(), o.poolSize(), o.queries(), o.cacheSize(),
+                o.window().toMillis() / 1000.0, o.warmup().toMillis() / 1000.0));
+        sb.append("| variant | statementCacheSize | prepareThreshold | preparedStatementCacheQueries | ops/s "
+                + "| mean µs/op | slotpool cache hit % |\n|---|---|---|---|---|---|---|\n");
+        for (Result r : results) {
+            long lookups = r.cacheHits() + r.cacheMisses();
+            Variant v = r.variant();
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %,.0f | %.1f | %s |%n", v.name(),
+                    v.statementCacheSize(), v.prepareThreshold(), v.cacheQueries(), r.opsPerSecond(),
+                    r.meanMicros(o.threads()),
+                    lookups == 0 ? "—" : String.format(Locale.ROOT, "%.1f", 100.0 * r.cacheHits() / lookups)));
+        }
+        return sb.toString();
+    }
+}

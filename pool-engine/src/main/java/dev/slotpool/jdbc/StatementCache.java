@@ -1,0 +1,126 @@
+package dev.slotpool.jdbc;
+
+import java.sql.Statement;
+
+/**
+ * A physical connection's idle prepared and callable statements, kept for the connection's next holders
+ * (docs/statement-cache.md; {@code statementCacheSize}). One {@link StatementTable} per kind; the two share
+ * {@link #capacity} and one age counter.
+ *
+ * <p><b>Bound.</b> Every {@link #put} advances the age counter. A put into a full cache replaces the least
+ * recently used idle statement (of either kind) only if it has not been used for more than 4 × capacity puts;
+ * otherwise the statement coming back is closed, not cached. So a burst of one-off SQL cannot flush statements
+ * that are in steady use, and statements nobody uses any more make room after a while.
+ *
+ * <p><b>Ownership.</b> The cache belongs to the physical connection ({@code PooledConnection}) and is used only by
+ * the connection's holder, through its {@link ProxyConnection} (S1): a statement is removed while it is lent, so two
+ * holders never share one, and every field is plain, written by the holder alone, with no shared write on the hot
+ * path. The counters are summed racily by snapshots, like a connection's borrow count; when the pool closes the
+ * connection, {@link StatementCacheTotals#retire} adds them to the origin's totals and empties the cache (the
+ * driver's connection close releases the statements; JDBC's {@code Connection.close}).
+ */
+public final class StatementCache {
+
+    /** Entries unused for more than this many puts (per unit of capacity) may be replaced by a put. */
+    static final int AGE_FACTOR = 4;
+
+    private final int capacity;
+    private final StatementTable prepared;
+    private final StatementTable callable;
+    /** Puts so far: the age counter. */
+    private long age;
+    /** Set when the pool closed the connection: nothing is cached or handed out any more. */
+    private boolean closed;
+
+    // Owner-written counters, read racily by snapshots (see the class comment).
+    long hits;
+    long misses;
+    long evictions;
+
+    /** A cache for up to {@code capacity} idle statements, prepared and callable together; capacity ≥ 1. */
+    public StatementCache(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity " + capacity);
+        }
+        this.capacity = capacity;
+        this.prepared = new StatementTable(capacity);
+        this.callable = new StatementTable(capacity);
+    }
+
+    public long hits() {
+        return hits;
+    }
+
+    public long misses() {
+        return misses;
+    }
+
+    public long evictions() {
+        return evictions;
+    }
+
+    /** Idle statements now. */
+    int idle() {
+        return prepared.size() + callable.size();
+    }
+
+    /**
+     * Removes and returns an idle statement prepared with exactly these arguments (counted as a hit), or null (a
+     * miss: the caller prepares one). {@link CachedStatement#NONE} stands for an argument the holder did not give.
+     */
+    CachedStatement take(boolean isCall, String sql, int type, int concurrency, int holdability, int generatedKeys,
+                         int[] columnIndexes, String[] columnNames) {
+        CachedStatement found = closed ? null
+                : (isCall ? callable : prepared).take(sql, type, concurrency, holdability, generatedKeys,
+                        columnIndexes, columnNames);
+        if (found != null) {
+            hits++;
+        } else {
+            misses++;
+        }
+        return found;
+    }
+
+    /**
+     * Offers a statement that its holder closed (and that {@link CachedStatement#reset()} made fresh). Returns the
+     * driver statement the caller must close: a replaced one, the offered one when the cache keeps it out, or
+     * null.
+     */
+    Statement put(CachedStatement statement) {
+        long now = ++age;
+        if (closed) {
+            return statement.statement;
+        }
+        if (idle() >= capacity) {
+            CachedStatement victim = older(prepared.oldest(), callable.oldest());
+            if (victim == null || now - victim.lastUsed <= (long) AGE_FACTOR * capacity) {
+                return statement.statement;
+            }
+            (victim.callable ? callable : prepared).remove(victim);
+            evictions++;
+            add(statement, now);
+            return victim.statement;
+        }
+        add(statement, now);
+        return null;
+    }
+
+    private void add(CachedStatement statement, long now) {
+        statement.lastUsed = now;
+        (statement.callable ? callable : prepared).add(statement);
+    }
+
+    private static CachedStatement older(CachedStatement a, CachedStatement b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.lastUsed <= b.lastUsed ? a : b;
+    }
+
+    /** The pool closed the connection: drop every idle statement (its driver closed them) and cache nothing more. */
+    void close() {
+        closed = true;
+        prepared.clear();
+        callable.clear();
+    }
+}
