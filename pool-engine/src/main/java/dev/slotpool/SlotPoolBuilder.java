@@ -2,12 +2,10 @@ package dev.slotpool;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Collects a pool's settings; {@link #build()} validates all of them, reports every violation in one
@@ -254,165 +252,6 @@ public final class SlotPoolBuilder {
      * @throws InvalidPoolConfigException listing every violation
      */
     public PoolConfig config() {
-        List<ConfigViolation> v = new ArrayList<>();
-        if (name == null || name.isBlank()) {
-            v.add(new ConfigViolation("name", String.valueOf(name), "must not be blank"));
-        }
-        if (minSize < 0) {
-            v.add(new ConfigViolation("minSize", String.valueOf(minSize), "must be ≥ 0"));
-        }
-        if (maxSize < 1 || maxSize > 100_000) {
-            v.add(new ConfigViolation("maxSize", String.valueOf(maxSize), "must be between 1 and 100000"));
-        }
-        if (minSize > maxSize && maxSize >= 1) {
-            v.add(new ConfigViolation("minSize", String.valueOf(minSize), "must be ≤ maxSize (" + maxSize + ")"));
-        }
-        if (initialSize != null && (initialSize < Math.max(minSize, 0) || initialSize > maxSize)) {
-            v.add(new ConfigViolation("initialSize", String.valueOf(initialSize),
-                    "must be between minSize (" + minSize + ") and maxSize (" + maxSize + ")"));
-        }
-        atLeast(v, "borrowTimeout", borrowTimeout, Duration.ZERO, false);
-        atLeast(v, "turnDuration", turnDuration, Duration.ZERO, false);
-        between(v, "creatorThreads", creatorThreads, 1, 64);
-        within(v, "creationBackoffMax", creationBackoffMax, Duration.ofMillis(50), Duration.ofMinutes(10));
-        atLeast(v, "inactiveTimeout", inactiveTimeout, Duration.ofSeconds(1), true);
-        atLeast(v, "maxLifetime", maxLifetime, Duration.ofSeconds(1), true);
-        atLeast(v, "abandonedTimeout", abandonedTimeout, Duration.ZERO, false);
-        atLeast(v, "timeToLive", timeToLive, Duration.ZERO, false);
-        atLeast(v, "leakDetectionThreshold", leakDetectionThreshold, Duration.ofSeconds(1), true);
-        if (initializationFailTimeout != null && initializationFailTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
-            v.add(new ConfigViolation("initializationFailTimeout", initializationFailTimeout.toString(),
-                    "must be ≤ PT10M (or negative to start without waiting)"));
-        }
-        atLeast(v, "keepaliveInterval", keepaliveInterval, Duration.ofSeconds(1), true);
-        atLeast(v, "validateAfterIdle", validateAfterIdle, Duration.ZERO, false);
-        within(v, "connectTimeout", connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
-        within(v, "validationTimeout", validationTimeout, Duration.ofSeconds(1), Duration.ofMinutes(10));
-        within(v, "housekeepingPeriod", housekeepingPeriod, Duration.ofMillis(10), Duration.ofMinutes(10));
-        atLeast(v, "shutdownTimeout", shutdownTimeout, Duration.ZERO, false);
-        atLeast(v, "downGracePeriod", downGracePeriod, Duration.ZERO, false);
-        between(v, "downAfterFailures", downAfterFailures, 0, 1000);
-        between(v, "rebalanceStep", rebalanceStep, 1, 1000);
-        between(v, "statementCacheSize", statementCacheSize, 0, 10_000);
-        if (validationQuery != null && validationQuery.isBlank()) {
-            v.add(new ConfigViolation("validationQuery", "''", "must not be blank (leave it unset to use isValid)"));
-        }
-        if (transactionIsolation != null && TransactionIsolations.parse(transactionIsolation) < 0) {
-            v.add(new ConfigViolation("transactionIsolation", transactionIsolation, "must be "
-                    + TransactionIsolations.ALLOWED));
-        }
-        if (catalog != null && catalog.isBlank()) {
-            v.add(new ConfigViolation("catalog", "''", "must not be blank (leave it unset to keep the driver's)"));
-        }
-        if (schema != null && schema.isBlank()) {
-            v.add(new ConfigViolation("schema", "''", "must not be blank (leave it unset to keep the driver's)"));
-        }
-        if (connectionInitSql != null && connectionInitSql.isBlank()) {
-            v.add(new ConfigViolation("connectionInitSql", "''", "must not be blank (leave it unset to run nothing)"));
-        }
-        if (balancing == null) {
-            v.add(new ConfigViolation("balancing", "null", "must be WEIGHTS or LATENCY"));
-        }
-        if (ticker == null) {
-            v.add(new ConfigViolation("ticker", "null", "must not be null"));
-        }
-        if (url != null) {
-            checkUrl(v, "url", url);
-        }
-        if (driverClassName != null) {
-            try {
-                Class.forName(driverClassName, false, Thread.currentThread().getContextClassLoader());
-            } catch (ClassNotFoundException | LinkageError e) {
-                v.add(new ConfigViolation("driverClassName", driverClassName, "class not found on the class path"));
-            }
-        }
-        List<OriginConfig> resolved = resolveOrigins(v);
-        if (!v.isEmpty()) {
-            throw new InvalidPoolConfigException(v);
-        }
-        return new PoolConfig(this, resolved);
-    }
-
-    private List<OriginConfig> resolveOrigins(List<ConfigViolation> v) {
-        if (origins.isEmpty()) {
-            if (url == null) {
-                v.add(new ConfigViolation("url", "null", "is required when no origin is configured"));
-                return List.of();
-            }
-            return List.of(OriginConfig.named("default").url(url).username(username).password(password)
-                    .connectionProperties(connectionProperties));
-        }
-        List<OriginConfig> out = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        int totalWeight = 0;
-        for (int i = 0; i < origins.size(); i++) {
-            OriginConfig o = origins.get(i);
-            String label = o.name() == null || o.name().isBlank() ? "origins[" + i + "]" : "origins[" + o.name() + "]";
-            if (o.name() == null || o.name().isBlank()) {
-                v.add(new ConfigViolation(label + ".name", String.valueOf(o.name()), "must not be blank"));
-            } else if (!names.add(o.name())) {
-                v.add(new ConfigViolation(label + ".name", o.name(), "duplicate origin name"));
-            }
-            if (o.weight() < 0) {
-                v.add(new ConfigViolation(label + ".weight", String.valueOf(o.weight()), "must be ≥ 0"));
-            } else {
-                totalWeight += o.weight();
-            }
-            if (o.maxConnections() < 0) {
-                v.add(new ConfigViolation(label + ".maxConnections", String.valueOf(o.maxConnections()),
-                        "must be ≥ 0 (0 = no cap but maxSize)"));
-            }
-            if (o.originQuery() != null && o.originQuery().isBlank()) {
-                v.add(new ConfigViolation(label + ".originQuery", "''", "must not be blank (leave it unset for a "
-                        + "configured origin)"));
-            }
-            String originUrl = o.url() != null ? o.url() : url;
-            if (originUrl == null) {
-                v.add(new ConfigViolation(label + ".url", "null", "is required (neither the origin nor the pool has a url)"));
-            } else if (o.url() != null) {
-                checkUrl(v, label + ".url", o.url());
-            }
-            Map<String, String> props = new LinkedHashMap<>(connectionProperties);
-            props.putAll(o.connectionProperties());
-            out.add(o.url(originUrl)
-                    .username(o.username() != null ? o.username() : username)
-                    .password(o.password() != null ? o.password() : password)
-                    .connectionProperties(props));
-        }
-        if (totalWeight == 0 && v.stream().noneMatch(x -> x.property().endsWith(".weight"))) {
-            v.add(new ConfigViolation("origins[*].weight", "0", "at least one origin needs a weight > 0"));
-        }
-        return out;
-    }
-
-    private static void checkUrl(List<ConfigViolation> v, String property, String url) {
-        if (!url.startsWith("jdbc:") || url.length() <= "jdbc:".length() || url.indexOf(':', 5) < 0) {
-            v.add(new ConfigViolation(property, JdbcUrls.redact(url), "must be a JDBC URL (jdbc:<subprotocol>:...)"));
-        }
-    }
-
-    private static void between(List<ConfigViolation> v, String property, int value, int min, int max) {
-        if (value < min || value > max) {
-            v.add(new ConfigViolation(property, String.valueOf(value), "must be between " + min + " and " + max));
-        }
-    }
-
-    private static void atLeast(List<ConfigViolation> v, String property, Duration value, Duration min, boolean zeroDisables) {
-        if (value == null) {
-            v.add(new ConfigViolation(property, "null", "must be set"));
-        } else if (value.isNegative()) {
-            v.add(new ConfigViolation(property, value.toString(), "must not be negative"));
-        } else if (!(zeroDisables && value.isZero()) && value.compareTo(min) < 0) {
-            v.add(new ConfigViolation(property, value.toString(),
-                    "must be ≥ " + min + (zeroDisables ? " (or 0 to disable)" : "")));
-        }
-    }
-
-    private static void within(List<ConfigViolation> v, String property, Duration value, Duration min, Duration max) {
-        if (value == null) {
-            v.add(new ConfigViolation(property, "null", "must be set"));
-        } else if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            v.add(new ConfigViolation(property, value.toString(), "must be between " + min + " and " + max));
-        }
+        return new PoolConfig(this, SettingsCheck.check(this));
     }
 }
