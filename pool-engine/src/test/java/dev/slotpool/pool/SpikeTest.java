@@ -14,9 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Seed 003's spike: connections take 150 ms to open, queries 2 ms; the pool idles at 5 (max 50) when 50
- * requests arrive at once. Returns serve the burst long before a new connection could open, so the creator
- * elides: HikariCP ends with 5–6 connections, DBCP2/Vibur/Tomcat with 40–45. We assert the count, not a time.
+ * The spike (docs/benchmarks.md, "Spike demand"): connections take 150 ms to open, queries 2 ms; the pool idles at
+ * 5 (max 50) when 50 requests arrive at once. Returns serve the burst long before a new connection could open, so
+ * the creator elides: HikariCP ends with 5–6 connections, DBCP2/Vibur/Tomcat with 40–45. We assert the count, not a
+ * time.
  */
 class SpikeTest {
 

@@ -14,11 +14,11 @@ import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Seed 001's Connection Cycle: one {@code getConnection()} and {@code close()} per operation, on each pool.
- * Each method fixes threads and connections together (method name = threads "t", connections "c"), so do not pass
- * {@code -t}: it would override all three. Unconstrained has more connections than threads; constrained has twice
- * as many threads as connections, once within the 2 cores (2 over 1) and once beyond them (4 over 2), where a
- * waiting borrower competes with the holder for a core.
+ * The Connection Cycle of HikariCP's own JMH suite: one {@code getConnection()} and {@code close()} per operation,
+ * on each pool. Each method fixes threads and connections together (method name = threads "t", connections "c"), so
+ * do not pass {@code -t}: it would override all three. Unconstrained has more connections than threads; constrained
+ * has twice as many threads as connections, once within the 2 cores (2 over 1) and once beyond them (4 over 2),
+ * where a waiting borrower competes with the holder for a core.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -29,8 +29,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Seed 001's Statement Cycle: {@code prepareStatement}, {@code execute} and {@code close} through each pool's
- * proxies on a connection every thread borrowed for the whole trial, so no borrow is measured.
+ * The Statement Cycle of HikariCP's own JMH suite: {@code prepareStatement}, {@code execute} and {@code close}
+ * through each pool's proxies on a connection every thread borrowed for the whole trial, so no borrow is measured.
  *
  * <p>{@code statementCacheSize} is slotpool's statement cache (docs/statement-cache.md), 0 (off, as shipped) unless
  * given: {@code -p pool=slotpool -p statementCacheSize=0,16} measures it off and on. A size above 0 with another

@@ -55,7 +55,7 @@ final class SummaryTable {
                 .append("CPU: the whole process during the window.\n\n");
     }
 
-    /** Seed 000's layout: a pool per row, a thread count per column; fairness beside every throughput. */
+    /** docs/benchmarks.md's layout: a pool per row, a thread count per column; fairness beside every throughput. */
     private static void pivot(StringBuilder md, List<CellResult> rows) {
         List<Integer> counts = rows.stream().map(r -> r.cell().threads()).distinct().sorted().toList();
         Map<String, Map<Integer, CellResult>> byPool = new LinkedHashMap<>();

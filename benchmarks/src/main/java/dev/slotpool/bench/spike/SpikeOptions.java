@@ -35,7 +35,7 @@ record SpikeOptions(SpikeSetup setup, List<PoolKind> pools, int runs, int warmup
             }
         }
         List<PoolKind> quickPools = List.of(PoolKind.SLOTPOOL, PoolKind.HIKARI);
-        return new SpikeOptions(quick ? SpikeSetup.quick() : SpikeSetup.seed(),
+        return new SpikeOptions(quick ? SpikeSetup.quick() : SpikeSetup.documented(),
                 pools != null ? PoolKind.parse(pools) : quick ? quickPools : PoolKind.parse("all"),
                 runs != null ? runs : quick ? 1 : 5, warmups, out);
     }

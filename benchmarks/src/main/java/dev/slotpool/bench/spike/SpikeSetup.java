@@ -21,10 +21,10 @@ record SpikeSetup(Duration connectDelay, Duration queryDelay, int minIdle, int m
                   Duration borrowTimeout, Duration idleBefore, Duration tail, Duration sampleEvery) {
 
     /**
-     * The seed article's scenario. The tail is two connect times, so a creation the spike triggered shows up
+     * The documented scenario (docs/benchmarks.md, "Spike demand"). The tail is two connect times, so a creation the spike triggered shows up
      * even if it started just before the last request ended.
      */
-    static SpikeSetup seed() {
+    static SpikeSetup documented() {
         return new SpikeSetup(Duration.ofMillis(150), Duration.ofMillis(2), 5, 50, 50, Duration.ofSeconds(30),
                 Duration.ofSeconds(1), Duration.ofMillis(300), Duration.ofNanos(250_000));
     }

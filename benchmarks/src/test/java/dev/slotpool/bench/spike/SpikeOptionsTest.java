@@ -13,7 +13,7 @@ class SpikeOptionsTest {
     @Test
     void defaultsAreTheSeedScenarioOverEveryPool() {
         SpikeOptions o = SpikeOptions.parse();
-        assertThat(o.setup()).isEqualTo(SpikeSetup.seed());
+        assertThat(o.setup()).isEqualTo(SpikeSetup.documented());
         assertThat(o.pools()).containsExactly(PoolKind.values());
         assertThat(o.runs()).isEqualTo(5);
         assertThat(o.warmups()).isEqualTo(1);
