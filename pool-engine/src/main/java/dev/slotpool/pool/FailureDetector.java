@@ -262,7 +262,7 @@ final class FailureDetector {
 
     private boolean silentOnDetectedDown(PooledConnection e, long now) {
         OriginStatus st = e.origin.status();
-        return st.state() == OriginState.DOWN && st.detected() && now - e.lastActivityAt >= graceNanos;
+        return st.state() == OriginState.DOWN && st.detected() && now - e.lastActivity(now) >= graceNanos;
     }
 
     /**
@@ -294,7 +294,7 @@ final class FailureDetector {
             long[] abortDue = {due};
             table.visit((state, e) -> {
                 if (state == SlotState.BORROWED && e.lent() && e.origin.status().detected()) {
-                    abortDue[0] = ahead(abortDue[0], e.lastActivityAt + graceNanos, now);
+                    abortDue[0] = ahead(abortDue[0], e.lastActivity(now) + graceNanos, now);
                 }
                 return true;
             });

@@ -173,7 +173,10 @@ final class Housekeeper {
 
     private void visitBorrowed(PooledConnection e, long now) {
         leaks.visit(e, now);
-        if (abandonedNanos > 0 && now - e.lastActivityAt >= abandonedNanos) {
+        // Every visit notices the holder's calls since the last one, for the abandoned timer and the failure
+        // detector's silence check alike (their precision is this period).
+        long lastActive = e.lastActivity(now);
+        if (abandonedNanos > 0 && now - lastActive >= abandonedNanos) {
             closing.reclaim(e, CloseReason.ABANDONED);
         } else if (ttlNanos > 0 && now - e.borrowedAt >= ttlNanos) {
             closing.reclaim(e, CloseReason.TIME_TO_LIVE);

@@ -3,7 +3,6 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.SqlExceptionOverride;
-import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ConnectionDefaults;
 import dev.slotpool.jdbc.ConnectionLease;
 import dev.slotpool.jdbc.StatementCache;
@@ -41,10 +40,12 @@ final class PooledConnection implements ConnectionLease {
     private static final long STATE_BITS = 3;
     private static final long ONE_GENERATION = 4;
     private static final VarHandle LEASE;
+    private static final VarHandle ACTIVITY;
 
     static {
         try {
             LEASE = MethodHandles.lookup().findVarHandle(PooledConnection.class, "lease", long.class);
+            ACTIVITY = MethodHandles.lookup().findVarHandle(PooledConnection.class, "activity", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -52,8 +53,6 @@ final class PooledConnection implements ConnectionLease {
 
     /** What the pool does when the holder ends the borrow. */
     interface Owner {
-        Ticker ticker();
-
         SqlExceptionOverride exceptionOverride();
 
         /** The holder closed its proxy: see {@link ConnectionPool}'s return path. */
@@ -64,8 +63,6 @@ final class PooledConnection implements ConnectionLease {
     }
 
     private final Owner owner;
-    /** Read on every JDBC call ({@link #touch}): a field of its own, one load. */
-    private final Ticker ticker;
     final Origin origin;
     final Slot<PooledConnection> slot;
     final Connection physical;
@@ -91,7 +88,14 @@ final class PooledConnection implements ConnectionLease {
     long borrowedAt;
     /** How long the current borrow took to get this connection (0: at once), for a {@code BorrowObserver}. */
     long lentAfterNanos;
-    long lastActivityAt;
+    /** JDBC calls on this connection: one plain increment per call by its holder, no clock read (see
+     * {@link #lastActivity}). */
+    private long activity;
+    /** When the connection was last seen active (ticker time): set at each borrow by the holder, then by the
+     * housekeeper's looks ({@link #lastActivity}). */
+    private long lastActivityAt;
+    /** The activity count at the housekeeper's last look. */
+    private long seenActivity;
     long returnedAt;
     long borrowCount;
     long heldNanosTotal;
@@ -104,7 +108,6 @@ final class PooledConnection implements ConnectionLease {
     PooledConnection(Owner owner, Origin origin, Slot<PooledConnection> slot, Connection physical,
                      ConnectionDefaults defaults, int statementCacheSize, long createdAt, long retireAt) {
         this.owner = owner;
-        this.ticker = owner.ticker();
         this.origin = origin;
         this.slot = slot;
         this.physical = physical;
@@ -194,7 +197,22 @@ final class PooledConnection implements ConnectionLease {
 
     @Override
     public void touch() {
-        lastActivityAt = ticker.nanoTime();
+        activity++;
+    }
+
+    /**
+     * When this connection was last seen active: at its borrow, or at the first look ({@code now}) that found its
+     * holder had made JDBC calls since the look before. Never earlier than the true last call, so a timer on
+     * silence (abandoned, silent on a DOWN origin) fires at most one look late and never early. The holder's
+     * count is read opaquely: the holder does not pay for making it visible. Housekeeper thread only.
+     */
+    long lastActivity(long now) {
+        long calls = (long) ACTIVITY.getOpaque(this);
+        if (calls != seenActivity) {
+            seenActivity = calls;
+            lastActivityAt = now;
+        }
+        return lastActivityAt;
     }
 
     @Override

@@ -44,11 +44,6 @@ final class Returns implements PooledConnection.Owner {
     }
 
     @Override
-    public Ticker ticker() {
-        return ticker;
-    }
-
-    @Override
     public SqlExceptionOverride exceptionOverride() {
         return exceptionOverride;
     }

@@ -82,6 +82,35 @@ class TimersTest {
         Pools.await(pool, s -> s.available() == 2, "replacements up to minSize");
     }
 
+    /**
+     * A holder's JDBC calls are counted, not timed (no clock read per call): the housekeeper notices them at its
+     * next visit, and the abandoned timer counts from that visit. It fires at most one visit late, never early.
+     */
+    @Test
+    void callsBetweenVisitsPostponeTheAbandonedTimerFromTheVisitThatSawThem() throws Exception {
+        StubDatabase db = StubDatabase.reset("abandoned-visits");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(1).maxSize(1)
+                .abandonedTimeout(Duration.ofMinutes(5)).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+        Connection held = pool.borrow();
+        pool.housekeeper.pass();                        // t = 0: borrowed, no call yet
+        clock.advance(Duration.ofMinutes(3));
+        held.getAutoCommit();                           // a call at t = 3 min
+        clock.advance(Duration.ofMinutes(1));
+        pool.housekeeper.pass();                        // t = 4 min: the visit that sees it
+        clock.advance(Duration.ofMinutes(4).plusSeconds(59));
+        pool.housekeeper.pass();                        // t = 8:59: 5:59 after the call, 4:59 after the visit
+        Pools.closesDone(pool);
+        assertThat(events).as("not before 5 minutes from the visit that saw the call")
+                .noneMatch(e -> e.type() == PoolEvent.Type.LEAK);
+        clock.advance(Duration.ofSeconds(1));
+        pool.housekeeper.pass();                        // t = 9:00
+        Pools.closesDone(pool);
+        assertThat(events).filteredOn(e -> e.type() == PoolEvent.Type.LEAK).singleElement()
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(CloseReason.ABANDONED));
+        held.close();
+    }
+
     @Test
     void abandonedConnectionIsTakenBackReportedAndItsSlotReused() throws Exception {
         StubDatabase db = StubDatabase.reset("abandoned");
@@ -93,6 +122,7 @@ class TimersTest {
         try (Statement st = leaked.createStatement()) {
             st.execute("SELECT 1");
         }
+        pool.housekeeper.pass(); // the visit that sees those calls
         clock.advance(Duration.ofMinutes(4));
         pool.housekeeper.pass();
         Pools.closesDone(pool);
