@@ -118,35 +118,13 @@ class StatementCacheFreshnessTest {
     @Test
     void callsAndEveryPrepareVariantAreCachedUnderTheirOwnKey() throws SQLException {
         try (Connection c = ds.getConnection()) {
-            PreparedStatement[] first = {
-                    c.prepareStatement("select id from item"),
-                    c.prepareStatement("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY),
-                    c.prepareStatement("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
-                            ResultSet.CLOSE_CURSORS_AT_COMMIT),
-                    c.prepareStatement("select id from item", Statement.RETURN_GENERATED_KEYS),
-                    c.prepareStatement("select id from item", new int[] {1}),
-                    c.prepareStatement("select id from item", new String[] {"ID"}),
-                    c.prepareCall("select id from item"),
-                    c.prepareCall("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY),
-                    c.prepareCall("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
-                            ResultSet.CLOSE_CURSORS_AT_COMMIT)};
+            PreparedStatement[] first = everyVariant(c);
             PreparedStatement[] drivers = new PreparedStatement[first.length];
             for (int i = 0; i < first.length; i++) {
                 drivers[i] = driver(first[i]);
                 first[i].close();
             }
-            PreparedStatement[] again = {
-                    c.prepareStatement("select id from item"),
-                    c.prepareStatement("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY),
-                    c.prepareStatement("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
-                            ResultSet.CLOSE_CURSORS_AT_COMMIT),
-                    c.prepareStatement("select id from item", Statement.RETURN_GENERATED_KEYS),
-                    c.prepareStatement("select id from item", new int[] {1}),
-                    c.prepareStatement("select id from item", new String[] {"ID"}),
-                    c.prepareCall("select id from item"),
-                    c.prepareCall("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY),
-                    c.prepareCall("select id from item", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
-                            ResultSet.CLOSE_CURSORS_AT_COMMIT)};
+            PreparedStatement[] again = everyVariant(c);
             for (int i = 0; i < again.length; i++) {
                 // The cache holds 8: the ninth came back to a full cache of recent entries and was closed.
                 if (i < 8) {
@@ -158,5 +136,22 @@ class StatementCacheFreshnessTest {
             assertThat(again[6]).isInstanceOf(CallableStatement.class);
         }
         assertThat(ds.snapshot().origins().get(0).statementCacheHits()).isEqualTo(8);
+    }
+
+    /** The same query through every prepareStatement and prepareCall variant: nine cache keys. */
+    private static PreparedStatement[] everyVariant(Connection c) throws SQLException {
+        String sql = "select id from item";
+        int type = ResultSet.TYPE_FORWARD_ONLY;
+        int concurrency = ResultSet.CONCUR_READ_ONLY;
+        return new PreparedStatement[] {
+                c.prepareStatement(sql),
+                c.prepareStatement(sql, type, concurrency),
+                c.prepareStatement(sql, type, concurrency, ResultSet.CLOSE_CURSORS_AT_COMMIT),
+                c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS),
+                c.prepareStatement(sql, new int[] {1}),
+                c.prepareStatement(sql, new String[] {"ID"}),
+                c.prepareCall(sql),
+                c.prepareCall(sql, type, concurrency),
+                c.prepareCall(sql, type, concurrency, ResultSet.CLOSE_CURSORS_AT_COMMIT)};
     }
 }

@@ -1,5 +1,7 @@
 package dev.slotpool.sample;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -103,6 +105,44 @@ final class Chromium implements AutoCloseable {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(browserProcesses.stream()
                 .filter(ProcessHandle::isAlive).map(p -> p.pid() + " " + p.info().command().orElse("?")))
                 .as("Chromium or chromedriver processes left after quit").isEmpty());
+    }
+
+    /**
+     * One browser for a test class: started before its first test, quit (and checked gone) after its last. Register
+     * it as a static {@code @RegisterExtension} field, next to {@code @ExtendWith(Chromium.Present.class)}.
+     */
+    static final class Session implements BeforeAllCallback, AfterAllCallback {
+
+        private final String test;
+        private Chromium chromium;
+
+        Session(String test) {
+            this.test = test;
+        }
+
+        @Override
+        public void beforeAll(ExtensionContext context) throws IOException {
+            chromium = start(test);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) {
+            if (chromium != null) {
+                try {
+                    chromium.close();
+                } finally {
+                    chromium = null;
+                }
+            }
+        }
+
+        ChromeDriver driver() {
+            return chromium.driver();
+        }
+
+        void screenshot(String name) throws IOException {
+            chromium.screenshot(name);
+        }
     }
 
     /**

@@ -3,18 +3,16 @@ package dev.slotpool.sample;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.sample.load.LoadGenerator;
 import dev.slotpool.sample.load.LoadStatus;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -65,8 +63,8 @@ class ConsoleBrowserTest {
 
     private static final String MARKER = "slotpoolConsoleBrowserTest";
 
-    private static Chromium chromium;
-    private static ChromeDriver driver;
+    @RegisterExtension
+    static final Chromium.Session browser = new Chromium.Session("ConsoleBrowserTest");
 
     @LocalServerPort
     private int port;
@@ -77,45 +75,26 @@ class ConsoleBrowserTest {
     @Autowired
     private LoadGenerator load;
 
-    @BeforeAll
-    static void startBrowser() throws IOException {
-        chromium = Chromium.start("ConsoleBrowserTest");
-        driver = chromium.driver();
-    }
-
     @AfterEach
     void stopTheLoad() {
         load.stopWorkers();
     }
 
-    @AfterAll
-    static void quitTheBrowser() {
-        if (chromium == null) {
-            return;
-        }
-        try {
-            chromium.close();
-        } finally {
-            chromium = null;
-            driver = null;
-        }
-    }
-
     @Test
     void anAdminWatchesThePoolAndDrainsAnOriginAndBringsItBack() throws Exception {
         String base = "http://localhost:" + port;
-        WebDriverWait wait = new WebDriverWait(driver, PATIENCE, Duration.ofMillis(100));
+        WebDriverWait wait = new WebDriverWait(browser.driver(), PATIENCE, Duration.ofMillis(100));
         wait.ignoring(StaleElementReferenceException.class);
 
         // 1. The console asks for a login; the admin logs in through the form and lands on the console.
-        driver.get(base + "/slotpool");
+        browser.driver().get(base + "/slotpool");
         wait.until(ExpectedConditions.urlToBe(base + "/login"));
-        driver.findElement(By.name("username")).sendKeys("admin");
-        driver.findElement(By.name("password")).sendKeys("admin-demo");
+        browser.driver().findElement(By.name("username")).sendKeys("admin");
+        browser.driver().findElement(By.name("password")).sendKeys("admin-demo");
         screenshot("1-login");
-        driver.findElement(By.cssSelector("form button[type=submit]")).click();
+        browser.driver().findElement(By.cssSelector("form button[type=submit]")).click();
         wait.until(d -> d.getCurrentUrl().startsWith(base + "/slotpool"));
-        assertThat(driver.getTitle()).isEqualTo("shop · slotpool console");
+        assertThat(browser.driver().getTitle()).isEqualTo("shop · slotpool console");
 
         // 2. Three origin cards, UP, their slots drawn as cells; the stream goes live.
         wait.until(d -> originNames().equals(SampleApp.ORIGINS));
@@ -126,18 +105,18 @@ class ConsoleBrowserTest {
         waitForLiveStream(wait);
 
         // 3. The admin starts the load generator from its page.
-        driver.get(base + "/load");
-        assertThat(driver.findElement(By.id("state")).getText()).isEqualTo("stopped");
-        replace(driver.findElement(By.name("threads")), "8");
-        replace(driver.findElement(By.name("thinkTime")), "20ms");
-        driver.findElement(By.cssSelector("button[name=action][value=start]")).click();
+        browser.driver().get(base + "/load");
+        assertThat(browser.driver().findElement(By.id("state")).getText()).isEqualTo("stopped");
+        replace(browser.driver().findElement(By.name("threads")), "8");
+        replace(browser.driver().findElement(By.name("thinkTime")), "20ms");
+        browser.driver().findElement(By.cssSelector("button[name=action][value=start]")).click();
         wait.until(ExpectedConditions.textToBe(By.id("state"), "running"));
-        assertThat(driver.findElement(By.cssSelector(".message")).getText())
+        assertThat(browser.driver().findElement(By.cssSelector(".message")).getText())
                 .isEqualTo("Running 8 threads, think time 20ms.");
         assertThat(load.status().running()).isTrue();
 
         // 4. Back on the console, the counts move with no reload: a marker set on the page survives every read.
-        driver.get(base + "/slotpool");
+        browser.driver().get(base + "/slotpool");
         waitForLiveStream(wait);
         js().executeScript("window[arguments[0]] = 'same page';", MARKER);
         Map<String, Long> before = borrowCounts();
@@ -194,15 +173,15 @@ class ConsoleBrowserTest {
         wait.ignoring(StaleElementReferenceException.class).until(d -> {
             WebElement cell = card("east").findElement(By.cssSelector("ul.slots button.slot"));
             cell.sendKeys(Keys.ENTER);
-            return driver.findElement(By.id("slot-dialog")).isDisplayed();
+            return browser.driver().findElement(By.id("slot-dialog")).isDisplayed();
         });
-        wait.until(d -> !driver.findElement(By.id("slot-detail")).getText().isBlank());
-        assertThat(driver.findElement(By.id("slot-detail")).getText()).contains("age");
+        wait.until(d -> !browser.driver().findElement(By.id("slot-detail")).getText().isBlank());
+        assertThat(browser.driver().findElement(By.id("slot-detail")).getText()).contains("age");
         screenshot("6-slot-detail");
-        driver.findElement(By.cssSelector("#slot-dialog button[type=submit]")).click();
+        browser.driver().findElement(By.cssSelector("#slot-dialog button[type=submit]")).click();
 
         // 9. A phone-sized window: one column, nothing wider than the screen.
-        driver.manage().window().setSize(new Dimension(412, 915));
+        browser.driver().manage().window().setSize(new Dimension(412, 915));
         wait.until(d -> ((Number) js().executeScript("return window.innerWidth;")).intValue() < 500);
         Number overflow = (Number) js().executeScript(
                 "return document.documentElement.scrollWidth - window.innerWidth;");
@@ -255,7 +234,7 @@ class ConsoleBrowserTest {
 
     private void waitForLiveStream(WebDriverWait wait) {
         wait.until(ExpectedConditions.textToBe(By.id("stream-state"), "live"));
-        assertThat(driver.findElement(By.id("stream-state")).getAttribute("class")).isEqualTo("stream stream-live");
+        assertThat(browser.driver().findElement(By.id("stream-state")).getAttribute("class")).isEqualTo("stream stream-live");
     }
 
     /** The page has not been reloaded or left since the marker was set. */
@@ -264,11 +243,11 @@ class ConsoleBrowserTest {
     }
 
     private List<String> originNames() {
-        return driver.findElements(By.cssSelector("article.origin")).stream().map(e -> e.getAttribute("data-origin")).toList();
+        return browser.driver().findElements(By.cssSelector("article.origin")).stream().map(e -> e.getAttribute("data-origin")).toList();
     }
 
     private WebElement card(String origin) {
-        return driver.findElement(By.cssSelector("article.origin[data-origin='" + origin + "']"));
+        return browser.driver().findElement(By.cssSelector("article.origin[data-origin='" + origin + "']"));
     }
 
     private String badge(String origin) {
@@ -284,7 +263,7 @@ class ConsoleBrowserTest {
     }
 
     private String header(String field) {
-        return driver.findElement(By.cssSelector("[data-h='" + field + "']")).getText();
+        return browser.driver().findElement(By.cssSelector("[data-h='" + field + "']")).getText();
     }
 
     private Map<String, Long> borrowCounts() {
@@ -296,7 +275,7 @@ class ConsoleBrowserTest {
     }
 
     private List<String> eventLog() {
-        return driver.findElements(By.cssSelector("#events li")).stream().map(WebElement::getText).toList();
+        return browser.driver().findElements(By.cssSelector("#events li")).stream().map(WebElement::getText).toList();
     }
 
     private static void replace(WebElement input, String value) {
@@ -305,10 +284,10 @@ class ConsoleBrowserTest {
     }
 
     private static JavascriptExecutor js() {
-        return driver;
+        return browser.driver();
     }
 
     private static void screenshot(String name) throws IOException {
-        chromium.screenshot(name);
+        browser.screenshot(name);
     }
 }

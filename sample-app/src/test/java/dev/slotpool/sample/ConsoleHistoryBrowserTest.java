@@ -2,15 +2,13 @@ package dev.slotpool.sample;
 
 import dev.slotpool.sample.load.LoadGenerator;
 import dev.slotpool.sample.load.LoadSettings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -19,7 +17,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -49,8 +46,8 @@ class ConsoleHistoryBrowserTest {
 
     private static final Pattern POOL_RATE = Pattern.compile("\"pool\":\\{\"borrowRate\":([0-9.]+)");
 
-    private static Chromium chromium;
-    private static ChromeDriver driver;
+    @RegisterExtension
+    static final Chromium.Session browser = new Chromium.Session("ConsoleHistoryBrowserTest");
 
     @LocalServerPort
     private int port;
@@ -58,34 +55,15 @@ class ConsoleHistoryBrowserTest {
     @Autowired
     private LoadGenerator load;
 
-    @BeforeAll
-    static void startBrowser() throws IOException {
-        chromium = Chromium.start("ConsoleHistoryBrowserTest");
-        driver = chromium.driver();
-    }
-
     @AfterEach
     void stopTheLoad() {
         load.stopWorkers();
     }
 
-    @AfterAll
-    static void quitTheBrowser() {
-        if (chromium == null) {
-            return;
-        }
-        try {
-            chromium.close();
-        } finally {
-            chromium = null;
-            driver = null;
-        }
-    }
-
     @Test
     void aViewerOpensTheConsoleOnTheLastMinutesAndFiltersAndDownloadsTheEventLog() throws Exception {
         String base = "http://localhost:" + port;
-        WebDriverWait wait = new WebDriverWait(driver, SampleApp.PATIENCE, Duration.ofMillis(100));
+        WebDriverWait wait = new WebDriverWait(browser.driver(), SampleApp.PATIENCE, Duration.ofMillis(100));
         wait.ignoring(StaleElementReferenceException.class);
 
         // 1. Traffic with no page open, until the server's history holds MIN_POINTS seconds with borrows.
@@ -95,42 +73,42 @@ class ConsoleHistoryBrowserTest {
 
         // 2. The viewer logs in (not through the console, which would open it) and then opens the console: the
         //    chart draws the history at once, then goes on with the stream.
-        driver.get(base + "/login");
-        driver.findElement(By.name("username")).sendKeys("viewer");
-        driver.findElement(By.name("password")).sendKeys("viewer-demo");
-        driver.findElement(By.cssSelector("form button[type=submit]")).click();
+        browser.driver().get(base + "/login");
+        browser.driver().findElement(By.name("username")).sendKeys("viewer");
+        browser.driver().findElement(By.name("password")).sendKeys("viewer-demo");
+        browser.driver().findElement(By.cssSelector("form button[type=submit]")).click();
         wait.until(d -> !d.getCurrentUrl().startsWith(base + "/login"));
-        driver.get(base + "/slotpool");
+        browser.driver().get(base + "/slotpool");
         wait.until(d -> chartAttribute("data-history") >= MIN_POINTS);
         assertThat(chartAttribute("data-points")).as("points drawn").isGreaterThanOrEqualTo(MIN_POINTS);
         assertThat(linePoints("rate")).as("borrows/s points").hasSizeGreaterThanOrEqualTo(MIN_POINTS);
         assertThat(linePoints("rate")).as("a second with borrows is above the baseline").anyMatch(y -> y < 135);
         assertThat(linePoints("borrowed")).hasSizeGreaterThanOrEqualTo(MIN_POINTS);
-        assertThat(driver.findElement(By.id("chart-title")).getText()).isEqualTo("Last 15 minutes");
+        assertThat(browser.driver().findElement(By.id("chart-title")).getText()).isEqualTo("Last 15 minutes");
         wait.until(ExpectedConditions.textToBe(By.id("stream-state"), "live"));
         int opened = chartAttribute("data-points");
         wait.until(d -> chartAttribute("data-points") > opened); // live points join the history
-        chromium.screenshot("history-1-chart-on-open");
+        browser.screenshot("history-1-chart-on-open");
 
         // 3. The chart of one origin: its borrows/s; waiting is the pool's only.
-        new Select(driver.findElement(By.id("chart-of"))).selectByValue("east");
+        new Select(browser.driver().findElement(By.id("chart-of"))).selectByValue("east");
         wait.until(d -> linePoints("waiting").isEmpty() && linePoints("rate").size() >= MIN_POINTS);
 
         // 4. The event log filtered in the page: only east's CREATED events; the download link has the filters.
-        WebElement filters = driver.findElement(By.id("event-filters"));
+        WebElement filters = browser.driver().findElement(By.id("event-filters"));
         new Select(filters.findElement(By.name("origin"))).selectByValue("east");
         new Select(filters.findElement(By.name("kind"))).selectByValue("CREATED");
         wait.until(d -> {
             List<String> rows = eventRows();
             return !rows.isEmpty() && rows.stream().allMatch(r -> r.contains(" CREATED ") && r.contains(" east"));
         });
-        String href = driver.findElement(By.id("events-download")).getAttribute("href");
+        String href = browser.driver().findElement(By.id("events-download")).getAttribute("href");
         assertThat(href).isEqualTo(base + "/slotpool/events?origin=east&kind=CREATED");
-        assertThat(driver.findElement(By.id("events-download")).getAttribute("download")).isNotNull();
-        chromium.screenshot("history-2-filtered-log");
+        assertThat(browser.driver().findElement(By.id("events-download")).getAttribute("download")).isNotNull();
+        browser.screenshot("history-2-filtered-log");
 
         // 5. What the link downloads: JSON of the same events, filters stated.
-        String json = (String) driver.executeAsyncScript("var done = arguments[arguments.length - 1];"
+        String json = (String) browser.driver().executeAsyncScript("var done = arguments[arguments.length - 1];"
                 + "fetch(arguments[0], {credentials: 'same-origin'}).then(function (r) { return r.text(); })"
                 + ".then(done, function (e) { done('failed: ' + e); });", href);
         assertThat(json).startsWith("{\"pool\":").contains("\"origins\":[\"east\"]", "\"kinds\":[\"CREATED\"]",
@@ -151,17 +129,17 @@ class ConsoleHistoryBrowserTest {
     }
 
     private static int chartAttribute(String name) {
-        return Integer.parseInt(driver.findElement(By.id("chart")).getAttribute(name));
+        return Integer.parseInt(browser.driver().findElement(By.id("chart")).getAttribute(name));
     }
 
     /** The y of each point of a chart line (135 is zero, 5 the line's maximum). */
     private static List<Double> linePoints(String line) {
-        String points = driver.findElement(By.cssSelector("#chart .line-" + line)).getAttribute("points").trim();
+        String points = browser.driver().findElement(By.cssSelector("#chart .line-" + line)).getAttribute("points").trim();
         return points.isEmpty() ? List.of() : java.util.Arrays.stream(points.split(" "))
                 .map(p -> Double.parseDouble(p.substring(p.indexOf(',') + 1))).toList();
     }
 
     private static List<String> eventRows() {
-        return driver.findElements(By.cssSelector("#events li")).stream().map(WebElement::getText).toList();
+        return browser.driver().findElements(By.cssSelector("#events li")).stream().map(WebElement::getText).toList();
     }
 }
