@@ -33,6 +33,13 @@ public final class SlotTable<T> {
     private final long headPollNanos;
     /** One past the highest slot index ever reserved; scans stop there. Only grows (CAS, creation path). */
     private final AtomicInteger highWater = new AtomicInteger();
+    /**
+     * Each thread's last borrowed slot, where its next scan starts: a thread that borrows and returns finds its
+     * connection where it left it, still in its cache, and threads with slots of their own do not meet (S5: a
+     * busy hinted slot is skipped like any other). A new thread starts at a random slot.
+     */
+    private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(
+            () -> new int[] {ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE)});
     /** Set once by {@link #shutdown()}; waiters read it after each wake. */
     private volatile boolean closed;
 
@@ -265,13 +272,14 @@ public final class SlotTable<T> {
         if (n == 0) {
             return null;
         }
-        // Spread start positions so threads do not all CAS slot 0 (S5: contention is per slot).
-        int i = ThreadLocalRandom.current().nextInt(n);
+        int[] hint = lastSlot.get();
+        int i = hint[0] % n;
         for (int visited = 0; visited < n; visited++) {
             Slot<T> s = slots[i];
             if (s.state() == SlotState.AVAILABLE) {
                 T e = s.entry();
                 if (e != null && (filter == null || filter.accept(e)) && s.tryBorrow()) {
+                    hint[0] = i;
                     return s;
                 }
             }
