@@ -67,6 +67,8 @@ public final class ConnectionPool {
     private final long validateAfterIdleNanos;
     /** Wraps each borrow when configured; null (the default) costs one read. */
     private final BorrowObserver observer;
+    /** Whether a borrow records its stack: an allocation and a stack walk, only when something will report it. */
+    private final boolean recordStack;
     /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
     private final Runnable onShortage;
     private final Returns returns;
@@ -82,6 +84,7 @@ public final class ConnectionPool {
         this.borrowTimeoutNanos = config.borrowTimeout().toNanos();
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
         this.observer = config.borrowObserver();
+        this.recordStack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
         this.closer = new Closer(name, (int) config.validationTimeout().toMillis());
         // These reach collaborators built after the ones they are given to; none runs before the threads start.
         Runnable wakeCreators = this::wakeCreators;
@@ -256,9 +259,7 @@ public final class ConnectionPool {
     }
 
     private Connection lend(PooledConnection e, long now, long waitNanos) {
-        // The stack costs an allocation and a stack walk: only when something will report it.
-        boolean stack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
-        e.lend(now, waitNanos, Thread.currentThread(), stack ? new Throwable("borrowed here") : null);
+        e.lend(now, waitNanos, Thread.currentThread(), recordStack ? new Throwable("borrowed here") : null);
         if (events.any()) {
             events.borrowed(e.origin.name, waitNanos);
         }
