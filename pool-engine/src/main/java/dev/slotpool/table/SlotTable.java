@@ -346,6 +346,7 @@ public final class SlotTable<T> {
                 }
                 // A polling head wakes once per turn on its own: a slot made available by a thread in its turn
                 // that then stops borrowing is found within a turn without that thread signalling anyone.
+                w.parked = true;
                 Parking.park(this, w.polling && headPollNanos > 0 ? Math.min(remaining, headPollNanos)
                         : remaining);
                 if (Thread.interrupted()) {

@@ -1,16 +1,21 @@
 package dev.slotpool.table;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads waiting for a slot, oldest first (a lock-free {@link ConcurrentLinkedQueue}), with the hand-off
+ * The threads waiting for a slot, oldest first (a lock-free {@link ConcurrentLinkedDeque}), with the hand-off
  * of a returned slot to the oldest waiter. When a slot goes to the queue rather than to a thread in its turn
  * is decided by {@link Turns}.
+ *
+ * <p>Each node is unlinked exactly once, by whoever ended its wait (the waiter's item CAS decides): the returner
+ * that handed it a slot, right after the hand-off, while the node is at the head; or the waiter itself when it
+ * cancelled, searching from the end it is nearest. Nobody else removes a node, so no removal ever searches for
+ * a node that is already gone (a walk of the whole queue, thousands of nodes with thousands of waiters).
  */
 final class WaitQueue {
 
-    private final ConcurrentLinkedQueue<Waiter> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedDeque<Waiter> queue = new ConcurrentLinkedDeque<>();
     /** Waiters in the queue. Changed only on the slow path (enqueue and leave). */
     private final AtomicInteger size = new AtomicInteger();
     /**
@@ -31,7 +36,7 @@ final class WaitQueue {
         if (size.incrementAndGet() == 1) {
             busySince = w.since;
         }
-        queue.offer(w);
+        queue.offerLast(w);
     }
 
     /** How long threads have been waiting without a break (the queue non-empty), in nanoseconds; 0 if none. */
@@ -40,32 +45,31 @@ final class WaitQueue {
     }
 
     /**
-     * Called by the waiter once its wait is over, whoever ended it; removes its node if a returner did not
-     * already (ConcurrentLinkedQueue.remove of an absent node walks the whole queue, so it is skipped).
+     * Called by the waiter once its wait is over (it was handed a slot or it cancelled). A handed waiter's node
+     * was unlinked by its returner. A cancelled one unlinks its own: from the tail if it never parked (its look
+     * right after enqueueing found a slot, and only later arrivals stand behind it), else from the head (the
+     * longest waiters leave first: a polling head, a timeout).
      */
     void leave(Waiter w) {
-        if (!w.unlinked) {
-            queue.remove(w);
+        if (w.handed() == null) {
+            if (w.parked) {
+                queue.removeFirstOccurrence(w);
+            } else {
+                queue.removeLastOccurrence(w);
+            }
         }
         size.decrementAndGet();
     }
 
-    /** Removes a waiter this thread is ending the wait of; marks it so its own leave() does not search. */
-    private void unlink(Waiter w) {
-        if (queue.remove(w)) {
-            w.unlinked = true;
-        }
-    }
-
     /** Hands an owned slot to the oldest waiter still waiting; false (the caller keeps it) when nobody waits. */
     boolean handOffToOldest(Slot<?> slot) {
-        for (Waiter head; (head = queue.peek()) != null; ) {
-            if (!head.done() && head.tryHandOff(slot)) {
-                unlink(head);
-                head.wake();
+        for (Waiter w : queue) {
+            if (!w.done() && w.tryHandOff(slot)) {
+                // Only the cancelled leaving or the handed standing before it: a short search.
+                queue.removeFirstOccurrence(w);
+                w.wake();
                 return true;
             }
-            queue.remove(head);
         }
         return false;
     }
@@ -75,14 +79,13 @@ final class WaitQueue {
      * turn anyway): one wake per head, not one per return.
      */
     void signalHead() {
-        for (Waiter head; (head = queue.peek()) != null; ) {
-            if (!head.done()) {
-                if (!head.polling) {
-                    head.signal();
+        for (Waiter w : queue) {
+            if (!w.done()) {
+                if (!w.polling) {
+                    w.signal();
                 }
                 return;
             }
-            queue.remove(head);
         }
     }
 
@@ -95,7 +98,12 @@ final class WaitQueue {
 
     /** The oldest waiter's wait in nanoseconds, or 0. Racy but benign: for snapshots and the creator. */
     long oldestWaitNanos() {
-        Waiter head = queue.peek();
+        Waiter head = queue.peekFirst();
         return head == null ? 0 : Math.max(0, System.nanoTime() - head.since);
+    }
+
+    /** Nodes still linked, waiting or not: every leave must bring this back down. */
+    int linked() {
+        return queue.size();
     }
 }

@@ -38,8 +38,8 @@ final class Waiter {
      * Written by the waiter only; volatile so returners see it.
      */
     volatile boolean polling;
-    /** Set by a returner that removed this waiter from the queue (before it wakes the waiter). */
-    volatile boolean unlinked;
+    /** Set by the waiter before it first parks; tells its own leave which end of the queue it is nearer. */
+    boolean parked;
 
     Waiter(Thread thread, long since) {
         this.thread = thread;
