@@ -314,7 +314,7 @@ public final class SlotTable<T> {
         }
         s = await(deadline, preferred, onShortage);
         if (s != null) {
-            turns.begin();
+            turns.begin(waiters.size());
         }
         return s;
     }

@@ -5,8 +5,8 @@ package dev.slotpool.table;
  *
  * <p>While threads wait, only a thread <em>in its turn</em> may take an available slot ahead of them. A thread
  * starts a turn when the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos}, and for at
- * most {@link #TURN_BORROWS} borrows, it then borrows and returns without queueing, so a handful of threads cycle the connections at memory speed while the
- * rest stay parked in arrival order. When its turn is over, its next return hands the slot to the oldest waiter
+ * most {@link #borrowsPerTurn} borrows, it then borrows and returns without queueing, so a handful of threads
+ * cycle the connections at memory speed while the rest stay parked in arrival order. When its turn is over, its next return hands the slot to the oldest waiter
  * (which starts a turn) and its next borrow joins the back of the queue. A context switch is paid once per turn,
  * not once per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is
  * strict FIFO: every return goes to the oldest waiter.
@@ -20,12 +20,20 @@ final class Turns {
 
     private static final long NONE = Long.MIN_VALUE;
     /**
-     * Borrows a turn may take ahead of the queue. A turn bounded by time alone gives a thread preempted during
-     * it a few borrows and one that is not hundreds; bounding it by count too makes every admission worth about
-     * the same, so per-thread shares even out, and it keeps the rotation through the queue fast at thousands of
-     * waiters (measured: docs/benchmarks.md).
+     * Borrows a turn may take ahead of the queue, at least. A turn bounded by time alone gives a thread preempted
+     * during it a few borrows and one that is not hundreds; bounding it by count too makes every admission worth
+     * about the same, so per-thread shares even out, and it keeps the rotation through the queue fast at
+     * thousands of waiters (measured: docs/benchmarks.md).
      */
-    static final int TURN_BORROWS = 64;
+    static final int MIN_TURN_BORROWS = 64;
+    /** Borrows a turn may take at most: with few waiters, a turn ends less often, and each end costs a wake. */
+    static final int MAX_TURN_BORROWS = 1024;
+    /**
+     * Borrows in one rotation through the queue, shared among its waiters: the count of a turn is this divided by
+     * the waiters when it starts, within the bounds above. A waiter's wait for its next turn then stays about the
+     * same from a hundred waiters to a thousand, and a short queue pays one wake per many borrows.
+     */
+    static final int ROTATION_BORROWS = 65_536;
     /** {@code java.lang.VirtualThread} on JDKs that have it, else null (the engine compiles for Java 17). */
     private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
@@ -53,18 +61,26 @@ final class Turns {
         return false;
     }
 
-    /** Starts the current thread's turn (it was just given a slot by the queue). */
-    void begin() {
+    /** Starts the current thread's turn (it was just given a slot by the queue, behind which {@code waiting} wait). */
+    void begin(int waiting) {
+        start(borrowsPerTurn(waiting));
+    }
+
+    private void start(int borrows) {
         long[] t = turn.get();
         t[0] = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
-        t[1] = TURN_BORROWS;
+        t[1] = borrows;
+    }
+
+    static int borrowsPerTurn(int waiting) {
+        return Math.max(MIN_TURN_BORROWS, Math.min(MAX_TURN_BORROWS, ROTATION_BORROWS / Math.max(1, waiting)));
     }
 
     /** For a virtual thread whose turn is over: yield the carrier once, then start a new turn. */
     void yieldIfVirtualAndDue() {
         if (VIRTUAL_THREAD != null && Thread.currentThread().getClass() == VIRTUAL_THREAD && !inTurn()) {
             Thread.yield();
-            begin();
+            start(MIN_TURN_BORROWS);
         }
     }
 

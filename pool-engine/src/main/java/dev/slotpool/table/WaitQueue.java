@@ -79,6 +79,13 @@ final class WaitQueue {
      * turn anyway): one wake per head, not one per return.
      */
     void signalHead() {
+        Waiter head = queue.peekFirst();
+        if (head != null && !head.done()) {
+            if (!head.polling) {
+                head.signal();
+            }
+            return;
+        }
         for (Waiter w : queue) {
             if (!w.done()) {
                 if (!w.polling) {
