@@ -12,6 +12,7 @@ import org.vibur.dbcp.ViburDBCPDataSource;
 import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.Properties;
 
 /** The pools compared, each started from the same {@link PoolSettings}. */
 public enum PoolKind {
@@ -29,6 +30,7 @@ public enum PoolKind {
             HikariConfig c = new HikariConfig();
             c.setPoolName("bench");
             c.setJdbcUrl(s.url());
+            c.setUsername(s.user());
             c.setMinimumIdle(s.minIdle());
             c.setMaximumPoolSize(s.maxSize());
             c.setConnectionTimeout(Math.max(250, s.borrowTimeout().toMillis()));
@@ -47,8 +49,14 @@ public enum PoolKind {
             try {
                 PoolDataSource ds = PoolDataSourceFactory.getPoolDataSource();
                 ds.setConnectionPoolName("bench-" + System.nanoTime());
-                ds.setConnectionFactoryClassName("dev.slotpool.testsupport.StubDataSource");
+                ds.setConnectionFactoryClassName(s.driver().dataSourceClass());
                 ds.setURL(s.url());
+                // Set as a factory property too: from setURL alone, UCP left pgjdbc's data source on its default
+                // host and port.
+                Properties factory = new Properties();
+                factory.setProperty("URL", s.url());
+                ds.setConnectionFactoryProperties(factory);
+                ds.setUser(s.user());
                 ds.setInitialPoolSize(s.minIdle());
                 ds.setMinPoolSize(s.minIdle());
                 ds.setMaxPoolSize(s.maxSize());
@@ -81,6 +89,7 @@ public enum PoolKind {
         public BenchPool start(PoolSettings s) {
             BasicDataSource ds = new BasicDataSource();
             ds.setUrl(s.url());
+            ds.setUsername(s.user());
             ds.setInitialSize(s.minIdle());
             ds.setMinIdle(s.minIdle());
             ds.setMaxIdle(s.maxSize());
@@ -102,7 +111,8 @@ public enum PoolKind {
         public BenchPool start(PoolSettings s) {
             org.apache.tomcat.jdbc.pool.PoolProperties p = new org.apache.tomcat.jdbc.pool.PoolProperties();
             p.setUrl(s.url());
-            p.setDriverClassName("dev.slotpool.testsupport.StubDriver");
+            p.setUsername(s.user());
+            p.setDriverClassName(s.driver().driverClass());
             p.setInitialSize(s.minIdle());
             p.setMinIdle(s.minIdle());
             p.setMaxIdle(s.maxSize());
@@ -120,7 +130,7 @@ public enum PoolKind {
             ViburDBCPDataSource ds = new ViburDBCPDataSource();
             ds.setJdbcUrl(s.url());
             // Vibur puts user and password into the driver's Properties and cannot take nulls.
-            ds.setUsername("bench");
+            ds.setUsername(s.user() == null ? "bench" : s.user());
             ds.setPassword("");
             ds.setPoolInitialSize(s.minIdle());
             ds.setPoolMaxSize(s.maxSize());
@@ -158,7 +168,7 @@ public enum PoolKind {
      */
     public static BenchPool slotpool(PoolSettings s, int statementCacheSize) {
         SlotPoolDataSource ds = SlotPoolDataSource.builder()
-                .name("bench").url(s.url())
+                .name("bench").url(s.url()).username(s.user())
                 .minSize(s.minIdle()).maxSize(s.maxSize()).initialSize(s.minIdle())
                 .borrowTimeout(s.borrowTimeout())
                 .statementCacheSize(statementCacheSize)

@@ -11,9 +11,9 @@ import java.util.Arrays;
  * @param max     most borrows of one thread
  * @param starved threads below 25 % of the median; when the median is 0, threads with no borrow at all
  */
-record Fairness(long min, double median, long max, int starved) {
+public record Fairness(long min, double median, long max, int starved) {
 
-    static Fairness of(long[] borrowsPerThread) {
+    public static Fairness of(long[] borrowsPerThread) {
         long[] sorted = borrowsPerThread.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
@@ -28,7 +28,7 @@ record Fairness(long min, double median, long max, int starved) {
     }
 
     /** min ÷ median, 0 when the median is 0. */
-    double ratio() {
+    public double ratio() {
         return median == 0 ? 0 : min / median;
     }
 }

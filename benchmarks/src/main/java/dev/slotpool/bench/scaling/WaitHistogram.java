@@ -5,7 +5,7 @@ package dev.slotpool.bench.scaling;
  * percentile is at most 1/32 (3.1 %) above the true value; the maximum is exact. One per held-mode thread,
  * written only by it and merged after it ended: 9 KiB each whatever the number of borrows.
  */
-final class WaitHistogram {
+public final class WaitHistogram {
 
     private static final int SUB_BITS = 5;
     private static final int SUB_BUCKETS = 1 << SUB_BITS;
@@ -17,7 +17,7 @@ final class WaitHistogram {
     private long total;
     private long max;
 
-    void record(long nanos) {
+    public void record(long nanos) {
         counts[index(nanos)]++;
         total++;
         if (nanos > max) {
@@ -26,7 +26,7 @@ final class WaitHistogram {
     }
 
     /** Adds another histogram's waits to this one. */
-    void add(WaitHistogram other) {
+    public void add(WaitHistogram other) {
         for (int i = 0; i < BUCKETS; i++) {
             counts[i] += other.counts[i];
         }
@@ -34,12 +34,12 @@ final class WaitHistogram {
         max = Math.max(max, other.max);
     }
 
-    long count() {
+    public long count() {
         return total;
     }
 
     /** The longest wait recorded, exactly; NaN when empty. */
-    double maxNanos() {
+    public double maxNanos() {
         return total == 0 ? Double.NaN : max;
     }
 
@@ -47,7 +47,7 @@ final class WaitHistogram {
      * The wait that {@code quantile} (0..1) of the recorded waits do not exceed, rounded up to its bucket's top
      * (never above the maximum); NaN when empty.
      */
-    double percentileNanos(double quantile) {
+    public double percentileNanos(double quantile) {
         if (total == 0) {
             return Double.NaN;
         }

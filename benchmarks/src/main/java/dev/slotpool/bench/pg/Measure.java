@@ -1,0 +1,52 @@
+package dev.slotpool.bench.pg;
+
+/** What one run of a cell measured; each a column of the CSV files. */
+enum Measure {
+    /** Length of the window. */
+    WINDOW_S("window_s", Across.MEDIAN),
+    /** Transactions committed in the window. */
+    TRANSACTIONS("transactions", Across.MEDIAN),
+    TX_PER_S("tx_per_s", Across.MEDIAN),
+    /** This pool's transactions/s ÷ HikariCP's in the same run, cell size and thread count. */
+    RATIO_TO_HIKARI("ratio_to_hikari", Across.MEDIAN),
+    P50_MS("p50_ms", Across.MEDIAN),
+    P99_MS("p99_ms", Across.MEDIAN),
+    P999_MS("p999_ms", Across.MEDIAN),
+    MAX_MS("max_ms", Across.MEDIAN),
+    /** threads ÷ throughput (Little's law): the mean latency if every thread were served in turn. */
+    IDEAL_MS("ideal_ms", Across.MEDIAN),
+    P999_OVER_IDEAL("p999_over_ideal", Across.MEDIAN),
+    /** Fewest transactions of one thread in the window. */
+    THREAD_MIN("thread_min", Across.MEDIAN),
+    THREAD_MEDIAN("thread_median", Across.MEDIAN),
+    /** THREAD_MIN ÷ THREAD_MEDIAN. */
+    FAIRNESS("fairness", Across.MEDIAN),
+    /** Failed transactions from the first thread's start until the pool started closing. */
+    ERRORS("errors", Across.SUM),
+    /** The table's balance sum minus the sum of the deltas the workers committed; 0 unless something is wrong. */
+    BALANCE_DRIFT("balance_drift", Across.SUM),
+    /** Threads still alive after the pool closed, a bounded join and an interrupt. */
+    STRAGGLERS("stragglers", Across.SUM);
+
+    /** How runs of a cell combine: errors and anomalies add up, so that no bad run hides behind a median. */
+    enum Across {
+        MEDIAN, SUM
+    }
+
+    private final String column;
+    private final Across across;
+
+    Measure(String column, Across across) {
+        this.column = column;
+        this.across = across;
+    }
+
+    Across across() {
+        return across;
+    }
+
+    /** The CSV column: per run, or over runs in the medians file. */
+    String column(boolean combined) {
+        return combined && across == Across.SUM ? column + "_total" : column;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.slotpool.bench.pg;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * CI smoke test: the quick grid on the embedded server commits real transactions in every cell, without an
+ * error, and writes every output. Numbers from this run mean nothing.
+ */
+class PostgresTransactionsSmokeTest {
+
+    private static final byte[] PNG_MAGIC = {(byte) 0x89, 'P', 'N', 'G'};
+    private static final List<String> POOLS = List.of("slotpool", "hikari", "ucp");
+
+    @TempDir
+    Path out;
+
+    @Test
+    void quickGridCommitsInEveryCellAndWritesEveryOutput() throws Exception {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        PostgresTransactions.Outcome outcome = PostgresTransactions.run(TransactionOptions.parse("--quick",
+                "--pools", String.join(",", POOLS), "--threads", "2,8", "--connections", "2",
+                "--out", out.toString()), stream(printed), stream(log));
+
+        assertThat(outcome.samples()).hasSize(POOLS.size() * 2);
+        assertThat(outcome.samples()).allSatisfy(s -> {
+            assertThat(s.firstError()).as("%s", s.cell()).isNull();
+            assertThat(s.get(Measure.TRANSACTIONS)).as("%s", s.cell()).isPositive();
+            assertThat(s.get(Measure.THREAD_MIN)).as("%s: every thread committed", s.cell()).isPositive();
+            assertThat(s.get(Measure.ERRORS)).as("%s", s.cell()).isZero();
+            assertThat(s.get(Measure.BALANCE_DRIFT)).as("%s", s.cell()).isZero();
+            assertThat(s.get(Measure.P999_MS)).as("%s", s.cell()).isPositive();
+        });
+        // Every balance started at 0: the table holds exactly what the threads say they committed.
+        assertThat(outcome.balanceSum()).isEqualTo(outcome.committedDelta());
+        assertThat(outcome.samples().stream().filter(s -> s.cell().pool().id().equals("hikari")))
+                .allSatisfy(s -> assertThat(s.get(Measure.RATIO_TO_HIKARI)).isEqualTo(1.0));
+
+        assertThat(Files.readAllLines(out.resolve("runs.csv"))).hasSize(1 + POOLS.size() * 2)
+                .first().asString().startsWith("pool,connections,threads,run,jdk,");
+        assertThat(Files.readAllLines(out.resolve("medians.csv"))).hasSize(1 + POOLS.size() * 2);
+        for (String chart : List.of("throughput-2-connections.png", "p999-over-ideal-2-connections.png")) {
+            byte[] png = Files.readAllBytes(out.resolve(chart));
+            assertThat(Arrays.copyOf(png, 4)).as(chart).isEqualTo(PNG_MAGIC);
+        }
+        String summary = Files.readString(out.resolve("summary.md"));
+        assertThat(summary).contains("## 2 connections", "Balance check: the sum of all balances equals");
+        for (String pool : POOLS) {
+            assertThat(summary).contains("| 2 | " + pool + " |", "| 8 | " + pool + " |");
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo(summary);
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("[6/6] 2 connections, 8 threads, run 1, ucp");
+    }
+
+    private static PrintStream stream(ByteArrayOutputStream bytes) {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+}

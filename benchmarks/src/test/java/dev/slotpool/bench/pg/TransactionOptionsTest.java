@@ -1,0 +1,52 @@
+package dev.slotpool.bench.pg;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The command line: defaults, and bad input rejected with the option named. */
+class TransactionOptionsTest {
+
+    @Test
+    void defaultsAreTheFullGrid() {
+        TransactionOptions o = TransactionOptions.parse();
+        assertThat(o.pools()).extracting(p -> p.id()).containsExactly("slotpool", "hikari", "ucp");
+        assertThat(o.threads()).containsExactly(10, 100, 1000);
+        assertThat(o.connections()).containsExactly(5, 10, 20);
+        assertThat(o.runs()).isEqualTo(3);
+        assertThat(o.warmup()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(o.window()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.accounts()).isEqualTo(100_000);
+        assertThat(o.largestPool()).isEqualTo(20);
+    }
+
+    @Test
+    void givenValuesOverrideQuick() {
+        TransactionOptions o = TransactionOptions.parse("--quick", "--threads=3", "--window", "1.5s");
+        assertThat(o.threads()).isEqualTo(List.of(3));
+        assertThat(o.window()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(o.runs()).isEqualTo(1);
+    }
+
+    @Test
+    void unknownOptionIsNamed() {
+        assertThatThrownBy(() -> TransactionOptions.parse("--thread", "10"))
+                .isInstanceOf(BadOptionException.class).hasMessageContaining("'--thread'");
+    }
+
+    @Test
+    void badNumbersNameTheirOption() {
+        assertThatThrownBy(() -> TransactionOptions.parse("--connections", "5,x"))
+                .isInstanceOf(BadOptionException.class).hasMessageStartingWith("--connections:");
+        assertThatThrownBy(() -> TransactionOptions.parse("--runs", "0"))
+                .isInstanceOf(BadOptionException.class).hasMessageStartingWith("--runs:");
+        assertThatThrownBy(() -> TransactionOptions.parse("--window", "10"))
+                .isInstanceOf(BadOptionException.class).hasMessageStartingWith("--window:");
+        assertThatThrownBy(() -> TransactionOptions.parse("--pools", "slotpool,nope"))
+                .isInstanceOf(BadOptionException.class).hasMessageContaining("'nope'");
+    }
+}
