@@ -18,12 +18,17 @@ import static org.assertj.core.api.Assertions.within;
 class DiscoveredOriginsTest {
 
     @Test
-    void aGroupOfServersSharesItsWeightInsteadOfMultiplyingIt() {
-        // The group lands each connection on left or right; "solo" is a plain origin of the same weight.
-        String landing = "SELECT CASE WHEN RAND() < 0.5 THEN 'left' ELSE 'right' END";
+    void aGroupOfServersSharesItsWeightInsteadOfMultiplyingIt() throws Exception {
+        // The group lands its connections on left and right in turn (a random side left all of them on one side
+        // now and then, and the wait for both timed out); "solo" is a plain origin of the same weight.
+        String url = "jdbc:h2:mem:split;DB_CLOSE_DELAY=-1";
+        try (Connection admin = DriverManager.getConnection(url); Statement st = admin.createStatement()) {
+            st.execute("CREATE SEQUENCE landings");
+        }
+        String landing = "SELECT CASE WHEN MOD(NEXT VALUE FOR landings, 2) = 0 THEN 'left' ELSE 'right' END";
         ConnectionPool pool = new ConnectionPool(SlotPoolDataSource.builder().name("split").minSize(12).maxSize(12)
                 .housekeepingPeriod(Duration.ofMinutes(10))
-                .origin(OriginConfig.named("group").weight(50).url("jdbc:h2:mem:split;DB_CLOSE_DELAY=-1")
+                .origin(OriginConfig.named("group").weight(50).url(url)
                         .originQuery(landing))
                 .origin(OriginConfig.named("solo").weight(50).url("jdbc:h2:mem:solo;DB_CLOSE_DELAY=-1"))
                 .config());
