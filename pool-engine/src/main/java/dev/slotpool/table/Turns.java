@@ -11,8 +11,10 @@ package dev.slotpool.table;
  * not once per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is
  * strict FIFO: every return goes to the oldest waiter.
  *
- * <p>A virtual thread whose turn is over yields its carrier even when nobody is queued yet: with few carriers, a
- * thread that always finds a free connection would otherwise never let not-yet-started virtual threads run.
+ * <p>A virtual thread whose turn is over gives up its carrier even when nobody is queued yet: with few carriers, a
+ * thread that always finds a free connection would otherwise never let not-yet-started virtual threads run. It
+ * parks for a nanosecond rather than calling {@code Thread.yield()}: the yielder goes back on its own carrier's
+ * queue ahead of the threads submitted from elsewhere, and one thread kept 4 to 8 times the median's share.
  *
  * <p>Plain per-thread state in a {@link ThreadLocal}: only its own thread reads or writes it.
  */
@@ -76,10 +78,10 @@ final class Turns {
         return Math.max(MIN_TURN_BORROWS, Math.min(MAX_TURN_BORROWS, ROTATION_BORROWS / Math.max(1, waiting)));
     }
 
-    /** For a virtual thread whose turn is over: yield the carrier once, then start a new turn. */
+    /** For a virtual thread whose turn is over: give up the carrier once, then start a new turn. */
     void yieldIfVirtualAndDue() {
         if (VIRTUAL_THREAD != null && Thread.currentThread().getClass() == VIRTUAL_THREAD && !inTurn()) {
-            Thread.yield();
+            Parking.park(1);
             start(MIN_TURN_BORROWS);
         }
     }
