@@ -3,6 +3,7 @@ package dev.slotpool.bench.pg;
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.PoolKind;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.UsageException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -54,7 +55,7 @@ public final class PostgresTransactions {
         TransactionOptions options;
         try {
             options = TransactionOptions.parse(args);
-        } catch (BadOptionException e) {
+        } catch (UsageException e) {
             System.err.println("PostgresTransactions: " + e.getMessage());
             System.err.println();
             System.err.print(TransactionOptions.USAGE);

@@ -1,18 +1,14 @@
 package dev.slotpool.bench.pg;
 
+import dev.slotpool.bench.CommandLine;
 import dev.slotpool.bench.PoolKind;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -56,7 +52,6 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
     private static final Set<String> FLAGS = Set.of("--quick", "--help");
     private static final Set<String> VALUED = Set.of("--pools", "--threads", "--connections", "--runs", "--warmup",
             "--window", "--accounts", "--out");
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)");
 
     TransactionOptions {
         pools = List.copyOf(pools);
@@ -65,18 +60,18 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
         args = List.copyOf(args);
     }
 
-    /** Parses a command line; throws {@link BadOptionException} naming the first bad option. */
+    /** Parses a command line; throws {@link dev.slotpool.bench.UsageException} naming the first bad option. */
     static TransactionOptions parse(String... args) {
-        Map<String, String> given = collect(args);
+        Map<String, String> given = CommandLine.collect(args, FLAGS, VALUED);
         boolean quick = given.containsKey("--quick");
         return new TransactionOptions(
-                pools(given.getOrDefault("--pools", "slotpool,hikari,ucp")),
-                positives("--threads", given.getOrDefault("--threads", quick ? "2,8" : "10,100,1000")),
-                positives("--connections", given.getOrDefault("--connections", quick ? "2" : "5,10,20")),
-                positive("--runs", given.getOrDefault("--runs", quick ? "1" : "3")),
-                duration("--warmup", given.getOrDefault("--warmup", quick ? "100ms" : "5s"), true),
-                duration("--window", given.getOrDefault("--window", quick ? "300ms" : "10s"), false),
-                positive("--accounts", given.getOrDefault("--accounts", quick ? "10000" : "100000")),
+                CommandLine.pools(given.getOrDefault("--pools", "slotpool,hikari,ucp"), false),
+                CommandLine.positives("--threads", given.getOrDefault("--threads", quick ? "2,8" : "10,100,1000")),
+                CommandLine.positives("--connections", given.getOrDefault("--connections", quick ? "2" : "5,10,20")),
+                CommandLine.positive("--runs", given.getOrDefault("--runs", quick ? "1" : "3")),
+                CommandLine.duration("--warmup", given.getOrDefault("--warmup", quick ? "100ms" : "5s"), true),
+                CommandLine.duration("--window", given.getOrDefault("--window", quick ? "300ms" : "10s"), false),
+                CommandLine.positive("--accounts", given.getOrDefault("--accounts", quick ? "10000" : "100000")),
                 Path.of(given.getOrDefault("--out", "benchmarks/results/postgres")),
                 Duration.ofMillis(quick ? 50 : 250),
                 given.containsKey("--help"),
@@ -86,91 +81,5 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
     /** The largest pool of the grid. */
     int largestPool() {
         return connections.stream().mapToInt(Integer::intValue).max().orElseThrow();
-    }
-
-    private static Map<String, String> collect(String[] args) {
-        Map<String, String> given = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--")) {
-                throw new BadOptionException("unexpected argument '" + arg + "' (options start with --)");
-            }
-            int eq = arg.indexOf('=');
-            String name = eq < 0 ? arg : arg.substring(0, eq);
-            String value = eq < 0 ? null : arg.substring(eq + 1);
-            if (FLAGS.contains(name)) {
-                if (value != null) {
-                    throw new BadOptionException(name + " takes no value");
-                }
-                value = "";
-            } else if (VALUED.contains(name)) {
-                if (value == null) {
-                    if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-                        throw new BadOptionException(name + " needs a value");
-                    }
-                    value = args[++i];
-                }
-            } else {
-                throw new BadOptionException("unknown option '" + name + "'");
-            }
-            if (given.put(name, value) != null) {
-                throw new BadOptionException(name + " is given twice");
-            }
-        }
-        return given;
-    }
-
-    private static List<PoolKind> pools(String value) {
-        List<PoolKind> pools = new ArrayList<>();
-        for (String name : value.split(",", -1)) {
-            String id = name.trim().toLowerCase(Locale.ROOT);
-            PoolKind kind = Arrays.stream(PoolKind.values()).filter(k -> k.id().equals(id)).findFirst()
-                    .orElseThrow(() -> new BadOptionException("--pools: unknown pool '" + name.trim() + "' (known: "
-                            + Arrays.stream(PoolKind.values()).map(PoolKind::id).collect(Collectors.joining(", "))
-                            + ")"));
-            if (pools.contains(kind)) {
-                throw new BadOptionException("--pools: " + id + " is listed twice");
-            }
-            pools.add(kind);
-        }
-        return pools;
-    }
-
-    private static List<Integer> positives(String option, String value) {
-        List<Integer> numbers = new ArrayList<>();
-        for (String part : value.split(",", -1)) {
-            numbers.add(positive(option, part));
-        }
-        return numbers;
-    }
-
-    private static int positive(String option, String value) {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the option's name
-        }
-        throw new BadOptionException(option + ": expected a positive whole number, got '" + value + "'");
-    }
-
-    private static Duration duration(String option, String value, boolean zeroAllowed) {
-        Matcher m = DURATION.matcher(value.trim());
-        if (!m.matches()) {
-            throw new BadOptionException(option + ": expected a duration such as 300ms, 2s or 1m, got '" + value
-                    + "'");
-        }
-        double millisPerUnit = switch (m.group(2)) {
-            case "ms" -> 1;
-            case "s" -> 1_000;
-            default -> 60_000;
-        };
-        Duration d = Duration.ofNanos(Math.round(Double.parseDouble(m.group(1)) * millisPerUnit * 1e6));
-        if (d.isZero() && !zeroAllowed) {
-            throw new BadOptionException(option + ": must be more than zero, got '" + value + "'");
-        }
-        return d;
     }
 }

@@ -1,20 +1,17 @@
 package dev.slotpool.bench.scaling;
 
+import dev.slotpool.bench.CommandLine;
 import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.UsageException;
 
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -66,7 +63,6 @@ record Options(Set<Mode> modes, List<PoolKind> pools, List<ThreadKind> kinds, Li
     private static final Set<String> FLAGS = Set.of("--quick", "--virtual", "--platform", "--help");
     private static final Set<String> VALUED = Set.of("--mode", "--pools", "--threads", "--runs", "--warmup",
             "--window", "--hold", "--connections", "--timeout", "--out");
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m)");
 
     Options {
         modes = Set.copyOf(modes);
@@ -78,7 +74,7 @@ record Options(Set<Mode> modes, List<PoolKind> pools, List<ThreadKind> kinds, Li
 
     /** Parses a command line; throws {@link UsageException} naming the first bad option. */
     static Options parse(String... args) {
-        Map<String, String> given = collect(args);
+        Map<String, String> given = CommandLine.collect(args, FLAGS, VALUED);
         boolean quick = given.containsKey("--quick");
         boolean virtual = given.containsKey("--virtual");
         boolean platform = given.containsKey("--platform");
@@ -94,15 +90,15 @@ record Options(Set<Mode> modes, List<PoolKind> pools, List<ThreadKind> kinds, Li
                 : List.of(ThreadKind.PLATFORM, ThreadKind.VIRTUAL);
         return new Options(
                 modes(given.getOrDefault("--mode", "both")),
-                pools(given.getOrDefault("--pools", "all")),
+                CommandLine.pools(given.getOrDefault("--pools", "all"), true),
                 kinds,
                 given.containsKey("--threads") ? threads(given.get("--threads")) : List.of(),
-                positive("--runs", given.getOrDefault("--runs", quick ? "1" : "3")),
-                duration("--warmup", given.getOrDefault("--warmup", quick ? "100ms" : "1s"), true),
-                duration("--window", given.getOrDefault("--window", quick ? "300ms" : "2s"), false),
-                duration("--hold", given.getOrDefault("--hold", "1ms"), true),
-                positive("--connections", given.getOrDefault("--connections", "6")),
-                duration("--timeout", given.getOrDefault("--timeout", "30s"), false),
+                CommandLine.positive("--runs", given.getOrDefault("--runs", quick ? "1" : "3")),
+                CommandLine.duration("--warmup", given.getOrDefault("--warmup", quick ? "100ms" : "1s"), true),
+                CommandLine.duration("--window", given.getOrDefault("--window", quick ? "300ms" : "2s"), false),
+                CommandLine.duration("--hold", given.getOrDefault("--hold", "1ms"), true),
+                CommandLine.positive("--connections", given.getOrDefault("--connections", "6")),
+                CommandLine.duration("--timeout", given.getOrDefault("--timeout", "30s"), false),
                 Path.of(given.getOrDefault("--out", "benchmarks/results/scaling")),
                 Duration.ofMillis(quick ? 50 : 250),
                 quick,
@@ -115,38 +111,6 @@ record Options(Set<Mode> modes, List<PoolKind> pools, List<ThreadKind> kinds, Li
         return !threads.isEmpty() ? threads : quick ? QUICK_THREADS : kind.defaultThreadCounts();
     }
 
-    private static Map<String, String> collect(String[] args) {
-        Map<String, String> given = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--")) {
-                throw new UsageException("unexpected argument '" + arg + "' (options start with --)");
-            }
-            int eq = arg.indexOf('=');
-            String name = eq < 0 ? arg : arg.substring(0, eq);
-            String value = eq < 0 ? null : arg.substring(eq + 1);
-            if (FLAGS.contains(name)) {
-                if (value != null) {
-                    throw new UsageException(name + " takes no value");
-                }
-                value = "";
-            } else if (VALUED.contains(name)) {
-                if (value == null) {
-                    if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-                        throw new UsageException(name + " needs a value");
-                    }
-                    value = args[++i];
-                }
-            } else {
-                throw new UsageException("unknown option '" + name + "'");
-            }
-            if (given.put(name, value) != null) {
-                throw new UsageException(name + " is given twice");
-            }
-        }
-        return given;
-    }
-
     private static Set<Mode> modes(String value) {
         return switch (value) {
             case "scaling" -> EnumSet.of(Mode.SCALING);
@@ -154,25 +118,6 @@ record Options(Set<Mode> modes, List<PoolKind> pools, List<ThreadKind> kinds, Li
             case "both" -> EnumSet.allOf(Mode.class);
             default -> throw new UsageException("--mode: expected scaling, held or both, got '" + value + "'");
         };
-    }
-
-    private static List<PoolKind> pools(String value) {
-        if (value.trim().equals("all")) {
-            return List.of(PoolKind.values());
-        }
-        List<PoolKind> pools = new ArrayList<>();
-        for (String name : value.split(",", -1)) {
-            String id = name.trim().toLowerCase(Locale.ROOT);
-            PoolKind kind = Arrays.stream(PoolKind.values()).filter(k -> k.id().equals(id)).findFirst()
-                    .orElseThrow(() -> new UsageException("--pools: unknown pool '" + name.trim() + "' (known: "
-                            + Arrays.stream(PoolKind.values()).map(PoolKind::id).collect(Collectors.joining(", "))
-                            + "; or all, alone)"));
-            if (pools.contains(kind)) {
-                throw new UsageException("--pools: " + id + " is listed twice");
-            }
-            pools.add(kind);
-        }
-        return pools;
     }
 
     private static List<Integer> threads(String value) {
@@ -191,45 +136,6 @@ record Options(Set<Mode> modes, List<PoolKind> pools, List<ThreadKind> kinds, Li
             counts.add(n);
         }
         return counts;
-    }
-
-    private static int positive(String option, String value) {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the option's name
-        }
-        throw new UsageException(option + ": expected a positive whole number, got '" + value + "'");
-    }
-
-    /** Parses e.g. 300ms or 1.5s; zero is allowed only where {@code zeroAllowed}. */
-    static Duration duration(String option, String value, boolean zeroAllowed) {
-        Matcher m = DURATION.matcher(value.trim());
-        if (!m.matches()) {
-            throw new UsageException(option + ": expected a duration such as 500us, 300ms, 2s or 1m, got '"
-                    + value + "'");
-        }
-        long nanosPerUnit = switch (m.group(2)) {
-            case "ns" -> 1L;
-            case "us", "µs" -> 1_000L;
-            case "ms" -> 1_000_000L;
-            case "s" -> 1_000_000_000L;
-            default -> 60_000_000_000L;
-        };
-        Duration d;
-        try {
-            d = Duration.ofNanos(new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(nanosPerUnit))
-                    .longValueExact());
-        } catch (ArithmeticException e) {
-            throw new UsageException(option + ": '" + value + "' is out of range or finer than a nanosecond");
-        }
-        if (d.isZero() && !zeroAllowed) {
-            throw new UsageException(option + ": must be more than zero, got '" + value + "'");
-        }
-        return d;
     }
 
     private static String join(List<Integer> counts) {

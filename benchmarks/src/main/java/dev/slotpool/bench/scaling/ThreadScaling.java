@@ -3,6 +3,7 @@ package dev.slotpool.bench.scaling;
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.PoolKind;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.UsageException;
 import dev.slotpool.testsupport.StubDatabase;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.slotpool.bench.pg;
 
+import dev.slotpool.bench.UsageException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -35,18 +36,18 @@ class TransactionOptionsTest {
     @Test
     void unknownOptionIsNamed() {
         assertThatThrownBy(() -> TransactionOptions.parse("--thread", "10"))
-                .isInstanceOf(BadOptionException.class).hasMessageContaining("'--thread'");
+                .isInstanceOf(UsageException.class).hasMessageContaining("'--thread'");
     }
 
     @Test
     void badNumbersNameTheirOption() {
         assertThatThrownBy(() -> TransactionOptions.parse("--connections", "5,x"))
-                .isInstanceOf(BadOptionException.class).hasMessageStartingWith("--connections:");
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--connections:");
         assertThatThrownBy(() -> TransactionOptions.parse("--runs", "0"))
-                .isInstanceOf(BadOptionException.class).hasMessageStartingWith("--runs:");
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--runs:");
         assertThatThrownBy(() -> TransactionOptions.parse("--window", "10"))
-                .isInstanceOf(BadOptionException.class).hasMessageStartingWith("--window:");
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--window:");
         assertThatThrownBy(() -> TransactionOptions.parse("--pools", "slotpool,nope"))
-                .isInstanceOf(BadOptionException.class).hasMessageContaining("'nope'");
+                .isInstanceOf(UsageException.class).hasMessageContaining("'nope'");
     }
 }

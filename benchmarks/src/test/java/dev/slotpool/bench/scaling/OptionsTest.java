@@ -1,6 +1,7 @@
 package dev.slotpool.bench.scaling;
 
 import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.UsageException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
