@@ -1,7 +1,9 @@
 package dev.slotpool.bench.pg;
 
 import dev.slotpool.bench.BenchPool;
+import dev.slotpool.bench.LoopControl;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.RunThreads;
 import dev.slotpool.bench.scaling.Fairness;
 import dev.slotpool.bench.scaling.WaitHistogram;
 
@@ -23,8 +25,6 @@ final class TransactionRun {
     private static final Duration RAMP_LIMIT = Duration.ofSeconds(60);
     /** How long threads get to finish their last transaction with the pool open (a whole queue of them). */
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
-    /** How long threads get to end after the pool closed, and again after an interrupt. */
-    private static final Duration JOIN_LIMIT = Duration.ofSeconds(5);
 
     private final TransactionOptions options;
     private final AccountsDatabase database;
@@ -53,7 +53,7 @@ final class TransactionRun {
                         database.accounts());
                 threads[i] = new Thread(workers[i], "pg-tx-" + i);
             }
-            allLooping = startAll(threads, control);
+            allLooping = RunThreads.startAll(threads, control, RAMP_LIMIT) == n;
             if (allLooping) {
                 sleep(options.warmup());
                 control.set(LoopControl.Phase.MEASURE);
@@ -63,7 +63,7 @@ final class TransactionRun {
                 windowNanos = System.nanoTime() - start;
             }
         } finally {
-            stragglers = tearDown(threads, control, pool);
+            stragglers = RunThreads.tearDown(threads, control, pool, DRAIN_LIMIT);
         }
         long committedDelta = Arrays.stream(workers).filter(Objects::nonNull)
                 .mapToLong(TransactionWorker::committedDelta).sum();
@@ -80,17 +80,6 @@ final class TransactionRun {
         return new TransactionSample(cell, run, values, firstError, committedDelta);
     }
 
-    /** Starts the threads; true once all are in their loop, false if the ramp limit passed first. */
-    private static boolean startAll(Thread[] threads, LoopControl control) throws InterruptedException {
-        long deadline = System.nanoTime() + RAMP_LIMIT.toNanos();
-        for (Thread t : threads) {
-            t.start();
-        }
-        while (control.inLoop() < threads.length && System.nanoTime() - deadline < 0) {
-            TimeUnit.MILLISECONDS.sleep(5);
-        }
-        return control.inLoop() == threads.length;
-    }
 
     private Map<Measure, Double> measure(TransactionWorker[] workers, double windowSeconds) {
         long[] perThread = Arrays.stream(workers).mapToLong(TransactionWorker::committedInWindow).toArray();
@@ -120,42 +109,7 @@ final class TransactionRun {
         return v;
     }
 
-    /**
-     * Stops the threads and lets them finish their transaction with the pool still open (closing it under
-     * waiters strands them in some pools), closes the pool, then joins, interrupts and joins again; returns the
-     * number of threads still alive.
-     */
-    private static int tearDown(Thread[] threads, LoopControl control, BenchPool pool) throws InterruptedException {
-        control.set(LoopControl.Phase.STOP);
-        joinAll(threads, DRAIN_LIMIT);
-        control.set(LoopControl.Phase.CLOSING);
-        try {
-            pool.close();
-        } finally {
-            joinAll(threads, JOIN_LIMIT);
-            for (Thread t : threads) {
-                if (t != null && t.isAlive()) {
-                    t.interrupt();
-                }
-            }
-            joinAll(threads, JOIN_LIMIT);
-        }
-        return (int) Arrays.stream(threads).filter(t -> t != null && t.isAlive()).count();
-    }
 
-    private static void joinAll(Thread[] threads, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        for (Thread t : threads) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return;
-            }
-            // Null, or never started, only when setting up the run failed part-way.
-            if (t != null && t.getState() != Thread.State.NEW) {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-            }
-        }
-    }
 
     private static void sleep(Duration d) throws InterruptedException {
         TimeUnit.NANOSECONDS.sleep(d.toNanos());

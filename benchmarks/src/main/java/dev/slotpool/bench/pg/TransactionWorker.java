@@ -1,5 +1,6 @@
 package dev.slotpool.bench.pg;
 
+import dev.slotpool.bench.LoopControl;
 import dev.slotpool.bench.scaling.WaitHistogram;
 
 import java.sql.SQLException;
@@ -34,7 +35,7 @@ final class TransactionWorker implements Runnable {
     public void run() {
         control.enteredLoop();
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        while (control.phase().compareTo(LoopControl.Phase.STOP) < 0) {
+        while (!control.stopping()) {
             int aid = 1 + random.nextInt(accounts);
             int delta = random.nextInt(-MAX_DELTA, MAX_DELTA + 1);
             long start = System.nanoTime();

@@ -2,7 +2,9 @@ package dev.slotpool.bench.scaling;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.slotpool.bench.BenchPool;
+import dev.slotpool.bench.LoopControl;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.RunThreads;
 import dev.slotpool.testsupport.StubDatabase;
 
 import java.lang.management.ManagementFactory;
@@ -22,8 +24,6 @@ final class Trial {
 
     /** How long threads get to finish their last borrow with the pool still open (10,000 held ones need ~2 s). */
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(10);
-    /** How long threads get to end after the pool closed, and again after an interrupt. */
-    private static final Duration JOIN_LIMIT = Duration.ofSeconds(5);
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -41,7 +41,7 @@ final class Trial {
         StubDatabase database = StubDatabase.reset("scaling-" + cell.pool().id());
         BenchPool pool = cell.pool().start(
                 PoolSettings.fixed(url(database), options.connections(), options.borrowTimeout()));
-        RunControl control = new RunControl();
+        LoopControl control = new LoopControl();
         Tally tally = new Tally(n);
         Worker[] workers = new Worker[n];
         Thread[] threads = new Thread[n];
@@ -81,51 +81,26 @@ final class Trial {
     }
 
     /** Starts the threads and waits until all are in their loop, or until the kind's ramp limit. */
-    private Ramp startAll(Thread[] threads, RunControl control) throws InterruptedException {
+    private Ramp startAll(Thread[] threads, LoopControl control) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + cell.kind().rampLimit().toNanos();
-        // Each start waits for the new thread's first time slice: slow when the pool's threads spin.
-        for (int i = 0; i < threads.length && System.nanoTime() - deadline < 0; i++) {
-            threads[i].start();
-        }
-        int looping;
-        while ((looping = control.inLoop()) < threads.length && System.nanoTime() - deadline < 0) {
-            TimeUnit.MILLISECONDS.sleep(5);
-        }
+        int looping = RunThreads.startAll(threads, control, cell.kind().rampLimit());
         return new Ramp(looping, seconds(System.nanoTime() - start));
     }
 
     /** Warm-up, then the window between two snapshots. */
-    private Window measureWindow(RunControl control, Tally tally) throws InterruptedException {
+    private Window measureWindow(LoopControl control, Tally tally) throws InterruptedException {
         sleep(options.warmup());
-        control.measure();
+        control.set(LoopControl.Phase.MEASURE);
         Snapshot start = Snapshot.take(tally);
         sleep(options.window());
         return new Window(start, Snapshot.take(tally));
     }
 
-    /**
-     * Stops the threads and lets them finish their last borrow with the pool still open (closing it under
-     * waiters strands them in some pools: HikariCP's sit out their borrow timeout), closes the pool, then
-     * joins, interrupts and joins again; counts the threads still alive.
-     */
-    private static Teardown tearDown(Thread[] threads, RunControl control, BenchPool pool)
+    /** Ends the threads around the pool's close; times it and counts the threads still alive. */
+    private static Teardown tearDown(Thread[] threads, LoopControl control, BenchPool pool)
             throws InterruptedException {
         long start = System.nanoTime();
-        control.stop();
-        joinAll(threads, DRAIN_LIMIT);
-        try {
-            pool.close();
-        } finally {
-            joinAll(threads, JOIN_LIMIT);
-            for (Thread t : threads) {
-                if (t != null && t.isAlive()) {
-                    t.interrupt();
-                }
-            }
-            joinAll(threads, JOIN_LIMIT);
-        }
-        int stragglers = (int) Arrays.stream(threads).filter(t -> t != null && t.isAlive()).count();
+        int stragglers = RunThreads.tearDown(threads, control, pool, DRAIN_LIMIT);
         return new Teardown(seconds(System.nanoTime() - start), stragglers);
     }
 
@@ -169,19 +144,6 @@ final class Trial {
         return v;
     }
 
-    private static void joinAll(Thread[] threads, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        for (Thread t : threads) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return;
-            }
-            // Null only when creating the threads failed part-way and the run is being abandoned.
-            if (t != null) {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-            }
-        }
-    }
 
     private static String firstError(Worker[] workers) {
         return Arrays.stream(workers).map(Worker::firstError).filter(Objects::nonNull).findFirst().orElse(null);

@@ -1,5 +1,6 @@
 package dev.slotpool.bench.scaling;
 
+import dev.slotpool.bench.LoopControl;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -18,19 +19,19 @@ abstract class Worker implements Runnable {
 
     private final int index;
     private final Tally tally;
-    private final RunControl control;
+    private final LoopControl control;
     final DataSource dataSource;
     /** The first failure this thread saw before STOP, for the run's report; written once by this thread. */
     private volatile String firstError;
 
-    private Worker(int index, DataSource dataSource, Tally tally, RunControl control) {
+    private Worker(int index, DataSource dataSource, Tally tally, LoopControl control) {
         this.index = index;
         this.dataSource = dataSource;
         this.tally = tally;
         this.control = control;
     }
 
-    static Worker create(Mode mode, int index, DataSource dataSource, Tally tally, RunControl control) {
+    static Worker create(Mode mode, int index, DataSource dataSource, Tally tally, LoopControl control) {
         return mode == Mode.HELD
                 ? new Held(index, dataSource, tally, control)
                 : new BorrowClose(index, dataSource, tally, control);
@@ -42,12 +43,12 @@ abstract class Worker implements Runnable {
         long borrows = 0;
         long timeouts = 0;
         long errors = 0;
-        while (control.phase() != RunControl.Phase.STOP) {
+        while (!control.stopping()) {
             try {
                 borrowOnce();
                 tally.set(index, Tally.BORROWS, ++borrows);
             } catch (SQLException | RuntimeException e) {
-                if (control.phase() == RunControl.Phase.STOP) {
+                if (control.stopping()) {
                     break; // the pool closing under a late borrow is not a failure of the pool
                 }
                 tally.set(index, Tally.ERRORS, ++errors);
@@ -66,7 +67,7 @@ abstract class Worker implements Runnable {
 
     /** Whether the window is open now. */
     final boolean inWindow() {
-        return control.phase() == RunControl.Phase.MEASURE;
+        return control.phase() == LoopControl.Phase.MEASURE;
     }
 
     /** This thread's borrow waits in the window, or null when the mode does not time borrows. */
@@ -99,7 +100,7 @@ abstract class Worker implements Runnable {
     /** Mode SCALING: borrow and return at once. */
     private static final class BorrowClose extends Worker {
 
-        BorrowClose(int index, DataSource dataSource, Tally tally, RunControl control) {
+        BorrowClose(int index, DataSource dataSource, Tally tally, LoopControl control) {
             super(index, dataSource, tally, control);
         }
 
@@ -115,7 +116,7 @@ abstract class Worker implements Runnable {
         private static final String SQL = "SELECT 1";
         private final WaitHistogram waits = new WaitHistogram();
 
-        Held(int index, DataSource dataSource, Tally tally, RunControl control) {
+        Held(int index, DataSource dataSource, Tally tally, LoopControl control) {
             super(index, dataSource, tally, control);
         }
 
