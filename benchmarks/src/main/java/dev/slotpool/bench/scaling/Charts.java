@@ -1,18 +1,14 @@
 package dev.slotpool.bench.scaling;
 
 import dev.slotpool.bench.PoolKind;
-import org.knowm.xchart.BitmapEncoder;
+import dev.slotpool.bench.ThreadCountCharts;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,12 +25,6 @@ import java.util.TreeMap;
  */
 final class Charts {
 
-    private static final int WIDTH = 900;
-    private static final int HEIGHT = 560;
-    /** One clearly different colour per pool (XChart's default gives two pools near-identical yellows). */
-    private static final Color[] POOL_COLORS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x9467bd),
-        new Color(0x2ca02c), new Color(0xd62728), new Color(0x8c564b), new Color(0xe377c2)};
-
     private Charts() {
     }
 
@@ -50,12 +40,12 @@ final class Charts {
             }
             String prefix = kind.id() + "-" + mode.id() + "-";
             String what = title(kind, mode, options);
-            save(dir, prefix + "throughput.png", written,
+            ThreadCountCharts.save(dir, prefix + "throughput.png", written,
                     byPool(chart(what + ": borrows per second", "borrows/s"), rows, Metric.BORROWS_PER_S));
-            save(dir, prefix + "fairness.png", written,
+            ThreadCountCharts.save(dir, prefix + "fairness.png", written,
                     byPool(chart(what + ": fewest borrows of a thread ÷ median", "min ÷ median"), rows,
                             Metric.FAIRNESS));
-            save(dir, prefix + "cpu-per-borrow.png", written,
+            ThreadCountCharts.save(dir, prefix + "cpu-per-borrow.png", written,
                     byPool(chart(what + ": process CPU per borrow", "CPU µs per borrow"), rows,
                             Metric.CPU_US_PER_BORROW));
             if (mode == Mode.HELD) {
@@ -64,7 +54,7 @@ final class Charts {
                 if (!waits.getSeriesMap().isEmpty()) {
                     addIdealFifo(waits, rows);
                 }
-                save(dir, prefix + "wait-p999.png", written, waits);
+                ThreadCountCharts.save(dir, prefix + "wait-p999.png", written, waits);
             }
         }
         return written;
@@ -77,13 +67,9 @@ final class Charts {
     }
 
     private static XYChart chart(String title, String yTitle) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("threads (log scale)").yAxisTitle(yTitle).build();
-        chart.getStyler().setXAxisLogarithmic(true);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        XYChart chart = ThreadCountCharts.chart(title, yTitle);
         chart.getStyler().setXAxisDecimalPattern("#,###");
-        chart.getStyler().setSeriesColors(POOL_COLORS);
+        chart.getStyler().setSeriesColors(ThreadCountCharts.poolColors());
         return chart;
     }
 
@@ -107,10 +93,7 @@ final class Charts {
         }
         // Throughputs and waits span decades between pools; a log axis only works without zeros.
         boolean logarithmic = metric != Metric.FAIRNESS && allPositive;
-        chart.getStyler().setYAxisLogarithmic(logarithmic);
-        if (logarithmic) {
-            chart.setYAxisTitle(chart.getYAxisTitle() + " (log scale)");
-        }
+        ThreadCountCharts.logYAxis(chart, logarithmic);
         chart.getStyler().setYAxisDecimalPattern(metric == Metric.BORROWS_PER_S ? "#,###"
                 : metric == Metric.FAIRNESS ? "0.00" : "#,##0.###");
         return chart;
@@ -135,14 +118,4 @@ final class Charts {
         line.setMarker(SeriesMarkers.NONE);
     }
 
-    /** Saves the chart and adds its name to {@code written}; a chart without data (no run measured) is skipped. */
-    private static void save(Path dir, String name, List<String> written, XYChart chart) throws IOException {
-        if (chart.getSeriesMap().isEmpty()) {
-            return;
-        }
-        try (OutputStream out = Files.newOutputStream(dir.resolve(name))) {
-            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-        }
-        written.add(name);
-    }
 }
