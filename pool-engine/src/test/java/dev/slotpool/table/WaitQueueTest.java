@@ -29,12 +29,10 @@ class WaitQueueTest {
 
     @Test
     void aWaiterThatCancelsBeforeParkingUnlinksItselfAndTheOthersKeepTheirOrder() {
-        Waiter oldest = waiter();
-        Waiter middle = waiter();
-        Waiter newest = waiter();
-        queue.enqueue(oldest);
-        queue.enqueue(middle);
-        queue.enqueue(newest);
+        Waiter[] queued = enqueue(3);
+        Waiter oldest = queued[0];
+        Waiter middle = queued[1];
+        Waiter newest = queued[2];
 
         assertThat(newest.cancel()).isTrue();
         queue.leave(newest);
@@ -47,12 +45,7 @@ class WaitQueueTest {
 
     @Test
     void aParkedWaiterThatCancelsUnlinksItselfFromAnywhere() {
-        Waiter oldest = waiter();
-        Waiter middle = waiter();
-        Waiter newest = waiter();
-        queue.enqueue(oldest);
-        queue.enqueue(middle);
-        queue.enqueue(newest);
+        Waiter middle = enqueue(3)[1];
         middle.parked = true;
 
         assertThat(middle.cancel()).isTrue();
@@ -90,6 +83,16 @@ class WaitQueueTest {
         assertThat(queue.handOffToOldest(slot)).isFalse();
         queue.leave(cancelled);
         assertThat(queue.linked()).isZero();
+    }
+
+    /** {@code n} waiters queued, oldest first. */
+    private Waiter[] enqueue(int n) {
+        Waiter[] queued = new Waiter[n];
+        for (int i = 0; i < n; i++) {
+            queued[i] = waiter();
+            queue.enqueue(queued[i]);
+        }
+        return queued;
     }
 
     /** A waiter for the current thread: a hand-off's unpark only leaves it a permit, which the test never uses. */
