@@ -6,8 +6,9 @@ package dev.slotpool.table;
  * <p>While threads wait, only a thread <em>in its turn</em> may take an available slot ahead of them. A thread
  * starts a turn when the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos}, and for at
  * most {@link #borrowsPerTurn} borrows, it then borrows and returns without queueing, so a handful of threads
- * cycle the connections at memory speed while the rest stay parked in arrival order. When its turn is over, its next return hands the slot to the oldest waiter
- * (which starts a turn) and its next borrow joins the back of the queue. A context switch is paid once per turn,
+ * cycle the connections at memory speed while the rest stay parked in arrival order. When its turn is over, its
+ * next return hands the slot to the oldest waiter (which starts a turn) and its next borrow joins the back of the
+ * queue. A context switch is paid once per turn,
  * not once per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is
  * strict FIFO: every return goes to the oldest waiter.
  *

@@ -65,7 +65,7 @@ final class WaitQueue {
     boolean handOffToOldest(Slot<?> slot) {
         for (Waiter w : queue) {
             if (!w.done() && w.tryHandOff(slot)) {
-                // Only the cancelled leaving or the handed standing before it: a short search.
+                // Before it stand only nodes whose owners are unlinking them: a short search from the head.
                 queue.removeFirstOccurrence(w);
                 w.wake();
                 return true;
@@ -79,6 +79,7 @@ final class WaitQueue {
      * turn anyway): one wake per head, not one per return.
      */
     void signalHead() {
+        // Most returns find a live head: look at it without making an iterator.
         Waiter head = queue.peekFirst();
         if (head != null && !head.done()) {
             if (!head.polling) {
