@@ -9,6 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.ElementNotInteractableException;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -169,8 +170,10 @@ class ConsoleBrowserTest {
         assertSamePage();
         screenshot("5-north-back");
 
-        // 8. Keyboard: a slot cell takes focus and Enter opens its detail (age, holder, labels).
-        wait.ignoring(StaleElementReferenceException.class).until(d -> {
+        // 8. Keyboard: a slot cell takes focus and Enter opens its detail (age, holder, labels). The slot list is
+        // redrawn as the stream updates it, so a cell found may be replaced, or not yet focusable, by the time the
+        // keys arrive: the wait finds the cell again.
+        wait.ignoring(StaleElementReferenceException.class).ignoring(ElementNotInteractableException.class).until(d -> {
             WebElement cell = card("east").findElement(By.cssSelector("ul.slots button.slot"));
             cell.sendKeys(Keys.ENTER);
             return browser.driver().findElement(By.id("slot-dialog")).isDisplayed();
