@@ -79,10 +79,11 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private Map<String, Class<?>> typeMapBefore;
     private Properties clientInfoBefore;
 
-    /** Called by the pool once per borrow; opens a JDBC 4.3 request where the driver takes them. */
-    public ProxyConnection(ConnectionLease lease) {
+    /** Called by the pool once per borrow, with the stamp the pool lent it under; opens a JDBC 4.3 request where
+     * the driver takes them. */
+    public ProxyConnection(ConnectionLease lease, long stamp) {
         this.lease = lease;
-        this.stamp = lease.stamp();
+        this.stamp = stamp;
         this.delegate = lease.physical();
         this.autoCommit = lease.defaults().autoCommit();
         if (lease.defaults().requestBoundaries()) {
