@@ -8,16 +8,15 @@ import java.util.concurrent.Executor;
  * What a {@link ProxyConnection} needs from the pool for the one borrow it stands for.
  *
  * <p>The lease object outlives a borrow (it is the pool's entry for one physical connection), so every call that
- * ends or marks a borrow names it by the {@link #stamp()} the proxy read when it was created: a call for a borrow
- * that has ended (returned, aborted, taken back by the pool) does nothing, even if the connection has been lent
- * again since (S1 per borrow: a late {@code abort()} from another thread never reaches the next borrower).
+ * ends or marks a borrow names it by its stamp, which the pool hands to the proxy's constructor as it lends the
+ * connection (the lease is never asked for it: by then the pool may already have taken the borrow back). A call
+ * for a borrow that has ended (returned, aborted, taken back by the pool) does nothing, even if the connection has
+ * been lent again since (S1 per borrow: a late {@code abort()} from another thread never reaches the next
+ * borrower).
  * The proxy calls {@link #giveBack(long)} at most once, after it has restored the connection's state and closed
  * the statements its holder left open. The pool never touches the physical connection while a borrow is out.
  */
 public interface ConnectionLease {
-
-    /** The current borrow's stamp; the proxy reads it once, when the borrow begins. */
-    long stamp();
 
     /** The physical connection. Only the lease holder may use it (S1). */
     Connection physical();

@@ -79,17 +79,22 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private Map<String, Class<?>> typeMapBefore;
     private Properties clientInfoBefore;
 
-    /** Called by the pool once per borrow; opens a JDBC 4.3 request where the driver takes them. */
-    public ProxyConnection(ConnectionLease lease) {
+    /** Called by the pool once per borrow, with the stamp the pool lent it under; opens a JDBC 4.3 request where
+     * the driver takes them. Never throws for the driver: the borrow is already lent, and without this proxy
+     * nobody would return it. */
+    public ProxyConnection(ConnectionLease lease, long stamp) {
         this.lease = lease;
-        this.stamp = lease.stamp();
+        this.stamp = stamp;
         this.delegate = lease.physical();
         this.autoCommit = lease.defaults().autoCommit();
         if (lease.defaults().requestBoundaries()) {
+            // A failure evicts: the connection is closed at return; the holder's first call will likely fail too.
             try {
                 delegate.beginRequest();
             } catch (SQLException e) {
-                evict(e); // the connection is closed at return; the holder's first call will likely fail too
+                evict(e);
+            } catch (RuntimeException e) {
+                evict(new SQLException("driver failed to begin a request", e));
             }
         }
     }

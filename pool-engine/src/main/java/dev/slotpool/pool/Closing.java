@@ -59,9 +59,14 @@ final class Closing {
         finish(e, reason, false);
     }
 
-    /** Takes a lent connection back from its holder (CAS on the lease, S1) and aborts it. */
-    boolean reclaim(PooledConnection e, CloseReason reason) {
-        if (!e.tryReclaim()) {
+    /**
+     * Takes the borrow {@code stamp} back from its holder (CAS on the lease, S1) and aborts its connection.
+     * {@code stamp} is the one the caller judged (read before the fields it decided by): if that borrow has ended,
+     * nothing happens, even if the connection has been lent again since. The holder and stack reported are read
+     * after the CAS won, so they are that borrow's (no one else can lend the entry again).
+     */
+    boolean reclaim(PooledConnection e, long stamp, CloseReason reason) {
+        if (!e.tryReclaim(stamp)) {
             return false;
         }
         Thread holder = e.holder;

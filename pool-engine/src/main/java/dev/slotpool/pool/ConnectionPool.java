@@ -92,7 +92,7 @@ public final class ConnectionPool {
         BooleanSupplier closed = this::isShutdown;
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
         this.drains = new PacedDrains(origins, table, closing::closeReserved,
-                e -> closing.reclaim(e, CloseReason.ORIGIN_NOT_UP));
+                (e, stamp) -> closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP));
         this.operations = new OriginOperations(config, origins, table, capacity, closing, drains, events,
                 wakeCreators, wakeHousekeeper);
         Connector connector = new Connector(config.credentialsProvider());
@@ -258,12 +258,19 @@ public final class ConnectionPool {
         return true;
     }
 
+    /**
+     * Lends a connection this thread owns and checked. The proxy carries the stamp {@code lend} stored, never a
+     * re-read: a reclaim from here on ends this borrow, and the proxy then acts closed (S1). The listeners run
+     * last, on a borrow already whole (stamp taken, proxy built), so a reclaim they cause ends it like any other.
+     */
     private Connection lend(PooledConnection e, long now, long waitNanos) {
-        e.lend(now, waitNanos, Thread.currentThread(), recordStack ? new Throwable("borrowed here") : null);
+        Throwable stack = recordStack ? new Throwable("borrowed here") : null;
+        long stamp = e.lend(now, waitNanos, Thread.currentThread(), stack);
+        ProxyConnection c = new ProxyConnection(e, stamp);
         if (events.any()) {
             events.borrowed(e.origin.name, waitNanos);
         }
-        return new ProxyConnection(e);
+        return c;
     }
 
     /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */

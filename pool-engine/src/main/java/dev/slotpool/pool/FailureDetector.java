@@ -253,8 +253,12 @@ final class FailureDetector {
             return;
         }
         table.visit((state, e) -> {
-            if (state == SlotState.BORROWED && e.lent() && silentOnDetectedDown(e, now)) {
-                closing.reclaim(e, CloseReason.ORIGIN_NOT_UP);
+            if (state != SlotState.BORROWED) {
+                return true;
+            }
+            long stamp = e.stamp(); // the borrow judged silent: a later one of this connection is not aborted for it
+            if (PooledConnection.isLent(stamp) && silentOnDetectedDown(e, now)) {
+                closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP);
             }
             return true;
         });

@@ -172,17 +172,23 @@ final class Housekeeper {
     }
 
     private void visitBorrowed(PooledConnection e, long now) {
-        leaks.visit(e, now);
+        // The borrow judged, read before the fields it is judged by: each reclaim below names it, so one that
+        // ended meanwhile takes nothing from the connection's next holder.
+        long stamp = e.stamp();
+        if (!PooledConnection.isLent(stamp)) {
+            return;
+        }
+        leaks.visit(e, stamp, now);
         // Every visit notices the holder's calls since the last one, for the abandoned timer and the failure
         // detector's silence check alike (their precision is this period).
         long lastActive = e.lastActivity(now);
         if (abandonedNanos > 0 && now - lastActive >= abandonedNanos) {
-            closing.reclaim(e, CloseReason.ABANDONED);
+            closing.reclaim(e, stamp, CloseReason.ABANDONED);
         } else if (ttlNanos > 0 && now - e.borrowedAt >= ttlNanos) {
-            closing.reclaim(e, CloseReason.TIME_TO_LIVE);
+            closing.reclaim(e, stamp, CloseReason.TIME_TO_LIVE);
         } else if (!e.origin.isUp()) {
             if (now - e.origin.status().abortBorrowedAt() >= 0) {
-                closing.reclaim(e, CloseReason.ORIGIN_NOT_UP);
+                closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP);
             } else {
                 e.retire(CloseReason.ORIGIN_NOT_UP);
             }

@@ -21,15 +21,15 @@ final class LeakWarnings {
         this.events = events;
     }
 
-    /** Visits one borrowed connection, before any reclaim decides on it. */
-    void visit(PooledConnection e, long now) {
+    /** Visits the borrow {@code stamp} of a connection (read by the caller before anything else), before any
+     * reclaim decides on it. */
+    void visit(PooledConnection e, long stamp, long now) {
         if (thresholdNanos == 0) {
             return;
         }
-        // The lease word first (volatile): the holder wrote borrowedAt, holder and stack before it, so these reads
-        // see this borrow's values or a later one's; a later one's only postpones the report to the next visit.
-        long stamp = e.stamp();
-        if (!PooledConnection.isLent(stamp) || stamp == e.leakReportedStamp) {
+        // The lease word was read first (volatile): the holder wrote borrowedAt, holder and stack before it, so
+        // these reads see this borrow's values or a later one's; a later one's only postpones the report.
+        if (stamp == e.leakReportedStamp) {
             return;
         }
         long held = now - e.borrowedAt;

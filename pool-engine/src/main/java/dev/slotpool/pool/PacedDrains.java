@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Paced drains and DOWN deadlines (docs/failover.md, "What each operation guarantees"): a drain reserves its
@@ -26,7 +26,7 @@ final class PacedDrains {
     /** Closes a connection whose slot a drain moved to CLOSING. */
     private final BiConsumer<PooledConnection, CloseReason> closeReserved;
     /** Takes a lent connection back from its holder and aborts it. */
-    private final Consumer<PooledConnection> reclaim;
+    private final ObjLongConsumer<PooledConnection> reclaim;
     /** The latest paced drain of each origin drained so far; replaced whole (copy and CAS). */
     private final AtomicReference<Drain[]> drains = new AtomicReference<>(new Drain[0]);
 
@@ -51,7 +51,7 @@ final class PacedDrains {
     }
 
     PacedDrains(Origins origins, SlotTable<PooledConnection> table,
-                BiConsumer<PooledConnection, CloseReason> closeReserved, Consumer<PooledConnection> reclaim) {
+                BiConsumer<PooledConnection, CloseReason> closeReserved, ObjLongConsumer<PooledConnection> reclaim) {
         this.origins = origins;
         this.table = table;
         this.closeReserved = closeReserved;
@@ -117,10 +117,13 @@ final class PacedDrains {
         }
         if (abortDue) {
             table.visit((state, e) -> {
+                if (state != SlotState.BORROWED) {
+                    return true;
+                }
+                long stamp = e.stamp(); // the borrow judged: a later one of this connection is not aborted for it
                 OriginStatus st = e.origin.status();
-                if (state == SlotState.BORROWED && e.lent() && st.state() != OriginState.UP
-                        && now - st.abortBorrowedAt() >= 0) {
-                    reclaim.accept(e);
+                if (PooledConnection.isLent(stamp) && st.state() != OriginState.UP && now - st.abortBorrowedAt() >= 0) {
+                    reclaim.accept(e, stamp);
                 }
                 return true;
             });

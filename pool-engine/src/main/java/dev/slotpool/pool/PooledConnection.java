@@ -21,11 +21,14 @@ import java.util.concurrent.Executor;
  * "Slot states"). It is also the {@link ConnectionLease} a proxy uses while the connection is lent.
  *
  * <p>The lease word arbitrates between the holder returning the connection, the holder (or another thread)
- * aborting it, and a reclaimer (abandoned or time-to-live timer, drain deadline, shutdown) taking it back:
- * {@code IDLE → LENT} at borrow, then exactly one of {@code LENT → IDLE} (return) or {@code LENT → RECLAIMED}
- * (abort, reclaim) wins by CAS. The word also holds a generation, one more per borrow, and the proxy's calls name
- * the word it was lent with (its stamp): a late return or abort of an ended borrow fails its CAS even after the
- * connection was lent again (no ABA; S1). A reclaimed entry is never lent again.
+ * aborting it, and a reclaimer (abandoned or time-to-live timer, drain deadline, silent origin, shutdown) taking
+ * it back: {@code IDLE → LENT} at borrow, then exactly one of {@code LENT → IDLE} (return) or
+ * {@code LENT → RECLAIMED} (abort, reclaim) wins by CAS. The word also holds a generation, one more per borrow;
+ * the word {@link #lend} stores is the borrow's stamp, and every end of a borrow names the stamp it means: the
+ * proxy the one it was built with (never re-read, so a reclaim that lands before the proxy exists still ends its
+ * borrow), a reclaimer the one its visit read before judging. A late return, abort or reclaim of an ended borrow
+ * then fails its CAS even after the connection was lent again (no ABA; S1). A reclaimed entry is never lent
+ * again, and RECLAIMED is final: no stamp moves it.
  *
  * <p>Statistics fields are plain: written by the one owner of the slot (S1) and read racily by the housekeeper
  * and snapshots. Racy but benign: a reader may see a value one borrow old, which only shifts a timer decision
@@ -126,8 +129,9 @@ final class PooledConnection implements ConnectionLease {
     }
 
     /** IDLE → LENT of the next generation, by the thread that owns the slot (S1): a volatile store suffices,
-     * the slot's CAS already made this thread the only writer. */
-    void lend(long now, long waitNanos, Thread to, Throwable stack) {
+     * the slot's CAS already made this thread the only writer. Returns the borrow's stamp, the word stored: the
+     * word itself may be RECLAIMED by the time anyone reads it again. */
+    long lend(long now, long waitNanos, Thread to, Throwable stack) {
         borrowedAt = now;
         lentAfterNanos = waitNanos;
         lastActivityAt = now;
@@ -135,24 +139,22 @@ final class PooledConnection implements ConnectionLease {
         holder = to;
         borrowStack = stack;
         long generation = ((long) LEASE.getVolatile(this) & ~STATE_BITS) + ONE_GENERATION;
-        LEASE.setVolatile(this, generation | LENT);
+        long stamp = generation | LENT;
+        LEASE.setVolatile(this, stamp);
+        return stamp;
     }
 
     /** LENT → IDLE for the borrow {@code stamp}, by its holder. CAS against an abort or a reclaim: false means the
-     * borrow had already ended. */
+     * borrow had already ended. Only a LENT stamp ends a borrow: RECLAIMED is final (S1, S2). */
     boolean endLease(long stamp) {
-        return LEASE.compareAndSet(this, stamp, (stamp & ~STATE_BITS) | IDLE);
+        return isLent(stamp) && LEASE.compareAndSet(this, stamp, (stamp & ~STATE_BITS) | IDLE);
     }
 
-    /** LENT → RECLAIMED for the borrow {@code stamp}. CAS against the holder's return: true makes the caller the
-     * slot's owner. */
-    private boolean tryEnd(long stamp) {
-        return (stamp & STATE_BITS) == LENT && LEASE.compareAndSet(this, stamp, (stamp & ~STATE_BITS) | RECLAIMED);
-    }
-
-    /** LENT → RECLAIMED by a reclaimer, whatever the borrow: true makes the caller the slot's owner. */
-    boolean tryReclaim() {
-        return tryEnd((long) LEASE.getVolatile(this));
+    /** LENT → RECLAIMED for the borrow {@code stamp} (an abort, or a reclaimer naming the borrow it judged). CAS
+     * against the holder's return: true makes the caller the slot's owner; false means that borrow had ended,
+     * whatever borrow of this connection is out now. */
+    boolean tryReclaim(long stamp) {
+        return isLent(stamp) && LEASE.compareAndSet(this, stamp, (stamp & ~STATE_BITS) | RECLAIMED);
     }
 
     /** Marks the connection to be closed when it comes back (its holder is not interrupted). */
@@ -161,7 +163,7 @@ final class PooledConnection implements ConnectionLease {
         retireAtReturn = true;
     }
 
-    /** Whether a lease word read earlier ({@link #stamp()}) is a borrow's. */
+    /** Whether a lease word read earlier ({@link #stamp()}) is a borrow's stamp. */
     static boolean isLent(long stamp) {
         return (stamp & STATE_BITS) == LENT;
     }
@@ -215,8 +217,10 @@ final class PooledConnection implements ConnectionLease {
         return lastActivityAt;
     }
 
-    @Override
-    public long stamp() {
+    /** The lease word now (volatile): a visitor reads it before the fields it judges the borrow by, which the
+     * holder wrote before storing it, and names it to {@link #tryReclaim}. Fields read after it belong to this
+     * borrow or a later one; a later one's only make the reclaim's CAS fail. */
+    long stamp() {
         return (long) LEASE.getVolatile(this);
     }
 
@@ -241,7 +245,7 @@ final class PooledConnection implements ConnectionLease {
 
     @Override
     public boolean abort(long stamp, Executor executor) {
-        if (!tryEnd(stamp)) {
+        if (!tryReclaim(stamp)) {
             return false;
         }
         owner.abortedByHolder(this, executor);

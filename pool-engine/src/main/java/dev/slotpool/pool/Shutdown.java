@@ -55,7 +55,7 @@ final class Shutdown {
         }
         table.visit((state, e) -> {
             if (state == SlotState.BORROWED) {
-                closing.reclaim(e, CloseReason.POOL_CLOSED);
+                closing.reclaim(e, e.stamp(), CloseReason.POOL_CLOSED); // whatever borrow is still out
             } else if (state == SlotState.AVAILABLE) {
                 closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
             }

@@ -29,7 +29,7 @@ abstract class BorrowFixture {
         }
         recorder = new PhysicalRecorder();
         lease = new FakeLease(recorder.wrap(real));
-        proxy = new ProxyConnection(lease);
+        proxy = new ProxyConnection(lease, FakeLease.STAMP);
         recorder.calls.clear(); // reading the defaults is the pool's business, not the proxy's
     }
 

@@ -10,6 +10,9 @@ import java.util.concurrent.Executor;
 /** A lease over one physical connection that records what the proxy asked of the pool. */
 final class FakeLease implements ConnectionLease {
 
+    /** The one borrow's stamp, as the pool would hand it to the proxy. */
+    static final long STAMP = 1;
+
     private final Connection physical;
     private final ConnectionDefaults defaults;
     int touches;
@@ -43,11 +46,6 @@ final class FakeLease implements ConnectionLease {
     @Override
     public void touch() {
         touches++;
-    }
-
-    @Override
-    public long stamp() {
-        return 1;
     }
 
     @Override

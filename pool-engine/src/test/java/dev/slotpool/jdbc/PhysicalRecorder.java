@@ -20,14 +20,15 @@ import java.util.stream.Collectors;
 final class PhysicalRecorder {
 
     final List<String> calls = new ArrayList<>();
-    private final Map<String, SQLException> failures = new HashMap<>();
+    private final Map<String, Exception> failures = new HashMap<>();
 
     Connection wrap(Connection real) {
         return proxy(Connection.class, real);
     }
 
-    /** Makes every later call to {@code "Type.method"} (e.g. {@code "Statement.executeQuery"}) throw {@code e}. */
-    void failOn(String call, SQLException e) {
+    /** Makes every later call to {@code "Type.method"} (e.g. {@code "Statement.executeQuery"}) throw {@code e}:
+     * an SQLException, or a RuntimeException for a driver that breaks the JDBC contract. */
+    void failOn(String call, Exception e) {
         failures.put(call, e);
     }
 
@@ -43,7 +44,7 @@ final class PhysicalRecorder {
             String name = type.getSimpleName() + "." + method.getName();
             calls.add(name + "(" + (args == null ? "" : Arrays.stream(args).map(String::valueOf)
                     .collect(Collectors.joining(", "))) + ")");
-            SQLException failure = failures.get(name);
+            Exception failure = failures.get(name);
             if (failure != null) {
                 throw failure;
             }

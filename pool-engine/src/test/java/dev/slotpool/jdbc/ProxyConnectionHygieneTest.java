@@ -199,7 +199,7 @@ class ProxyConnectionHygieneTest extends BorrowFixture {
 
     @Test
     void aRequestIsOpenedAtBorrowAndEndedAtReturn() throws SQLException {
-        ProxyConnection second = new ProxyConnection(lease);
+        ProxyConnection second = new ProxyConnection(lease, FakeLease.STAMP);
         second.close();
 
         assertThat(recorder.calls).containsExactly("Connection.beginRequest()", "Connection.endRequest()");

@@ -31,6 +31,20 @@ class ProxyConnectionLifecycleTest extends BorrowFixture {
         assertThat(proxy.isClosed()).isTrue();
     }
 
+    /** A borrow is whole once the pool has lent the connection: the proxy must come to exist whatever the driver
+     * does at the borrow, or the connection stays lent with nobody to return it. */
+    @Test
+    void aDriverThatFailsToBeginTheRequestStillGetsAProxyThatEvictsTheConnection() {
+        recorder.failOn("Connection.beginRequest", new IllegalStateException("driver bug"));
+
+        ProxyConnection next = new ProxyConnection(lease, FakeLease.STAMP);
+        next.close();
+
+        assertThat(lease.evictions).singleElement()
+                .satisfies(e -> assertThat(e.getCause()).hasMessage("driver bug"));
+        assertThat(lease.giveBacks).isEqualTo(1);
+    }
+
     @Test
     void everyMethodAfterCloseThrowsConnectionIsClosed() throws Exception {
         proxy.close();
