@@ -43,12 +43,11 @@ final class ConnectAttempt implements Runnable {
     }
 
     /** Lists the attempt in its origin's {@code attempts} and starts its daemon thread. */
-    static ConnectAttempt start(String poolName, String originName, Collection<ConnectAttempt> attempts, long now,
+    static ConnectAttempt start(PoolThreads threads, String originName, Collection<ConnectAttempt> attempts, long now,
                                 boolean probe, Runnable work, Runnable ended) {
         ConnectAttempt a = new ConnectAttempt(attempts, now, probe, work, ended);
         attempts.add(a);
-        Thread t = new Thread(a, "slotpool-" + poolName + (probe ? "-probe-" : "-connect-") + originName);
-        t.setDaemon(true);
+        Thread t = threads.newThread(a, (probe ? "probe-" : "connect-") + originName);
         a.thread = t;
         t.start();
         return a;

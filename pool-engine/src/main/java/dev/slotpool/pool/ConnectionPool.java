@@ -85,7 +85,7 @@ public final class ConnectionPool {
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
         this.observer = config.borrowObserver();
         this.recordStack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
-        this.closer = new Closer(name, (int) config.validationTimeout().toMillis());
+        this.closer = new Closer(new PoolThreads(config), (int) config.validationTimeout().toMillis());
         // These reach collaborators built after the ones they are given to; none runs before the threads start.
         Runnable wakeCreators = this::wakeCreators;
         Runnable wakeHousekeeper = this::wakeHousekeeper;

@@ -48,6 +48,7 @@ final class Creator {
     private final SessionSetup setup;
     private final PooledConnection.Owner owner;
     private final BooleanSupplier shutdown;
+    private final PoolThreads poolThreads;
     private final Thread[] threads;
     private volatile boolean stopped;
     private volatile boolean initialFillDone;
@@ -78,6 +79,7 @@ final class Creator {
         this.setup = setup;
         this.owner = owner;
         this.shutdown = shutdown;
+        this.poolThreads = new PoolThreads(config);
         this.threads = new Thread[config.creatorThreads()];
         long lifetime = config.maxLifetime().toNanos();
         this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
@@ -88,8 +90,7 @@ final class Creator {
 
     void start() {
         for (int i = 0; i < threads.length; i++) {
-            Thread t = new Thread(this::run, "slotpool-" + poolName + "-creator-" + i);
-            t.setDaemon(true);
+            Thread t = poolThreads.newThread(this::run, "creator-" + i);
             threads[i] = t;
             t.start();
         }
@@ -230,7 +231,7 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt.start(poolName, o.name, o.attempts, start, false, () -> open(o, slot, start), this::signal)
+        ConnectAttempt.start(poolThreads, o.name, o.attempts, start, false, () -> open(o, slot, start), this::signal)
                 .await(detector.connectTimeoutNanos(), () -> stopped);
     }
 

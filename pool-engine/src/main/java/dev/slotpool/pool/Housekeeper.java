@@ -20,6 +20,7 @@ import java.util.function.BooleanSupplier;
 final class Housekeeper {
 
     private final String poolName;
+    private final PoolThreads threads;
     private final Ticker ticker;
     private final int minSize;
     private final Origins origins;
@@ -48,6 +49,7 @@ final class Housekeeper {
                 PacedDrains drains, OriginOperations operations, FailureDetector detector, Validation validation,
                 Events events, Runnable wakeCreators, BooleanSupplier shutdown) {
         this.poolName = c.name();
+        this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
         this.minSize = c.minSize();
         this.origins = origins;
@@ -70,8 +72,7 @@ final class Housekeeper {
     }
 
     void start() {
-        thread = new Thread(this::run, "slotpool-" + poolName + "-housekeeper");
-        thread.setDaemon(true);
+        thread = threads.newThread(this::run, "housekeeper");
         thread.start();
     }
 

@@ -33,7 +33,7 @@ final class Probes {
         void failed(Origin o, SQLException sanitized, long now);
     }
 
-    private final String poolName;
+    private final PoolThreads threads;
     private final Ticker ticker;
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
@@ -51,7 +51,7 @@ final class Probes {
     Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
            OriginOperations operations, Connector connector, SessionSetup setup, LongSupplier meanHoldNanos,
            Runnable wakeCreators, BooleanSupplier shutdown, Outcomes outcomes) {
-        this.poolName = config.name();
+        this.threads = new PoolThreads(config);
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
@@ -97,7 +97,7 @@ final class Probes {
             boolean doubted = status.state() == OriginState.UP && o.probeWanted;
             if ((down || doubted) && claimRoom(o)) {
                 o.probeWanted = false;
-                ConnectAttempt.start(poolName, o.name, o.attempts, now, true, () -> probe(o, status), wakeCreators);
+                ConnectAttempt.start(threads, o.name, o.attempts, now, true, () -> probe(o, status), wakeCreators);
             }
         }
     }
