@@ -13,6 +13,7 @@ import dev.slotpool.table.SlotTable;
 import java.sql.Connection;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -52,6 +53,8 @@ final class Creator {
     private final Thread[] threads;
     private volatile boolean stopped;
     private volatile boolean initialFillDone;
+    /** Held by the creator deciding an early drain close ({@link #closeDrainingForWaiters}). */
+    private final AtomicBoolean decidingEarlyClose = new AtomicBoolean();
     /** The pool's borrow-to-return time, for the elision rule; written racily by many threads: racy but benign
      * (a lost sample). The connect time is the {@link Placement}'s. */
     private final MovingMean holdTime = new MovingMean();
@@ -166,11 +169,7 @@ final class Creator {
         while (true) {
             int occupied = capacity.occupied();
             if (occupied >= capacity.maxSize()) {
-                // A paced drain holds idle connections nobody may borrow; under demand, close one now so a
-                // connection can be opened on a surviving origin instead.
-                if (table.waiting() > capacity.creating() && drains.closeOneDraining()) {
-                    continue;
-                }
+                closeDrainingForWaiters();
                 return null;
             }
             int target = initialFillDone ? minSize : initialSize;
@@ -196,6 +195,27 @@ final class Creator {
                 capacity.replacementSettled();
                 return o;
             }
+        }
+    }
+
+    /**
+     * A full pool whose paced drain holds idle connections nobody may borrow: while more borrowers wait than
+     * connections are on their way (being created, or room coming back from closes under way), close one of them
+     * now so a connection can be opened on a surviving origin instead. One waiter, one early close: the room comes
+     * back only once the closer is done, and that close wakes the creators, which then open the connection.
+     */
+    private void closeDrainingForWaiters() {
+        // CAS: one creator decides at a time, so two that read the same counts do not both close for one waiter.
+        // Nobody waits for it: a creator that loses plans again when woken, and sees the winner's close pending.
+        if (!drains.drainsQueued() || !decidingEarlyClose.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (table.waiting() > capacity.creating() + closing.pending()) {
+                drains.closeOneDraining();
+            }
+        } finally {
+            decidingEarlyClose.set(false);
         }
     }
 
