@@ -42,14 +42,24 @@ final class ConnectAttempt implements Runnable {
         this.ended = ended;
     }
 
-    /** Lists the attempt in its origin's {@code attempts} and starts its daemon thread. */
+    /**
+     * Lists the attempt in its origin's {@code attempts} and starts its thread. A thread that cannot be made or
+     * started ({@link PoolThreads}) throws here with the attempt unlisted and its work never run, so nothing
+     * counts it as a connect under way (an origin with one gets no other attempt): the caller releases what it
+     * claimed for it.
+     */
     static ConnectAttempt start(PoolThreads threads, String originName, Collection<ConnectAttempt> attempts, long now,
                                 boolean probe, Runnable work, Runnable ended) {
         ConnectAttempt a = new ConnectAttempt(attempts, now, probe, work, ended);
+        a.thread = threads.newThread(a, (probe ? "probe-" : "connect-") + originName);
+        // Listed before its thread starts, so that the thread's end always finds it listed.
         attempts.add(a);
-        Thread t = threads.newThread(a, (probe ? "probe-" : "connect-") + originName);
-        a.thread = t;
-        t.start();
+        try {
+            a.thread.start();
+        } catch (Throwable e) {
+            attempts.remove(a);
+            throw e;
+        }
         return a;
     }
 

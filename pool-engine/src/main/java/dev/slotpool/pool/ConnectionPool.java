@@ -110,9 +110,17 @@ public final class ConnectionPool {
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
         ProxyConnection.prepareClasses();
         events.started(config);
-        closer.start();
-        creator.start();
-        housekeeper.start();
+        try {
+            closer.start();
+            creator.start();
+            housekeeper.start();
+        } catch (Throwable e) {
+            // A pool thread that cannot start (PoolThreads) fails the pool; those already running stop.
+            creator.stop();
+            housekeeper.stop();
+            closer.finish(System.nanoTime());
+            throw e;
+        }
     }
 
     private void wakeCreators() {

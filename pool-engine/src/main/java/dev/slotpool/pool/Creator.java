@@ -147,16 +147,37 @@ final class Creator {
         holdTime.sample(nanos);
     }
 
+    /**
+     * The creator's loop. It survives anything thrown in it: the usual case is a connect or probe thread that
+     * cannot start ({@code OutOfMemoryError: unable to create native thread} at a container's pids limit), whose
+     * slot and room are already released where they were claimed. The creator then waits out a back-off (50 ms
+     * doubling to creationBackoffMax, signals do not cut it short) and tries again; the first failure of a run is
+     * logged as an error, the repeats at DEBUG.
+     */
     private void run() {
+        int failedInARow = 0;
         while (!stopped) {
             long now = ticker.nanoTime();
-            // Probes first: a close that made room for one woke this thread.
-            detector.startDueProbes(now);
-            Origin o = plan(now);
-            if (o != null) {
-                create(o);
-            } else if (!stopped) {
-                Parking.park(this, parkNanos(now));
+            try {
+                // Probes first: a close that made room for one woke this thread.
+                detector.startDueProbes(now);
+                Origin o = plan(now);
+                if (o != null) {
+                    create(o);
+                } else if (!stopped) {
+                    Parking.park(this, parkNanos(now));
+                }
+                failedInARow = 0;
+            } catch (Throwable e) {
+                failedInARow++;
+                long backoff = detector.backoffNanos(failedInARow);
+                System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
+                        : System.Logger.Level.DEBUG, "[" + poolName + "] creator failed (" + failedInARow
+                        + " in a row), next try in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms", e);
+                long until = ticker.nanoTime() + backoff;
+                for (long left = backoff; left > 0 && !stopped; left = until - ticker.nanoTime()) {
+                    Parking.park(this, left);
+                }
             }
         }
     }
@@ -251,8 +272,17 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt.start(poolThreads, o.name, o.attempts, start, false, () -> open(o, slot, start), this::signal)
-                .await(detector.connectTimeoutNanos(), () -> stopped);
+        ConnectAttempt attempt;
+        try {
+            attempt = ConnectAttempt.start(poolThreads, o.name, o.attempts, start, false, () -> open(o, slot, start),
+                    this::signal);
+        } catch (Throwable e) {
+            // No thread, so no attempt: the slot and the room go back, and run() backs off.
+            table.cancel(slot);
+            unclaim(o);
+            throw e;
+        }
+        attempt.await(detector.connectTimeoutNanos(), () -> stopped);
     }
 
     /** Runs on the attempt's thread: connect, then publish, or close what cannot be lent. Survives anything a

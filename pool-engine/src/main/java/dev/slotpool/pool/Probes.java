@@ -86,7 +86,7 @@ final class Probes {
     }
 
     /** Starts the probes that are due and have room. Called by creators (woken by the close that made room) and
-     * the housekeeper. */
+     * the housekeeper. A probe thread that cannot start throws here, its room released. */
     void startDue(long now) {
         for (Origin o : origins.configured()) {
             if (!probeable(o) || !o.attempts.isEmpty()) {
@@ -97,7 +97,17 @@ final class Probes {
             boolean doubted = status.state() == OriginState.UP && o.probeWanted;
             if ((down || doubted) && claimRoom(o)) {
                 o.probeWanted = false;
-                ConnectAttempt.start(threads, o.name, o.attempts, now, true, () -> probe(o, status), wakeCreators);
+                try {
+                    ConnectAttempt.start(threads, o.name, o.attempts, now, true, () -> probe(o, status), wakeCreators);
+                } catch (Throwable e) {
+                    // No thread, so no probe: its room goes back and the origin stays due; the caller backs off.
+                    capacity.unclaim(o);
+                    operations.finishDrain(o);
+                    if (doubted) {
+                        o.probeWanted = true;
+                    }
+                    throw e;
+                }
             }
         }
     }
