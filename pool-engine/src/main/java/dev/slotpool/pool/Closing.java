@@ -90,11 +90,6 @@ final class Closing {
         closeOwned(e, CloseReason.BROKEN, false);
     }
 
-    /** Closes handed to the closer and not done yet: room that is on its way back (S3). */
-    int pending() {
-        return closer.pending();
-    }
-
     /** Odd while a closed connection's borrows are moving from its slot to its origin's count. */
     long retiring() {
         return retiring.get();

@@ -221,19 +221,25 @@ final class Creator {
 
     /**
      * A full pool whose paced drain holds idle connections nobody may borrow: while more borrowers wait than
-     * connections are on their way (being created, or room coming back from closes under way), close one of them
-     * now so a connection can be opened on a surviving origin instead. One waiter, one early close: the room comes
-     * back only once the closer is done, and that close wakes the creators, which then open the connection.
+     * connections are on their way (being created, or owed for earlier early closes), close one of them now so a
+     * connection can be opened on a surviving origin instead. One waiter, one early close: its replacement is owed
+     * (as a rebalance step's) from the decision until a creator claims room for it, whenever the closer is done.
      */
     private void closeDrainingForWaiters() {
         // CAS: one creator decides at a time, so two that read the same counts do not both close for one waiter.
-        // Nobody waits for it: a creator that loses plans again when woken, and sees the winner's close pending.
+        // Nobody waits for it: a creator that loses plans again when woken, and then sees the winner's debt.
         if (!drains.drainsQueued() || !decidingEarlyClose.compareAndSet(false, true)) {
             return;
         }
         try {
-            if (table.waiting() > capacity.creating() + closing.pending()) {
-                drains.closeOneDraining();
+            // Read in this order: a claim counts its creation before it settles a debt, and a creation hands its
+            // connection to the waiter before its count drops, so nothing on its way is missed in between.
+            int coming = capacity.replacementsOwed() + capacity.creating();
+            if (table.moreWaitingThan(coming)) {
+                capacity.oweReplacement();
+                if (!drains.closeOneDraining()) {
+                    capacity.replacementSettled();
+                }
             }
         } finally {
             decidingEarlyClose.set(false);

@@ -167,16 +167,17 @@ final class PacedDrains {
     }
 
     /** Closes one connection a paced drain still holds, so a waiting borrower can get a new one elsewhere; it
-     * counts as the drain's next close, so the pace goes on from there. */
-    void closeOneDraining() {
+     * counts as the drain's next close, so the pace goes on from there. False if none is held. */
+    boolean closeOneDraining() {
         for (Drain d : drains.get()) {
             PooledConnection e = d.queue.poll();
             if (e != null) {
                 d.closed.incrementAndGet();
                 closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /** Closes every connection paced drains still hold (pool close). */
