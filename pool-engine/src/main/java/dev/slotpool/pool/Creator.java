@@ -278,10 +278,17 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt attempt;
+        ConnectAttempt attempt = ConnectAttempt.list(o.attempts, start, false, () -> open(o, slot, start),
+                this::signal);
+        if (!placement.mayStart(o, attempt)) {
+            // Another creator or a probe got there first: this one plans again (and waits for that attempt).
+            attempt.unlist();
+            table.cancel(slot);
+            unclaim(o);
+            return;
+        }
         try {
-            attempt = ConnectAttempt.start(poolThreads, o.name, o.attempts, start, false, () -> open(o, slot, start),
-                    this::signal);
+            attempt.start(poolThreads, o.name);
         } catch (Throwable e) {
             // No thread, so no attempt: the slot and the room go back, and run() backs off.
             table.cancel(slot);

@@ -106,8 +106,8 @@ final class Probes {
             }
             o.probeWanted = false;
             try {
-                ConnectAttempt.start(threads, o.name, o.attempts, now, true, () -> probe(o, status),
-                        () -> probeEnded(o));
+                ConnectAttempt.list(o.attempts, now, true, () -> probe(o, status), () -> probeEnded(o))
+                        .start(threads, o.name);
             } catch (Throwable e) {
                 // No thread, so no probe: its room goes back and the origin stays due; the caller backs off.
                 capacity.unclaim(o);
