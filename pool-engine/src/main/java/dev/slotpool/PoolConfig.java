@@ -3,6 +3,7 @@ package dev.slotpool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * A pool's settings, validated and immutable. Made by {@link SlotPoolBuilder#config()}; every field's default,
@@ -54,6 +55,7 @@ public final class PoolConfig {
     final SqlExceptionOverride exceptionOverride;
     final LabelingCallback labeling;
     final BorrowObserver borrowObserver;
+    final ThreadFactory threadFactory;
     final List<PoolListener> listeners;
     final Ticker ticker;
 
@@ -102,6 +104,7 @@ public final class PoolConfig {
         exceptionOverride = b.exceptionOverride;
         labeling = b.labeling;
         borrowObserver = b.borrowObserver;
+        threadFactory = b.threadFactory;
         listeners = List.copyOf(b.listeners);
         ticker = b.ticker;
     }
@@ -164,6 +167,8 @@ public final class PoolConfig {
     public LabelingCallback labeling() { return labeling; }
     /** Wraps each borrow (tracing); null if none. */
     public BorrowObserver borrowObserver() { return borrowObserver; }
+    /** Makes the pool's threads; null for plain platform threads. */
+    public ThreadFactory threadFactory() { return threadFactory; }
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }
 

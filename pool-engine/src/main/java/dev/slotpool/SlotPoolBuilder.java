@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Collects a pool's settings; {@link #build()} validates all of them, reports every violation in one
@@ -58,6 +59,7 @@ public final class SlotPoolBuilder {
     SqlExceptionOverride exceptionOverride;
     LabelingCallback labeling;
     BorrowObserver borrowObserver;
+    ThreadFactory threadFactory;
     final List<PoolListener> listeners = new ArrayList<>();
     Ticker ticker = Ticker.SYSTEM;
 
@@ -229,6 +231,13 @@ public final class SlotPoolBuilder {
 
     /** Wraps each borrow, for tracing (see {@link BorrowObserver}). Default none. */
     public SlotPoolBuilder borrowObserver(BorrowObserver borrowObserver) { this.borrowObserver = borrowObserver; return this; }
+
+    /**
+     * Makes the pool's threads: creators, connect and probe attempts, the housekeeper, the closer (a thread group,
+     * a context class loader, an uncaught-exception handler). The pool names each thread for its job
+     * ({@code slotpool-<name>-creator-0}, ...) and makes it a daemon. Default none: plain platform threads.
+     */
+    public SlotPoolBuilder threadFactory(ThreadFactory threadFactory) { this.threadFactory = threadFactory; return this; }
 
     /** Adds an event listener. */
     public SlotPoolBuilder listener(PoolListener listener) { listeners.add(Objects.requireNonNull(listener, "listener")); return this; }

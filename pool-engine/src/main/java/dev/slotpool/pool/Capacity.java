@@ -19,7 +19,8 @@ final class Capacity {
     private final AtomicInteger occupied = new AtomicInteger();
     /** Connections being opened now. */
     private final AtomicInteger creating = new AtomicInteger();
-    /** Connections retired by a rebalance step that the creators still owe to under-share origins. */
+    /** Connections retired by a rebalance step, or closed early from a paced drain for a waiting borrower, that
+     * the creators still owe to under-share (surviving) origins. */
     private final AtomicInteger replacements = new AtomicInteger();
     /** Physical connections opened and closed since the start: their difference is the live ones (S2). */
     private final AtomicLong opened = new AtomicLong();
@@ -129,7 +130,8 @@ final class Capacity {
         closed.incrementAndGet();
     }
 
-    /** A rebalance step retired a connection whose place an under-share origin is owed. */
+    /** A rebalance step retired a connection (or a paced drain closed one early) whose place an under-share
+     * origin is owed. */
     void oweReplacement() {
         replacements.incrementAndGet();
     }

@@ -31,10 +31,9 @@ final class Closer {
     /** Set by the thread once it has stopped taking work; a later submitter drains the queue itself. */
     private volatile boolean stopped;
 
-    Closer(String poolName, int networkTimeoutMillis) {
+    Closer(PoolThreads threads, int networkTimeoutMillis) {
         this.networkTimeoutMillis = networkTimeoutMillis;
-        this.thread = new Thread(this::run, "slotpool-" + poolName + "-closer");
-        thread.setDaemon(true);
+        this.thread = threads.newThread(this::run, "closer");
     }
 
     void start() {

@@ -42,16 +42,37 @@ final class ConnectAttempt implements Runnable {
         this.ended = ended;
     }
 
-    /** Lists the attempt in its origin's {@code attempts} and starts its daemon thread. */
-    static ConnectAttempt start(String poolName, String originName, Collection<ConnectAttempt> attempts, long now,
-                                boolean probe, Runnable work, Runnable ended) {
+    /**
+     * Lists an attempt in its origin's {@code attempts}, not started yet: the caller may look at the list again
+     * ({@link Placement#mayStart}) before it {@link #start}s the attempt or {@link #unlist}s it. Listed first, so
+     * that the thread's end always finds it listed and whoever looks at the origin meanwhile sees it.
+     */
+    static ConnectAttempt list(Collection<ConnectAttempt> attempts, long now, boolean probe, Runnable work,
+                               Runnable ended) {
         ConnectAttempt a = new ConnectAttempt(attempts, now, probe, work, ended);
         attempts.add(a);
-        Thread t = new Thread(a, "slotpool-" + poolName + (probe ? "-probe-" : "-connect-") + originName);
-        t.setDaemon(true);
-        a.thread = t;
-        t.start();
         return a;
+    }
+
+    /**
+     * Starts the listed attempt's thread. A thread that cannot be made or started ({@link PoolThreads}) throws
+     * here with the attempt unlisted and its work never run, so nothing counts it as a connect under way (an
+     * origin with one gets no other attempt): the caller releases what it claimed for it.
+     */
+    ConnectAttempt start(PoolThreads threads, String originName) {
+        try {
+            thread = threads.newThread(this, (probe ? "probe-" : "connect-") + originName);
+            thread.start();
+        } catch (Throwable e) {
+            listedIn.remove(this);
+            throw e;
+        }
+        return this;
+    }
+
+    /** Gives up a listed attempt that was not started. */
+    void unlist() {
+        listedIn.remove(this);
     }
 
     @Override

@@ -85,7 +85,7 @@ public final class ConnectionPool {
         this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
         this.observer = config.borrowObserver();
         this.recordStack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
-        this.closer = new Closer(name, (int) config.validationTimeout().toMillis());
+        this.closer = new Closer(new PoolThreads(config), (int) config.validationTimeout().toMillis());
         // These reach collaborators built after the ones they are given to; none runs before the threads start.
         Runnable wakeCreators = this::wakeCreators;
         Runnable wakeHousekeeper = this::wakeHousekeeper;
@@ -110,9 +110,17 @@ public final class ConnectionPool {
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
         ProxyConnection.prepareClasses();
         events.started(config);
-        closer.start();
-        creator.start();
-        housekeeper.start();
+        try {
+            closer.start();
+            creator.start();
+            housekeeper.start();
+        } catch (Throwable e) {
+            // A pool thread that cannot start (PoolThreads) fails the pool; those already running stop.
+            creator.stop();
+            housekeeper.stop();
+            closer.finish(System.nanoTime());
+            throw e;
+        }
     }
 
     private void wakeCreators() {

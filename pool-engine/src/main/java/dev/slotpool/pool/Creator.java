@@ -13,6 +13,7 @@ import dev.slotpool.table.SlotTable;
 import java.sql.Connection;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -48,9 +49,12 @@ final class Creator {
     private final SessionSetup setup;
     private final PooledConnection.Owner owner;
     private final BooleanSupplier shutdown;
+    private final PoolThreads poolThreads;
     private final Thread[] threads;
     private volatile boolean stopped;
     private volatile boolean initialFillDone;
+    /** Held by the creator deciding an early drain close ({@link #closeDrainingForWaiters}). */
+    private final AtomicBoolean decidingEarlyClose = new AtomicBoolean();
     /** The pool's borrow-to-return time, for the elision rule; written racily by many threads: racy but benign
      * (a lost sample). The connect time is the {@link Placement}'s. */
     private final MovingMean holdTime = new MovingMean();
@@ -78,6 +82,7 @@ final class Creator {
         this.setup = setup;
         this.owner = owner;
         this.shutdown = shutdown;
+        this.poolThreads = new PoolThreads(config);
         this.threads = new Thread[config.creatorThreads()];
         long lifetime = config.maxLifetime().toNanos();
         this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
@@ -88,8 +93,7 @@ final class Creator {
 
     void start() {
         for (int i = 0; i < threads.length; i++) {
-            Thread t = new Thread(this::run, "slotpool-" + poolName + "-creator-" + i);
-            t.setDaemon(true);
+            Thread t = poolThreads.newThread(this::run, "creator-" + i);
             threads[i] = t;
             t.start();
         }
@@ -143,16 +147,37 @@ final class Creator {
         holdTime.sample(nanos);
     }
 
+    /**
+     * The creator's loop. It survives anything thrown in it: the usual case is a connect or probe thread that
+     * cannot start ({@code OutOfMemoryError: unable to create native thread} at a container's pids limit), whose
+     * slot and room are already released where they were claimed. The creator then waits out a back-off (50 ms
+     * doubling to creationBackoffMax, signals do not cut it short) and tries again; the first failure of a run is
+     * logged as an error, the repeats at DEBUG.
+     */
     private void run() {
+        int failedInARow = 0;
         while (!stopped) {
             long now = ticker.nanoTime();
-            // Probes first: a close that made room for one woke this thread.
-            detector.startDueProbes(now);
-            Origin o = plan(now);
-            if (o != null) {
-                create(o);
-            } else if (!stopped) {
-                Parking.park(this, parkNanos(now));
+            try {
+                // Probes first: a close that made room for one woke this thread.
+                detector.startDueProbes(now);
+                Origin o = plan(now);
+                if (o != null) {
+                    create(o);
+                } else if (!stopped) {
+                    Parking.park(this, parkNanos(now));
+                }
+                failedInARow = 0;
+            } catch (Throwable e) {
+                failedInARow++;
+                long backoff = detector.backoffNanos(failedInARow);
+                System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
+                        : System.Logger.Level.DEBUG, "[" + poolName + "] creator failed (" + failedInARow
+                        + " in a row), next try in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms", e);
+                long until = ticker.nanoTime() + backoff;
+                for (long left = backoff; left > 0 && !stopped; left = until - ticker.nanoTime()) {
+                    Parking.park(this, left);
+                }
             }
         }
     }
@@ -165,11 +190,7 @@ final class Creator {
         while (true) {
             int occupied = capacity.occupied();
             if (occupied >= capacity.maxSize()) {
-                // A paced drain holds idle connections nobody may borrow; under demand, close one now so a
-                // connection can be opened on a surviving origin instead.
-                if (table.waiting() > capacity.creating() && drains.closeOneDraining()) {
-                    continue;
-                }
+                closeDrainingForWaiters();
                 return null;
             }
             int target = initialFillDone ? minSize : initialSize;
@@ -195,6 +216,33 @@ final class Creator {
                 capacity.replacementSettled();
                 return o;
             }
+        }
+    }
+
+    /**
+     * A full pool whose paced drain holds idle connections nobody may borrow: while more borrowers wait than
+     * connections are on their way (being created, or owed for earlier early closes), close one of them now so a
+     * connection can be opened on a surviving origin instead. One waiter, one early close: its replacement is owed
+     * (as a rebalance step's) from the decision until a creator claims room for it, whenever the closer is done.
+     */
+    private void closeDrainingForWaiters() {
+        // CAS: one creator decides at a time, so two that read the same counts do not both close for one waiter.
+        // Nobody waits for it: a creator that loses plans again when woken, and then sees the winner's debt.
+        if (!drains.drainsQueued() || !decidingEarlyClose.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            // Read in this order: a claim counts its creation before it settles a debt, and a creation hands its
+            // connection to the waiter before its count drops, so nothing on its way is missed in between.
+            int coming = capacity.replacementsOwed() + capacity.creating();
+            if (table.moreWaitingThan(coming)) {
+                capacity.oweReplacement();
+                if (!drains.closeOneDraining()) {
+                    capacity.replacementSettled();
+                }
+            }
+        } finally {
+            decidingEarlyClose.set(false);
         }
     }
 
@@ -230,8 +278,24 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt.start(poolName, o.name, o.attempts, start, false, () -> open(o, slot, start), this::signal)
-                .await(detector.connectTimeoutNanos(), () -> stopped);
+        ConnectAttempt attempt = ConnectAttempt.list(o.attempts, start, false, () -> open(o, slot, start),
+                this::signal);
+        if (!placement.mayStart(o, attempt)) {
+            // Another creator or a probe got there first: this one plans again (and waits for that attempt).
+            attempt.unlist();
+            table.cancel(slot);
+            unclaim(o);
+            return;
+        }
+        try {
+            attempt.start(poolThreads, o.name);
+        } catch (Throwable e) {
+            // No thread, so no attempt: the slot and the room go back, and run() backs off.
+            table.cancel(slot);
+            unclaim(o);
+            throw e;
+        }
+        attempt.await(detector.connectTimeoutNanos(), () -> stopped);
     }
 
     /** Runs on the attempt's thread: connect, then publish, or close what cannot be lent. Survives anything a

@@ -20,6 +20,7 @@ import java.util.function.BooleanSupplier;
 final class Housekeeper {
 
     private final String poolName;
+    private final PoolThreads threads;
     private final Ticker ticker;
     private final int minSize;
     private final Origins origins;
@@ -48,6 +49,7 @@ final class Housekeeper {
                 PacedDrains drains, OriginOperations operations, FailureDetector detector, Validation validation,
                 Events events, Runnable wakeCreators, BooleanSupplier shutdown) {
         this.poolName = c.name();
+        this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
         this.minSize = c.minSize();
         this.origins = origins;
@@ -70,8 +72,7 @@ final class Housekeeper {
     }
 
     void start() {
-        thread = new Thread(this::run, "slotpool-" + poolName + "-housekeeper");
-        thread.setDaemon(true);
+        thread = threads.newThread(this::run, "housekeeper");
         thread.start();
     }
 
@@ -107,11 +108,14 @@ final class Housekeeper {
      * ({@link PacedDrains#nextDue}) or the next thing the failure detector has to look at
      * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
      * It survives anything a driver throws (an {@code Error} from a close or a validation included): the pool's
-     * timers must not stop because one connection misbehaved.
+     * timers must not stop because one connection misbehaved. A failure that repeats (a probe thread that cannot
+     * start while its origin stays due) is tried again after a back-off (50 ms doubling to creationBackoffMax; a
+     * wake cuts it short), not in a loop.
      */
     private void run() {
         long next = System.nanoTime() + periodNanos;
         long dueAt = ticker.nanoTime() + OriginStatus.NEVER;
+        int failedInARow = 0;
         while (!stopped) {
             try {
                 long now = ticker.nanoTime();
@@ -126,10 +130,13 @@ final class Housekeeper {
                     continue;
                 }
                 dueAt = Math.min(drains.nextDue(now), detector.nextDue(now));
+                failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
-                System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,
-                        "[" + poolName + "] housekeeping failed", e);
+                failedInARow++;
+                System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
+                        : System.Logger.Level.DEBUG, "[" + poolName + "] housekeeping failed", e);
+                Parking.park(this, detector.backoffNanos(failedInARow));
             }
         }
     }

@@ -9,6 +9,7 @@ import java.lang.invoke.VarHandle;
 import java.sql.Driver;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -80,6 +81,9 @@ final class Origin {
     final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
     /** A probe is wanted (a failed validation, or every connection stuck); cleared when one starts. */
     volatile boolean probeWanted;
+    /** Claimed by CAS by the thread that starts this origin's probe, released once its attempt is unlisted:
+     * one probe at a time ({@link Probes} only). */
+    final AtomicBoolean probing = new AtomicBoolean();
     /** Earliest next probe of an UP origin (ticker time), pushed back after each probe that answered. */
     volatile long nextProbeAt;
     /** The last push-back; doubles while probes keep answering (written by probe threads, one at a time). */

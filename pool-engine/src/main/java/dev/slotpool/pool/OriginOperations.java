@@ -70,15 +70,16 @@ public final class OriginOperations {
         for (Origin o : originSelector.resolve(selector)) {
             long now = ticker.nanoTime();
             OriginStatus st = o.status();
+            OriginStatus draining = new OriginStatus(OriginState.DRAINING,
+                    "drain requested (timeout " + timeout.toMillis() + " ms)", false, now + timeout.toNanos());
             // Only the call whose CAS moves the origin out of UP drains it: a concurrent drain finds it DRAINING.
-            if (st.state() != OriginState.UP || !change(o, st, new OriginStatus(OriginState.DRAINING,
-                    "drain requested (timeout " + timeout.toMillis() + " ms)", false, now + timeout.toNanos()))) {
+            if (st.state() != OriginState.UP || !change(o, st, draining)) {
                 continue;
             }
             if (timeout.isZero()) {
                 sweep(o);
             } else {
-                drains.queueIdle(o, now, timeout.toNanos());
+                drains.queueIdle(o, draining, now, timeout.toNanos());
             }
         }
         wakeHousekeeper.run();

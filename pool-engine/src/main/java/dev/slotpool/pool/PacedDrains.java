@@ -58,12 +58,20 @@ final class PacedDrains {
         this.reclaim = reclaim;
     }
 
-    /** Reserves the origin's idle connections for close (no borrower can take them now) and schedules them. */
-    void queueIdle(Origin o, long now, long timeoutNanos) {
+    /**
+     * Reserves the origin's idle connections for close (no borrower can take them now) and schedules them, while
+     * the origin's status is still {@code draining}, the one this drain set. A markUp or markDown that lands
+     * meanwhile closes only what it finds queued; so once the status has changed this stops queueing and closes
+     * what it queued itself, or an UP origin's idle connections would sit CLOSING until the drain's timeout.
+     */
+    void queueIdle(Origin o, OriginStatus draining, long now, long timeoutNanos) {
         Drain d = new Drain(o, now, now + timeoutNanos);
         publish(d);
         int[] queued = {0};
         table.visit((state, e) -> {
+            if (o.status() != draining) {
+                return false;
+            }
             if (e.origin != o) {
                 return true;
             }
@@ -76,6 +84,12 @@ final class PacedDrains {
             return true;
         });
         d.total = queued[0];
+        // Dekker with the status change: each queue add (volatile) precedes this volatile read, and the change's
+        // CAS precedes its own poll of the queue. So a connection queued before the change is polled by it, or
+        // this read sees the change; the queue's poll gives each connection to one closer only (S2).
+        if (o.status() != draining) {
+            close(d, CloseReason.ORIGIN_NOT_UP);
+        }
     }
 
     /** Replaces the origin's earlier drain, if any; what it still held moves to the new one, so nothing reserved
@@ -169,7 +183,8 @@ final class PacedDrains {
         return false;
     }
 
-    /** Closes one connection a paced drain still holds, so a waiting borrower can get a new one elsewhere. */
+    /** Closes one connection a paced drain still holds, so a waiting borrower can get a new one elsewhere; it
+     * counts as the drain's next close, so the pace goes on from there. False if none is held. */
     boolean closeOneDraining() {
         for (Drain d : drains.get()) {
             PooledConnection e = d.queue.poll();

@@ -77,6 +77,20 @@ final class Placement {
         return verdict;
     }
 
+    /**
+     * Looks again once a creation is listed, as {@link #attempt} looked before: false if a probe was claimed or
+     * wanted since, or if the origin is not known to answer and another attempt was listed before this one (the
+     * list's order decides between creators that chose it at once). Dekker: this reads after its own listing
+     * (volatile), and {@code Probes} claims {@code o.probing} before it reads the list, another creator lists before
+     * it reads: of two that race, at least one sees the other.
+     */
+    boolean mayStart(Origin o, ConnectAttempt mine) {
+        if (o.probeWanted || o.probing.get()) {
+            return false;
+        }
+        return o.createTime.nanos() != 0 || o.attempts.peek() == mine;
+    }
+
     /** A connect running longer than this is slow (see {@link #attempt}); at most connectTimeout. */
     long slowNanos() {
         long mean = connectTime.nanos();

@@ -33,7 +33,7 @@ final class Probes {
         void failed(Origin o, SQLException sanitized, long now);
     }
 
-    private final String poolName;
+    private final PoolThreads threads;
     private final Ticker ticker;
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
@@ -51,7 +51,7 @@ final class Probes {
     Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
            OriginOperations operations, Connector connector, SessionSetup setup, LongSupplier meanHoldNanos,
            Runnable wakeCreators, BooleanSupplier shutdown, Outcomes outcomes) {
-        this.poolName = config.name();
+        this.threads = new PoolThreads(config);
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
@@ -86,20 +86,52 @@ final class Probes {
     }
 
     /** Starts the probes that are due and have room. Called by creators (woken by the close that made room) and
-     * the housekeeper. */
+     * the housekeeper. A probe thread that cannot start throws here, its room released. */
     void startDue(long now) {
         for (Origin o : origins.configured()) {
-            if (!probeable(o) || !o.attempts.isEmpty()) {
+            if (!probeable(o) || !o.attempts.isEmpty() || !due(o, o.status(), now)) {
+                continue;
+            }
+            // CAS, held until the probe's attempt is unlisted: one probe at a time, however many threads find it
+            // due at once (the creators and the housekeeper wake at the same nextAttemptAt). The winner looks
+            // again: a probe that ended after the first look has pushed the back-off back or answered.
+            if (!o.probing.compareAndSet(false, true)) {
                 continue;
             }
             OriginStatus status = o.status();
-            boolean down = status.state() == OriginState.DOWN && status.detected() && now - o.nextAttemptAt >= 0;
             boolean doubted = status.state() == OriginState.UP && o.probeWanted;
-            if ((down || doubted) && claimRoom(o)) {
-                o.probeWanted = false;
-                ConnectAttempt.start(poolName, o.name, o.attempts, now, true, () -> probe(o, status), wakeCreators);
+            if (!o.attempts.isEmpty() || !due(o, status, now) || !claimRoom(o)) {
+                o.probing.set(false);
+                continue;
+            }
+            o.probeWanted = false;
+            try {
+                ConnectAttempt.list(o.attempts, now, true, () -> probe(o, status), () -> probeEnded(o))
+                        .start(threads, o.name);
+            } catch (Throwable e) {
+                // No thread, so no probe: its room goes back and the origin stays due; the caller backs off.
+                capacity.unclaim(o);
+                operations.finishDrain(o);
+                if (doubted) {
+                    o.probeWanted = true;
+                }
+                o.probing.set(false);
+                throw e;
             }
         }
+    }
+
+    /** A DOWN origin the pool marked by itself, past its back-off; or an UP one whose probe is wanted. */
+    private static boolean due(Origin o, OriginStatus status, long now) {
+        return status.state() == OriginState.DOWN && status.detected() && now - o.nextAttemptAt >= 0
+                || status.state() == OriginState.UP && o.probeWanted;
+    }
+
+    /** The probe's attempt is unlisted, its outcome counted: the origin may be probed again, and the creators
+     * look again (they may now plan for it). */
+    private void probeEnded(Origin o) {
+        o.probing.set(false);
+        wakeCreators.run();
     }
 
     /**

@@ -67,6 +67,12 @@ public final class SlotTable<T> {
         return waiters.size();
     }
 
+    /** Whether more than {@code n} threads wait and have not been handed a slot yet ({@link #waiting()} counts a
+     * handed waiter until it wakes). */
+    public boolean moreWaitingThan(int n) {
+        return waiters.moreWaitingThan(n);
+    }
+
     /** How long the oldest waiter has waited, in nanoseconds (0 when none waits). */
     public long oldestWaitNanos() {
         return waiters.oldestWaitNanos();

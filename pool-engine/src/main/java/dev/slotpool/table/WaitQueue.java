@@ -39,6 +39,24 @@ final class WaitQueue {
         queue.offerLast(w);
     }
 
+    /**
+     * Whether more than {@code n} threads still wait for a slot: a waiter handed one (or cancelled) counts in
+     * {@link #size()} until it wakes and leaves, not here. Racy but benign: a waiter that ends during the walk may
+     * be counted. Walks at most the queue, and only when {@link #size()} exceeds {@code n}.
+     */
+    boolean moreWaitingThan(int n) {
+        if (size.get() <= n) {
+            return false;
+        }
+        int left = n;
+        for (Waiter w : queue) {
+            if (!w.done() && --left < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** How long threads have been waiting without a break (the queue non-empty), in nanoseconds; 0 if none. */
     long backlogNanos() {
         return size.get() == 0 ? 0 : Math.max(0, System.nanoTime() - busySince);

@@ -1,0 +1,34 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.PoolConfig;
+
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * Makes the pool's threads (creators, connect and probe attempts, the housekeeper, the closer) with the configured
+ * {@code threadFactory}, or as plain platform threads: each named {@code slotpool-<pool>-<job>} and a daemon.
+ * Making or starting one can fail ({@code OutOfMemoryError: unable to create native thread} at a container's pids
+ * limit, or a factory that throws or returns null); the caller gets the {@code Throwable} and releases what it
+ * claimed for the thread.
+ */
+final class PoolThreads {
+
+    private final String poolName;
+    private final ThreadFactory factory;
+
+    PoolThreads(PoolConfig config) {
+        this.poolName = config.name();
+        this.factory = config.threadFactory() != null ? config.threadFactory() : Thread::new;
+    }
+
+    /** A daemon thread for {@code job}, not started yet. */
+    Thread newThread(Runnable work, String job) {
+        Thread t = factory.newThread(work);
+        if (t == null) {
+            throw new IllegalStateException("the thread factory made no thread for slotpool-" + poolName + "-" + job);
+        }
+        t.setName("slotpool-" + poolName + "-" + job);
+        t.setDaemon(true);
+        return t;
+    }
+}
