@@ -329,9 +329,9 @@ public final class SlotTable<T> {
             throws InterruptedException {
         Waiter w = new Waiter(Thread.currentThread(), System.nanoTime());
         waiters.enqueue(w);
-        // Tell the creators again now that this waiter is counted: their first look may have come before it.
-        onShortage.run();
         try {
+            // Tell the creators again now that this waiter is counted: their first look may have come before it.
+            onShortage.run();
             // Look again after enqueueing: a slot made available between our last scan and the enqueue was
             // released by a returner that may not have seen us (volatile enqueue, then volatile reads: Dekker).
             Slot<T> s = scanWhileQueued(w, preferred);
@@ -350,10 +350,6 @@ public final class SlotTable<T> {
                 Parking.park(this, w.polling && headPollNanos > 0 ? Math.min(remaining, headPollNanos)
                         : remaining);
                 if (Thread.interrupted()) {
-                    Slot<T> late = w.cancel() ? null : w.handed();
-                    if (late != null) {
-                        release(late);
-                    }
                     throw new InterruptedException();
                 }
                 if (w.takeSignal()) {
@@ -364,6 +360,14 @@ public final class SlotTable<T> {
                 }
             }
             return s;
+        } catch (Throwable t) {
+            // An interrupt, or whatever the caller's onShortage threw: stop being a hand-off target before
+            // leaving (S1: nothing is handed to a thread that left), and give back a slot handed meanwhile.
+            Slot<T> late = w.cancel() ? null : w.handed();
+            if (late != null) {
+                release(late);
+            }
+            throw t;
         } finally {
             waiters.leave(w);
             // A head told to look (signalled, or polling, which returners no longer signal) answers for the slots
