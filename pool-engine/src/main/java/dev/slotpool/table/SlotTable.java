@@ -369,15 +369,27 @@ public final class SlotTable<T> {
             }
             throw t;
         } finally {
-            waiters.leave(w);
-            // A head told to look (signalled, or polling, which returners no longer signal) answers for the slots
-            // made available meanwhile. However it leaves (a hand-off of another slot, its timeout, an interrupt),
-            // if one is still free the next head is told. Dekker with release: this leave is a volatile write
-            // before the read of the slots; a returner's store of AVAILABLE precedes its look at the queue's head.
-            if ((w.polling || w.signalPending()) && hasAvailable()) {
-                waiters.signalHead();
-            }
+            leave(w);
         }
+    }
+
+    /**
+     * Unlinks a waiter whose wait is over. A head told to look (signalled, or polling, which returners no longer
+     * signal) answers for the slots made available meanwhile: however it leaves (a hand-off of another slot, its
+     * timeout, an interrupt), if one is still free the next head is told. Dekker with release: the leave is a
+     * volatile write before the read of the slots; a returner's store of AVAILABLE precedes its look at the
+     * queue's head.
+     */
+    void leave(Waiter w) {
+        waiters.leave(w);
+        if ((w.polling || w.signalPending()) && hasAvailable()) {
+            waiters.signalHead();
+        }
+    }
+
+    /** The queue, for same-package tests that play a waiter's part by hand. */
+    WaitQueue waiters() {
+        return waiters;
     }
 
     /**
