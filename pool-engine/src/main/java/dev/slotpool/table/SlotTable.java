@@ -294,6 +294,8 @@ public final class SlotTable<T> {
      * Borrows a slot, waiting up to {@code timeoutNanos}. A slot {@code preferred} accepts is taken first when
      * one is available; otherwise any. Returns the owned slot, or null on timeout.
      *
+     * @param onShortage the caller's, run when no slot is free and again once enqueued; whatever it throws is
+     *                   rethrown, and leaves no waiter behind
      * @throws InterruptedException if the thread is interrupted while waiting; it leaves no waiter behind
      *                              (the caller restores the interrupt status)
      */
