@@ -4,8 +4,8 @@ package dev.slotpool;
  * Wraps each borrow, so that a trace shows the time a request spent waiting for a connection (the Spring Boot
  * starter adapts it to a Micrometer {@code Observation}). Both calls run on the borrowing thread: {@link #started}
  * before the pool looks for a connection, {@link #ended} once it has one or has failed. Without an observer
- * (the default) a borrow makes neither call. An exception thrown by an observer is logged and never reaches the
- * borrower.
+ * (the default) a borrow makes neither call. Anything an observer throws ({@link Error}s included) is logged and
+ * never reaches the borrower.
  */
 public interface BorrowObserver {
 

@@ -9,8 +9,9 @@ import java.util.Map;
  * Oracle UCP's semantics: an available connection of cost 0 is taken at once; otherwise the cheapest acceptable
  * one is taken and {@link #configure} makes it match.
  *
- * <p>Called on the borrowing thread; exceptions other than {@link SQLException} from {@code configure} are
- * reported and treated as a failed configuration.
+ * <p>Called on the borrowing thread; anything but an {@link SQLException} thrown by {@code configure}
+ * ({@link Error}s included) is reported and treated as a failed configuration, and anything thrown by
+ * {@code cost} as {@link #UNUSABLE}.
  */
 public interface LabelingCallback {
 

@@ -2,8 +2,8 @@ package dev.slotpool;
 
 /**
  * Receives pool events. Called on pool threads or the borrowing thread, so implementations must be quick and
- * thread-safe; an exception thrown by a listener is reported through {@link System.Logger} and never reaches
- * the pool or the borrower.
+ * thread-safe; anything a listener throws ({@link Error}s included) is reported through {@link System.Logger}
+ * and never reaches the pool or the borrower.
  */
 public interface PoolListener {
 

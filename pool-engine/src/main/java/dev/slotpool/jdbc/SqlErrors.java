@@ -62,16 +62,13 @@ public final class SqlErrors {
 
     /**
      * Whether an error on a lent connection evicts it: the override's decision first (null: none), else
-     * {@link #isFatal}. An override that throws is ignored for this error.
+     * {@link #isFatal}. The override is the lease's, which the pool guards (its user code goes through
+     * {@code dev.slotpool.pool.UserCode}): one that throws is ignored for this error, never turning a statement
+     * error into a different one.
      */
     public static boolean evicts(SQLException e, SqlExceptionOverride override) {
         if (override != null) {
-            SqlExceptionOverride.Decision d;
-            try {
-                d = override.adjudicate(e);
-            } catch (RuntimeException | LinkageError | AssertionError ignored) {
-                d = null; // a broken override must not turn a statement error into a different one
-            }
+            SqlExceptionOverride.Decision d = override.adjudicate(e);
             if (d == SqlExceptionOverride.Decision.EVICT) {
                 return true;
             }

@@ -72,13 +72,16 @@ public final class ConnectionPool {
     /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
     private final Runnable onShortage;
     private final Returns returns;
+    /** Every call into user code goes through it (docs/architecture.md, "User code"). */
+    private final UserCode userCode;
 
     public ConnectionPool(PoolConfig config) {
         this.config = config;
         this.name = config.name();
         this.ticker = config.ticker();
         this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos());
-        this.events = new Events(name, config.listeners());
+        this.userCode = new UserCode(name);
+        this.events = new Events(name, config.listeners(), userCode);
         this.origins = new Origins(config, events);
         this.capacity = new Capacity(config.maxSize());
         this.borrowTimeoutNanos = config.borrowTimeout().toNanos();
@@ -95,12 +98,12 @@ public final class ConnectionPool {
                 (e, stamp) -> closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP));
         this.operations = new OriginOperations(config, origins, table, capacity, closing, drains, events,
                 wakeCreators, wakeHousekeeper);
-        Connector connector = new Connector(config.credentialsProvider());
+        Connector connector = new Connector(config.credentialsProvider(), userCode);
         SessionSetup setup = new SessionSetup(config);
         this.detector = new FailureDetector(config, origins, table, capacity, closing, operations, events, connector,
                 setup, this::meanHoldNanos, wakeCreators, wakeHousekeeper, closed);
         this.validation = new Validation(config, detector::validationFailed);
-        this.returns = new Returns(config, table, closing, detector, events, this::sampleHold, closed);
+        this.returns = new Returns(config, table, closing, detector, events, userCode, this::sampleHold, closed);
         this.creator = new Creator(config, origins, table, capacity, closing, drains, operations, detector, events,
                 connector, setup, returns, closed);
         this.onShortage = creator::shortage;
@@ -152,30 +155,17 @@ public final class ConnectionPool {
 
     /** A borrow wrapped by the {@link BorrowObserver}: plain ({@code labels} null) or labeled. */
     private Connection observed(Map<String, String> labels) throws SQLException {
-        Object started = null;
-        try {
-            started = observer.started(name);
-        } catch (RuntimeException | LinkageError | AssertionError ex) {
-            events.observerFailed(ex);
-        }
+        Object started = userCode.borrowStarted(observer);
         Connection c;
         try {
             c = labels == null ? borrow(0, 0) : borrowLabeled(labels);
         } catch (SQLException | RuntimeException | Error ex) {
-            observeEnd(started, null, -1, ex);
+            userCode.borrowEnded(observer, started, null, -1, ex);
             throw ex;
         }
         PooledConnection e = (PooledConnection) ((ProxyConnection) c).lease();
-        observeEnd(started, e.origin.name, e.lentAfterNanos, null);
+        userCode.borrowEnded(observer, started, e.origin.name, e.lentAfterNanos, null);
         return c;
-    }
-
-    private void observeEnd(Object started, String origin, long waitNanos, Throwable failure) {
-        try {
-            observer.ended(started, origin, waitNanos, failure);
-        } catch (RuntimeException | LinkageError | AssertionError ex) {
-            events.observerFailed(ex);
-        }
     }
 
     /** A borrow that goes on an earlier one's clock ({@code start}, {@code deadline}), or its own when 0. */
@@ -296,11 +286,12 @@ public final class ConnectionPool {
         // One deadline for the whole borrow: the labeled look, its validations and the plain borrow after it.
         long start = System.nanoTime();
         long deadline = start + borrowTimeoutNanos;
-        Connection c = Labels.borrowCheapest(table, this::lendIfUsable, labeling, requested, start, deadline);
+        Connection c = Labels.borrowCheapest(table, this::lendIfUsable, userCode, labeling, requested, start,
+                deadline);
         if (c == null) {
             c = borrow(start, deadline);
         }
-        return Labels.configure(name, labeling, requested, c);
+        return Labels.configure(name, userCode, labeling, requested, c);
     }
 
     /** Takes an available slot chosen by label cost, checking it like any borrow within the borrow's deadline.

@@ -16,9 +16,11 @@ import java.util.Properties;
 final class Connector {
 
     private final CredentialsProvider credentials;
+    private final UserCode userCode;
 
-    Connector(CredentialsProvider credentials) {
+    Connector(CredentialsProvider credentials, UserCode userCode) {
         this.credentials = credentials;
+        this.userCode = userCode;
     }
 
     Connection connect(Origin o) throws SQLException {
@@ -53,13 +55,7 @@ final class Connector {
     }
 
     private CredentialsProvider.Credentials fetch(Origin o) throws SQLException {
-        CredentialsProvider.Credentials given;
-        try {
-            given = credentials.credentials(o.name);
-        } catch (Exception | LinkageError e) {
-            throw new SQLException("credentials provider failed: " + e.getClass().getName() + ": "
-                    + e.getMessage(), null, 0, e);
-        }
+        CredentialsProvider.Credentials given = userCode.credentials(credentials, o.name);
         if (given == null) {
             throw new SQLException("credentials provider returned null for origin '" + o.name + "'");
         }

@@ -298,50 +298,24 @@ final class Creator {
         attempt.await(detector.connectTimeoutNanos(), () -> stopped);
     }
 
-    /** Runs on the attempt's thread: connect, then publish, or close what cannot be lent. Survives anything a
-     * driver throws ({@code Error}s included) and releases what was claimed for it. */
+    /**
+     * Runs on the attempt's thread: connect, then publish, or close what cannot be lent. The connect and its
+     * preparation (driver code, the credentials provider, the origin query) survive anything thrown ({@code Error}s
+     * included) and release what was claimed for them. What follows only counts and moves the slot, and calls no
+     * driver or user code that could throw (listeners go through {@link Events}): from the count of the opened
+     * connection on, it is published or closed through its slot, never cancelled or counted again (S2, S3).
+     */
     private void open(Origin o, Slot<PooledConnection> slot, long start) {
         Connection c = null;
+        PooledConnection e;
+        long now;
         try {
             c = connector.connect(o);
             setup.apply(c);
             Origin landed = o.discovers() ? origins.landed(o, c) : o;
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
-            long now = ticker.nanoTime();
-            placement.sampleConnect(now - start);
-            o.createTime.sample(now - start);
-            capacity.countOpened();
-            detector.connected(o);
-            capacity.landed(o, landed);
-            PooledConnection e = new PooledConnection(owner, landed, slot, c, defaults, statementCacheSize, now,
-                    now + lifetime());
-            if (landed != o) {
-                operations.landedOnDetectedDown(landed);
-            }
-            if (!o.isUp() || !landed.isUp() || landed.forgotten || shutdown.getAsBoolean()) {
-                // The origin was drained or the pool closed while we were connecting, or the URL landed on a
-                // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
-                // group off, so a group whose URL keeps choosing it does not spin.
-                if (landed != o && o.isUp() && !shutdown.getAsBoolean()) {
-                    detector.landedOnOriginNotUp(o, landed, now);
-                }
-                table.publishOwned(slot, e);
-                capacity.doneCreating(o);
-                closing.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
-                return;
-            }
-            if (landed != o) {
-                detector.landedOnOriginUp(o);
-            }
-            // Published before the creating counts drop, so a snapshot never misses the connection in between.
-            table.publish(slot, e);
-            capacity.doneCreating(o);
-            events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
-            if (shutdown.getAsBoolean()) {
-                // close() may have swept the table before this publish (it sets the flag, then sweeps; this
-                // publishes, then reads the flag: one of the two sees the other).
-                closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
-            }
+            now = ticker.nanoTime();
+            e = new PooledConnection(owner, landed, slot, c, defaults, statementCacheSize, now, now + lifetime());
         } catch (Throwable ex) {
             if (c != null) {
                 closeQuietly(c);
@@ -350,6 +324,40 @@ final class Creator {
             table.cancel(slot);
             unclaim(o);
             detector.connectFailed(o, Secrets.sanitize(ex, o.config, "could not connect"), ticker.nanoTime());
+            return;
+        }
+        Origin landed = e.origin;
+        placement.sampleConnect(now - start);
+        o.createTime.sample(now - start);
+        capacity.countOpened();
+        detector.connected(o);
+        capacity.landed(o, landed);
+        if (landed != o) {
+            operations.landedOnDetectedDown(landed);
+        }
+        if (!o.isUp() || !landed.isUp() || landed.forgotten || shutdown.getAsBoolean()) {
+            // The origin was drained or the pool closed while we were connecting, or the URL landed on a
+            // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
+            // group off, so a group whose URL keeps choosing it does not spin.
+            if (landed != o && o.isUp() && !shutdown.getAsBoolean()) {
+                detector.landedOnOriginNotUp(o, landed, now);
+            }
+            table.publishOwned(slot, e);
+            capacity.doneCreating(o);
+            closing.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
+            return;
+        }
+        if (landed != o) {
+            detector.landedOnOriginUp(o);
+        }
+        // Published before the creating counts drop, so a snapshot never misses the connection in between.
+        table.publish(slot, e);
+        capacity.doneCreating(o);
+        events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
+        if (shutdown.getAsBoolean()) {
+            // close() may have swept the table before this publish (it sets the flag, then sweeps; this
+            // publishes, then reads the flag: one of the two sees the other).
+            closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
         }
     }
 

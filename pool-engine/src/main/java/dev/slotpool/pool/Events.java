@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The one place user listeners are called: every call is guarded so a listener's exception is
+ * The one place user listeners are called, each call through {@link UserCode}: whatever a listener throws is
  * logged and never reaches the pool, and no listener runs while a slot is half-transitioned (callers emit
  * after the transition).
  */
@@ -19,20 +19,18 @@ final class Events {
 
     private final String poolName;
     private final PoolListener[] listeners;
+    private final UserCode userCode;
 
-    Events(String poolName, List<PoolListener> listeners) {
+    Events(String poolName, List<PoolListener> listeners, UserCode userCode) {
         this.poolName = poolName;
         this.listeners = listeners.toArray(new PoolListener[0]);
+        this.userCode = userCode;
     }
 
     /** Tells every listener the pool is starting (before any thread of the pool runs). */
     void started(PoolConfig config) {
         for (PoolListener l : listeners) {
-            try {
-                l.onStart(config);
-            } catch (RuntimeException | LinkageError | AssertionError e) {
-                report(l, e);
-            }
+            userCode.onStart(l, config);
         }
     }
 
@@ -57,40 +55,19 @@ final class Events {
         }
         PoolEvent event = new PoolEvent(type, origin, reason, detail, Instant.now());
         for (PoolListener l : listeners) {
-            try {
-                l.onEvent(event);
-            } catch (RuntimeException | LinkageError | AssertionError e) {
-                report(l, e);
-            }
+            userCode.onEvent(l, event);
         }
     }
 
     void borrowed(String origin, long waitNanos) {
         for (PoolListener l : listeners) {
-            try {
-                l.onBorrow(origin, waitNanos);
-            } catch (RuntimeException | LinkageError | AssertionError e) {
-                report(l, e);
-            }
+            userCode.onBorrow(l, origin, waitNanos);
         }
     }
 
     void returned(String origin, long heldNanos) {
         for (PoolListener l : listeners) {
-            try {
-                l.onReturn(origin, heldNanos);
-            } catch (RuntimeException | LinkageError | AssertionError e) {
-                report(l, e);
-            }
+            userCode.onReturn(l, origin, heldNanos);
         }
-    }
-
-    private void report(PoolListener l, Throwable e) {
-        LOG.log(System.Logger.Level.WARNING, "[" + poolName + "] listener " + l.getClass().getName() + " failed", e);
-    }
-
-    /** A borrow observer threw: logged, never passed to the borrower. */
-    void observerFailed(Throwable e) {
-        LOG.log(System.Logger.Level.WARNING, "[" + poolName + "] borrow observer failed", e);
     }
 }

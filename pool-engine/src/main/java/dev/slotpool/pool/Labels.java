@@ -17,8 +17,6 @@ import java.util.function.ToIntFunction;
 /** Labeled borrows with UCP semantics (cost 0 taken at once, else the cheapest, then configured). */
 final class Labels {
 
-    private static final System.Logger LOG = System.getLogger("dev.slotpool");
-
     private Labels() {
     }
 
@@ -33,10 +31,11 @@ final class Labels {
      * System.nanoTime). Null when none is acceptable, none may be taken ahead of waiters, or every candidate was
      * taken by others first or proved unusable (the caller then borrows any, on the same deadline).
      */
-    static Connection borrowCheapest(SlotTable<PooledConnection> table, Lender lender, LabelingCallback labeling,
-                                     Map<String, String> requested, long start, long deadline) throws SQLException {
-        ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp() ? cost(labeling, requested, e.labels())
-                : LabelingCallback.UNUSABLE;
+    static Connection borrowCheapest(SlotTable<PooledConnection> table, Lender lender, UserCode userCode,
+                                     LabelingCallback labeling, Map<String, String> requested, long start,
+                                     long deadline) throws SQLException {
+        ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp()
+                ? userCode.labelCost(labeling, requested, e.labels()) : LabelingCallback.UNUSABLE;
         for (Slot<PooledConnection> s; (s = table.tryBorrowCheapest(costOf, LabelingCallback.UNUSABLE)) != null; ) {
             Connection c = lender.lendIfUsable(s, start, deadline);
             if (c != null) {
@@ -46,29 +45,29 @@ final class Labels {
         return null;
     }
 
-    /** Makes a borrowed connection match the request, or retires it and fails the borrow. */
-    static Connection configure(String poolName, LabelingCallback labeling, Map<String, String> requested,
-                                Connection c) throws SQLException {
+    /**
+     * Makes a borrowed connection match the request, or retires it and fails the borrow: whatever the callback
+     * throws, the connection the borrower will not get goes back (closed), never lent to nobody.
+     */
+    static Connection configure(String poolName, UserCode userCode, LabelingCallback labeling,
+                                Map<String, String> requested, Connection c) throws SQLException {
         ProxyConnection proxy = (ProxyConnection) c;
-        if (cost(labeling, requested, proxy.labels()) == 0) {
+        if (userCode.labelCost(labeling, requested, proxy.labels()) == 0) {
             return c;
         }
         boolean ok;
         try {
-            ok = labeling.configure(requested, c);
+            ok = userCode.configureLabels(labeling, requested, c);
         } catch (SQLException e) {
             retireAndClose(proxy);
             throw e;
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "labeling callback failed", e);
-            ok = false;
         }
         if (!ok) {
             retireAndClose(proxy);
             throw new SQLException("pool '" + poolName + "': the labeling callback could not configure a "
                     + "connection for labels " + requested.keySet());
         }
-        if (cost(labeling, requested, proxy.labels()) != 0) {
+        if (userCode.labelCost(labeling, requested, proxy.labels()) != 0) {
             Map<String, String> merged = new HashMap<>(proxy.labels());
             merged.putAll(requested);
             proxy.lease().labels(merged);
@@ -79,16 +78,6 @@ final class Labels {
     private static void retireAndClose(ProxyConnection proxy) throws SQLException {
         ((PooledConnection) proxy.lease()).retire(CloseReason.LABELING_FAILED);
         proxy.close();
-    }
-
-    private static int cost(LabelingCallback labeling, Map<String, String> requested, Map<String, String> current) {
-        try {
-            int c = labeling.cost(requested, current);
-            return c < 0 ? 0 : c;
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "labeling callback cost() failed; treating as unusable", e);
-            return LabelingCallback.UNUSABLE;
-        }
     }
 
     static String stackText(Throwable t) {

@@ -19,6 +19,7 @@ import java.util.function.LongConsumer;
 final class Returns implements PooledConnection.Owner {
 
     private final Ticker ticker;
+    /** The configured override, guarded: the proxies call it on the holder's thread, and it never throws. */
     private final SqlExceptionOverride exceptionOverride;
     /** Whether origins' hold times are sampled (only latency-aware balancing reads them). */
     private final boolean latencyAware;
@@ -31,9 +32,9 @@ final class Returns implements PooledConnection.Owner {
     private final BooleanSupplier shutdown;
 
     Returns(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, FailureDetector detector,
-            Events events, LongConsumer sampleHold, BooleanSupplier shutdown) {
+            Events events, UserCode userCode, LongConsumer sampleHold, BooleanSupplier shutdown) {
         this.ticker = config.ticker();
-        this.exceptionOverride = config.exceptionOverride();
+        this.exceptionOverride = userCode.guarded(config.exceptionOverride());
         this.latencyAware = config.balancing() == Balancing.LATENCY;
         this.table = table;
         this.closing = closing;
@@ -73,21 +74,24 @@ final class Returns implements PooledConnection.Owner {
                 e.origin.sampleHold(held);
             }
         }
-        if (events.any()) {
-            events.returned(e.origin.name, held);
-        }
         boolean closed = shutdown.getAsBoolean();
         if (e.mustClose() || now - e.retireAt >= 0 || closed) {
             closing.closeOwned(e, closeReason(e, closed), false);
-            return;
+        } else {
+            detector.healthyReturn(e.origin);
+            table.release(e.slot);
+            // Dekker with drain and markDown, which store the origin's state and then visit the slots: this return
+            // stored the slot's state above and reads the origin's now. If the origin left UP in between,
+            // whichever comes second closes the connection: it does not wait idle for the next housekeeping visit.
+            if (!e.origin.isUp()) {
+                closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+            }
         }
-        detector.healthyReturn(e.origin);
-        table.release(e.slot);
-        // Dekker with drain and markDown, which store the origin's state and then visit the slots: this return
-        // stored the slot's state above and reads the origin's now. If the origin left UP in between, whichever
-        // comes second closes the connection: it does not wait idle for the next housekeeping visit.
-        if (!e.origin.isUp()) {
-            closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+        // Listeners last, once the connection is back in its slot or on its way to the closer: the return is a
+        // transition from the lease's end to the slot's release, and no user code runs inside one. Only final
+        // fields of the entry are read from here on: another borrower may own it already.
+        if (events.any()) {
+            events.returned(e.origin.name, held);
         }
     }
 

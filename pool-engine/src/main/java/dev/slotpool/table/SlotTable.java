@@ -300,6 +300,8 @@ public final class SlotTable<T> {
      * Borrows a slot, waiting up to {@code timeoutNanos}. A slot {@code preferred} accepts is taken first when
      * one is available; otherwise any. Returns the owned slot, or null on timeout.
      *
+     * @param onShortage the caller's, run when no slot is free and again once enqueued; whatever it throws is
+     *                   rethrown, and leaves no waiter behind
      * @throws InterruptedException if the thread is interrupted while waiting; it leaves no waiter behind
      *                              (the caller restores the interrupt status)
      */
@@ -335,9 +337,9 @@ public final class SlotTable<T> {
             throws InterruptedException {
         Waiter w = new Waiter(Thread.currentThread(), System.nanoTime());
         waiters.enqueue(w);
-        // Tell the creators again now that this waiter is counted: their first look may have come before it.
-        onShortage.run();
         try {
+            // Tell the creators again now that this waiter is counted: their first look may have come before it.
+            onShortage.run();
             // Look again after enqueueing: a slot made available between our last scan and the enqueue was
             // released by a returner that may not have seen us (volatile enqueue, then volatile reads: Dekker).
             Slot<T> s = scanWhileQueued(w, preferred);
@@ -356,10 +358,6 @@ public final class SlotTable<T> {
                 Parking.park(this, w.polling && headPollNanos > 0 ? Math.min(remaining, headPollNanos)
                         : remaining);
                 if (Thread.interrupted()) {
-                    Slot<T> late = w.cancel() ? null : w.handed();
-                    if (late != null) {
-                        release(late);
-                    }
                     throw new InterruptedException();
                 }
                 if (w.takeSignal()) {
@@ -370,16 +368,36 @@ public final class SlotTable<T> {
                 }
             }
             return s;
-        } finally {
-            waiters.leave(w);
-            // A head told to look (signalled, or polling, which returners no longer signal) answers for the slots
-            // made available meanwhile. However it leaves (a hand-off of another slot, its timeout, an interrupt),
-            // if one is still free the next head is told. Dekker with release: this leave is a volatile write
-            // before the read of the slots; a returner's store of AVAILABLE precedes its look at the queue's head.
-            if ((w.polling || w.signalPending()) && hasAvailable()) {
-                waiters.signalHead();
+        } catch (Throwable t) {
+            // An interrupt, or whatever the caller's onShortage threw: stop being a hand-off target before
+            // leaving (S1: nothing is handed to a thread that left), and give back a slot handed meanwhile.
+            Slot<T> late = w.cancel() ? null : w.handed();
+            if (late != null) {
+                release(late);
             }
+            throw t;
+        } finally {
+            leave(w);
         }
+    }
+
+    /**
+     * Unlinks a waiter whose wait is over. A head told to look (signalled, or polling, which returners no longer
+     * signal) answers for the slots made available meanwhile: however it leaves (a hand-off of another slot, its
+     * timeout, an interrupt), if one is still free the next head is told. Dekker with release: the leave is a
+     * volatile write before the read of the slots; a returner's store of AVAILABLE precedes its look at the
+     * queue's head.
+     */
+    void leave(Waiter w) {
+        waiters.leave(w);
+        if ((w.polling || w.signalPending()) && hasAvailable()) {
+            waiters.signalHead();
+        }
+    }
+
+    /** The queue, for same-package tests that play a waiter's part by hand. */
+    WaitQueue waiters() {
+        return waiters;
     }
 
     /**

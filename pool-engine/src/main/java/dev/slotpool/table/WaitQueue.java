@@ -99,20 +99,31 @@ final class WaitQueue {
     void signalHead() {
         // Most returns find a live head: look at it without making an iterator.
         Waiter head = queue.peekFirst();
-        if (head != null && !head.done()) {
-            if (!head.polling) {
-                head.signal();
-            }
+        if (head != null && told(head)) {
             return;
         }
         for (Waiter w : queue) {
-            if (!w.done()) {
-                if (!w.polling) {
-                    w.signal();
-                }
+            if (told(w)) {
                 return;
             }
         }
+    }
+
+    /**
+     * Tells {@code w} to look, unless it already polls; true if it is still waiting after that, so it answers for
+     * the slot, false if its wait is over and the next waiter must be told. The wait can end between the first
+     * look and the signal: the re-read after it is the Dekker pair with the waiter's cancel, then its read of the
+     * flag as it leaves ({@link SlotTable#leave}), both volatile. Either the leaver sees the signal and passes it
+     * on, or this sees the wait over and moves on (or both: one extra wake), never neither.
+     */
+    private static boolean told(Waiter w) {
+        if (w.done()) {
+            return false;
+        }
+        if (!w.polling) {
+            w.signal();
+        }
+        return !w.done();
     }
 
     /** Wakes every waiter (shutdown). */

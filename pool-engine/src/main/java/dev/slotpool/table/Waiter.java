@@ -63,9 +63,12 @@ final class Waiter {
         return o instanceof Slot<?> s ? (Slot<T>) s : null;
     }
 
-    /** Whether the wait is over (handed or cancelled). */
+    /**
+     * Whether the wait is over (handed or cancelled). Volatile: a returner reads it again after its signal, the
+     * Dekker pair with the waiter's cancel and then its read of the flag (see {@link WaitQueue#signalHead}).
+     */
     boolean done() {
-        return ITEM.getAcquire(this) != null;
+        return ITEM.getVolatile(this) != null;
     }
 
     /**
