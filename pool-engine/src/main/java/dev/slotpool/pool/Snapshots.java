@@ -50,17 +50,21 @@ final class Snapshots {
 
     /** How long a snapshot looks again while closes keep moving borrows (a cold path: the console, meters). */
     private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** Looks a snapshot takes at least before it gives up: on a busy machine the thread taking it can be off the
+     * processor for longer than {@link #SETTLE_NANOS}, and the time alone would then leave it one look. */
+    private static final int MIN_LOOKS = 64;
 
     /**
      * A snapshot whose borrow counts count each connection once: a close that moved a connection's borrows from
      * its slot to its origin's count while the snapshot was read ({@link Closing#retiring} changed) makes
-     * it read again, for at most {@link #SETTLE_NANOS}, yielding to the closer in between.
+     * it read again, for at least {@link #MIN_LOOKS} looks and {@link #SETTLE_NANOS}, yielding to the closer in
+     * between.
      */
     PoolSnapshot take() {
         long deadline = System.nanoTime() + SETTLE_NANOS;
-        while (true) {
+        for (int look = 1; ; look++) {
             long before = closing.retiring();
-            boolean last = System.nanoTime() - deadline >= 0;
+            boolean last = look >= MIN_LOOKS && System.nanoTime() - deadline >= 0;
             if ((before & 1) == 0 || last) {
                 PoolSnapshot s = takeOnce();
                 if (closing.retiring() == before || last) {
