@@ -13,6 +13,10 @@ import java.util.List;
  * @param host          host dimension, or null
  * @param state         UP, DRAINING or DOWN
  * @param stateReason   why it is in that state (e.g. "marked down", "3 consecutive connection failures")
+ * @param refusingNewSessions UP, but its server refuses new sessions while the ones the pool has answer
+ *                            ({@code downAfterFailures} connects failed in a row, docs/failover.md "Evidence"):
+ *                            borrows are served by its sessions, none is closed for it, and new connects wait
+ *                            for the creation back-off; false once a connect succeeds
  * @param weight        current target weight
  * @param targetShare   weight as a percentage of all UP origins' weights
  * @param actualShare   live connections as a percentage of the pool's live connections (0 when it has none)
@@ -31,7 +35,8 @@ import java.util.List;
  * @param slots         the origin's slots
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
-                             String host, OriginState state, String stateReason, int weight, double targetShare,
+                             String host, OriginState state, String stateReason, boolean refusingNewSessions,
+                             int weight, double targetShare,
                              double actualShare, int total, int available, int borrowed, int creating, int closing, long borrows,
                              int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
                              long statementCacheEvictions, List<SlotSnapshot> slots) {

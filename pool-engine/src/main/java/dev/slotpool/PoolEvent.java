@@ -28,7 +28,8 @@ public record PoolEvent(Type type, String origin, CloseReason reason, String det
          * no reason, has been held past the leak detection threshold and is left with its holder (detail: holder,
          * time held and, where recorded, the borrow stack). */
         LEAK,
-        /** An origin changed state (detail: from, to, why). */
+        /** An origin changed state (detail: from, to, why), or an UP origin started or stopped refusing new
+         * sessions (detail: "UP, refusing new sessions: ..." or "UP, accepting new sessions again: ..."). */
         ORIGIN_STATE,
         /** Target weights changed. */
         REBALANCE

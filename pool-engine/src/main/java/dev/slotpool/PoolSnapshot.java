@@ -46,6 +46,9 @@ public record PoolSnapshot(String name, boolean closed, int minSize, int maxSize
             if (o.state() != OriginState.UP && o.stateReason() != null) {
                 // Why a borrower finds no connection: "marked down", "suspended for checkpoint", a drain...
                 sb.append(" [").append(o.stateReason()).append(']');
+            } else if (o.refusingNewSessions()) {
+                // Why the pool does not grow there: its server refuses new sessions; its own still serve.
+                sb.append(" [refusing new sessions]");
             }
             sb.append("(total ").append(o.total()).append(", borrowed ").append(o.borrowed()).append(')');
         }

@@ -168,8 +168,9 @@ public final class SlotPoolBuilder {
     public SlotPoolBuilder balancing(Balancing balancing) { this.balancing = balancing; return this; }
 
     /** Failures in a row that mark an origin DOWN (a probe marks it UP again): failed or unanswered connects and
-     * probes, or lent connections broken by connection-level errors, each counted apart. Default 3; 0 disables
-     * detection; ≤ 1000. */
+     * probes, or lent connections broken by connection-level errors, each counted apart. Connect failures alone,
+     * on an origin whose sessions answer, close nothing: it is refusing new sessions (docs/failover.md
+     * "Evidence"). Default 3; 0 disables detection; ≤ 1000. */
     public SlotPoolBuilder downAfterFailures(int downAfterFailures) { this.downAfterFailures = downAfterFailures; return this; }
 
     /** Most idle connections a rebalance retires per housekeeping visit. Default 2; 1–1000. */

@@ -93,7 +93,7 @@ public class SlotPoolProperties {
     /** How target shares are set: weights, or latency (weights scaled by each origin's observed borrow-to-return time and broken connections). Engine default: weights. */
     private Balancing balancing;
 
-    /** Failed or unanswered connects, or connection-level errors on lent connections, in a row (counted apart) that mark an origin DOWN (0 disables detection, up to 1000). Engine default: 3. */
+    /** Failed or unanswered connects, or connection-level errors on lent connections, in a row (counted apart) that mark an origin DOWN; connect failures alone, while its sessions answer, only stop creation there (refusing new sessions). 0 disables detection, up to 1000. Engine default: 3. */
     private Integer downAfterFailures;
 
     /** Idle connections a rebalance retires per housekeeping run (1 to 1000). Engine default: 2. */

@@ -145,7 +145,9 @@ public final class ConsoleViews {
     }
 
     static OriginCard origin(OriginSnapshot o, double rate, Percentiles p) {
-        return new OriginCard(o.name(), o.url(), o.state().name(), o.stateReason(), o.service(), o.database(),
+        // An UP origin whose server refuses new sessions says so where the reason of its state is shown.
+        String reason = o.refusingNewSessions() ? "refusing new sessions" : o.stateReason();
+        return new OriginCard(o.name(), o.url(), o.state().name(), reason, o.service(), o.database(),
                 o.instance(), o.host(), o.weight(), oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), o.total(),
                 o.available(), o.borrowed(), o.creating(), o.closing(), o.borrows(), oneDecimal(rate),
                 p == null ? null : p.p50Millis(), p == null ? null : p.p99Millis(),

@@ -17,13 +17,17 @@ import java.util.function.LongSupplier;
 /**
  * Decides by itself when an origin is DOWN and when it answers again (docs/architecture.md, "Failure detection").
  *
- * <p>Two runs of evidence, counted apart, each marking the origin DOWN at {@code downAfterFailures}:
+ * <p>Two runs of evidence, counted apart, each judged at {@code downAfterFailures}:
  * <ul>
  * <li><b>connect failures</b> in a row: failed connects and probes, and every {@code connectTimeout} an attempt
- *     goes unanswered. Only a connect that succeeds resets it; it also sets the origin's back-off, so a server
- *     that refuses new sessions while its old ones still work is tried less and less often;</li>
+ *     goes unanswered. Only a connect that succeeds resets it; it also sets the origin's back-off. It is evidence
+ *     about new sessions only, so it closes nothing: an origin with sessions that answer is <em>refusing new
+ *     sessions</em> (UP, served by the sessions it has, connects on the back-off) until a connect succeeds. It
+ *     marks the origin DOWN only when there is nothing to keep: no session, or sessions gone silent (none came
+ *     back within {@link Probes#stuckNanos()}) while the connects find no server to talk to (unanswered, or a
+ *     connection-level error). A server at its session limit or refusing a login answered the connect;</li>
  * <li><b>connection errors</b> in a row: lent connections evicted for a connection-level error (SQLState class 08,
- *     vendor fatal codes). A healthy return resets it.</li>
+ *     vendor fatal codes), evidence from the sessions themselves: DOWN. A healthy return resets it.</li>
  * </ul>
  * Nothing else counts: a holder's own abort, a failed reset at return, a failed validation (idle connections a
  * firewall killed) do not. A failed validation only asks for a probe.
@@ -115,15 +119,72 @@ final class FailureDetector {
         // The first failure of a run is worth a warning; repeats (back-off retries, probes) only at DEBUG.
         events.emit(PoolEvent.Type.CREATION_FAILED, o.name, null, detail,
                 failures == 1 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG);
-        markDownAt(o, failures, "consecutive connection failures", sanitized, now);
+        judgeConnects(o, failures, sanitized, now);
     }
 
-    /** A connect succeeded: the run of connect failures ends, and so does the failure it kept. */
+    /**
+     * A run of connect failures at the threshold: DOWN only with nothing to keep (see the class comment), else the
+     * origin is refusing new sessions, reported once, when the run reaches the threshold. Judged again at every
+     * further failure, so sessions that go silent later still take the origin DOWN.
+     */
+    private void judgeConnects(Origin o, int failures, SQLException last, long now) {
+        if (threshold == 0 || failures < threshold || !o.isUp()) {
+            return;
+        }
+        Sessions sessions = sessions(o, now);
+        if (sessions.live == 0 || (sessions.answering == 0 && SqlErrors.isFatal(last))) {
+            markDownAt(o, failures, "consecutive connection failures", last, now);
+        } else if (failures == threshold) {
+            events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, refusing new sessions: " + failures
+                    + " consecutive connection failures while its " + sessions.live + " session(s) answer; they keep "
+                    + "serving, none is closed; next connect in "
+                    + TimeUnit.NANOSECONDS.toMillis(Math.max(0, o.nextAttemptAt - now)) + " ms; last: "
+                    + last.getMessage(), System.Logger.Level.WARNING);
+        }
+    }
+
+    /**
+     * The origin's live sessions (a discovery group's: its discovered origins'), and how many of them came back
+     * (returned or validated) within {@link Probes#stuckNanos()}. Reads each entry's times racily, as snapshots
+     * do: racy but benign, a stale time makes a session look a little longer silent.
+     */
+    private Sessions sessions(Origin o, long now) {
+        long window = probes.stuckNanos();
+        int[] counts = new int[2];
+        table.visit((state, e) -> {
+            if ((e.origin == o || e.origin.parent == o)
+                    && (state == SlotState.AVAILABLE || state == SlotState.BORROWED)) {
+                counts[0]++;
+                if (now - Math.max(e.returnedAt, e.lastValidatedAt) < window) {
+                    counts[1]++;
+                }
+            }
+            return true;
+        });
+        return new Sessions(counts[0], counts[1]);
+    }
+
+    private record Sessions(int live, int answering) {
+    }
+
+    /** A connect succeeded: the run of connect failures ends, and so does the failure it kept; an origin that was
+     * refusing new sessions accepts them again. */
     void connected(Origin o) {
         if (o.connectFailures.get() != 0) {
-            o.connectFailures.set(0);
+            int run = o.connectFailures.getAndSet(0);
+            if (threshold > 0 && run >= threshold && o.isUp()) {
+                events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, accepting new sessions again: a connect "
+                        + "succeeded after " + run + " failures", System.Logger.Level.INFO);
+            }
         }
         o.lastFailure = null;
+    }
+
+    /** Whether the origin is refusing new sessions: UP, with a run of connect failures at the threshold that did
+     * not take it DOWN (its sessions answer). A discovered origin shows its group's. */
+    boolean refusingNewSessions(Origin o) {
+        Origin connected = o.parent != null ? o.parent : o;
+        return threshold > 0 && o.isUp() && connected.connectFailures.get() >= threshold;
     }
 
     /**
@@ -290,7 +351,7 @@ final class FailureDetector {
             } else if (st.state() == OriginState.UP && !o.probeWanted) {
                 long since = probes.stuckSince(o);
                 if (since != Long.MAX_VALUE) {
-                    due = ahead(due, Math.max(since + stuck, o.nextProbeAt), now);
+                    due = ahead(due, Math.max(since + stuck, Math.max(o.nextProbeAt, o.nextAttemptAt)), now);
                 }
             }
         }

@@ -74,11 +74,13 @@ final class Probes {
         return !o.discovers();
     }
 
-    /** Asks for a probe of UP origins whose connections all look stuck. */
+    /** Asks for a probe of UP origins whose connections all look stuck, on the origin's back-off: one refusing
+     * new sessions is not asked again sooner than a creation would be. */
     void wantStuck(long now) {
         long stuck = stuckNanos();
         for (Origin o : origins.configured()) {
             if (probeable(o) && o.isUp() && !o.probeWanted && o.attempts.isEmpty() && now - o.nextProbeAt >= 0
+                    && now - o.nextAttemptAt >= 0
                     && stuckSince(o) != Long.MAX_VALUE && now - stuckSince(o) >= stuck) {
                 o.probeWanted = true;
             }

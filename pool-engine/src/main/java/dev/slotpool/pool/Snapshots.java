@@ -110,7 +110,8 @@ final class Snapshots {
             retired += o.retiredBorrows.get();
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
-            OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual);
+            OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
+                    detector.refusingNewSessions(o));
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
@@ -175,15 +176,15 @@ final class Snapshots {
     }
 
     private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share,
-                                         double actualShare) {
+                                         double actualShare, boolean refusing) {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.connectFailures.get(), o.brokenInARow.get());
             StatementCacheTotals retired = o.retiredStatements;
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
-                    cfg.instance(), cfg.host(), status.state(), status.reason(), o.weight, share, actualShare, c.total(),
-                    c.available, c.borrowed, creating, c.closing, borrows, failures,
+                    cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
+                    actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,
                     retired.hits() + c.statementHits, retired.misses() + c.statementMisses,
                     retired.evictions() + c.statementEvictions, List.copyOf(c.slots));
         }

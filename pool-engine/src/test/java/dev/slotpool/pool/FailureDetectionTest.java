@@ -1,7 +1,10 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.CloseReason;
 import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
+import dev.slotpool.PoolEvent;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +14,7 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,6 +81,132 @@ class FailureDetectionTest {
         // every healthy return, it would stay at 50 ms: about 60.
         assertThat(db.connectAttempts() - attemptsBefore).as("connects in 3 s while healthy returns continue")
                 .isLessThanOrEqualTo(10);
+    }
+
+    /** A server at its session limit: connects are refused while the sessions the pool has keep answering. */
+    @Test
+    void refusedConnectsWhileTheSessionsAnswerCloseNothing() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-full");
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(2).maxSize(2).downAfterFailures(3)
+                .creationBackoffMax(Duration.ofMillis(200)).borrowTimeout(Duration.ofSeconds(2)).config());
+        Pools.await(pool, s -> s.available() == 2, "2 idle");
+
+        db.down(true); // new sessions refused; the open ones keep working
+        pool.borrow().abort(INLINE); // one gone: below minSize, the creator keeps trying to replace it
+        Pools.closesDone(pool);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread borrower = new Thread(() -> {
+            while (!stop.get()) {
+                try (Connection c = pool.borrow()) {
+                    c.createStatement().execute("SELECT 1");
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        });
+        borrower.start();
+        long failedBefore = db.failedConnects();
+        try {
+            // 50, 100, 200 ms back-off: threshold 3 reached within about 0.4 s; twice over within about 1.2 s.
+            Pools.await(pool, s -> db.failedConnects() - failedBefore >= 6, "six refused connects");
+        } finally {
+            stop.set(true);
+            borrower.join(10_000);
+        }
+        assertThat(borrower.isAlive()).isFalse();
+
+        assertThat(failure.get()).as("borrows while the server refused new sessions").isNull();
+        assertThat(events.events).as("nothing taken DOWN, nothing closed for the refused connects")
+                .noneMatch(e -> e.type() == PoolEvent.Type.ORIGIN_STATE && e.detail().contains("-> DOWN"))
+                .noneMatch(e -> e.reason() == CloseReason.ORIGIN_NOT_UP);
+        OriginSnapshot o = pool.snapshot().origins().get(0);
+        assertThat(o.state()).isEqualTo(OriginState.UP);
+        assertThat(o.total()).as("the session that answers").isEqualTo(1);
+        assertThat(db.live()).isEqualTo(1);
+        assertThat(o.refusingNewSessions()).as("refusing new sessions: %s", pool.snapshot().summary()).isTrue();
+        assertThat(pool.snapshot().summary()).contains("default=UP [refusing new sessions]");
+        assertThat(events.events).as("reported once, when the run reached the threshold")
+                .filteredOn(e -> e.type() == PoolEvent.Type.ORIGIN_STATE)
+                .singleElement().satisfies(e -> assertThat(e.detail()).startsWith("UP, refusing new sessions: 3 "
+                        + "consecutive connection failures while its 1 session(s) answer"));
+
+        db.down(false);
+        Pools.await(pool, s -> s.total() == 2 && !s.origins().get(0).refusingNewSessions(),
+                "replaced once the server accepts new sessions again");
+        Pools.await(pool, s -> events.events.stream().anyMatch(e -> e.type() == PoolEvent.Type.ORIGIN_STATE
+                && e.detail().startsWith("UP, accepting new sessions again")), "the event saying so");
+    }
+
+    /** Connects refused and the one session silent (borrowed, never back): nothing answers, so DOWN. */
+    @Test
+    void refusedConnectsWithSilentSessionsStillMarkTheOriginDown() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-silent");
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(1).maxSize(2).downAfterFailures(3)
+                .creationBackoffMax(Duration.ofMillis(200)).borrowTimeout(Duration.ofMillis(300)).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+        Connection held = pool.borrow();
+        LockSupport.parkNanos(Duration.ofMillis(1500).toNanos()); // past the 1 s window: the session is silent
+        db.down(true);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread borrower = new Thread(() -> { // a waiter: the creator tries to open a second connection
+            while (!stop.get()) {
+                try (Connection c = pool.borrow()) {
+                    c.createStatement().execute("SELECT 1");
+                } catch (java.sql.SQLException expected) {
+                    // a borrow timeout: the only session is held
+                }
+            }
+        });
+        borrower.start();
+        try {
+            Pools.await(pool, s -> s.origins().get(0).state() == OriginState.DOWN,
+                    "DOWN: connects refused and its session silent");
+        } finally {
+            stop.set(true);
+            borrower.join(10_000);
+            held.abort(INLINE);
+        }
+        assertThat(events.events).noneMatch(e -> e.type() == PoolEvent.Type.ORIGIN_STATE
+                && e.detail().contains("refusing new sessions"));
+    }
+
+    /** Every session busy past the silence window, and the server refuses a login (a rotated password): the
+     * server answered the connect, so the busy session is a slow statement, not silence. */
+    @Test
+    void aRefusedLoginWhileEverySessionIsBusyIsNotSilence() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-busy").requirePassword("s3cret-pw");
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(1).maxSize(2).downAfterFailures(3)
+                .creationBackoffMax(Duration.ofMillis(100)).borrowTimeout(Duration.ofMillis(300)).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+        Connection held = pool.borrow();
+        LockSupport.parkNanos(Duration.ofMillis(1500).toNanos()); // past the 1 s window
+        db.requirePassword("rotated");
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread borrower = new Thread(() -> { // a waiter: the creator tries to open a second connection
+            while (!stop.get()) {
+                try (Connection c = pool.borrow()) {
+                    c.createStatement().execute("SELECT 1");
+                } catch (java.sql.SQLException expected) {
+                    // a borrow timeout: the only session is held
+                }
+            }
+        });
+        borrower.start();
+        long failedBefore = db.failedConnects();
+        try {
+            Pools.await(pool, s -> db.failedConnects() - failedBefore >= 5, "five refused logins");
+        } finally {
+            stop.set(true);
+            borrower.join(10_000);
+        }
+        OriginSnapshot o = pool.snapshot().origins().get(0);
+        assertThat(o.state()).as("%s", o.stateReason()).isEqualTo(OriginState.UP);
+        assertThat(o.refusingNewSessions()).isTrue();
+        assertThat(held.isClosed()).isFalse();
+        assertThat(held.isValid(1)).as("the busy session still works").isTrue();
+        held.close();
     }
 
     @Test

@@ -35,7 +35,7 @@ public final class PoolViews {
 
     /** One origin in the pool view: counts and one compact entry per slot. */
     public record OriginView(String name, String url, Dimensions dimensions, OriginState state, String stateReason,
-                             int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
+                             boolean refusingNewSessions, int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
                              int consecutiveFailures, StatementCacheCounts statementCache, List<SlotSummary> slots) {
     }
 
@@ -51,7 +51,7 @@ public final class PoolViews {
 
     /** {@code GET /actuator/pool/{origin}}: the origin with every slot in full. */
     public record OriginDetail(String name, String url, Dimensions dimensions, OriginState state, String stateReason,
-                               int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
+                               boolean refusingNewSessions, int weight, double targetShare, double actualShare, OriginSizes sizes, long borrows,
                                int consecutiveFailures, StatementCacheCounts statementCache, List<SlotDetail> slots) {
     }
 
@@ -74,14 +74,16 @@ public final class PoolViews {
     }
 
     static OriginView origin(OriginSnapshot o) {
-        return new OriginView(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
+        return new OriginView(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.refusingNewSessions(),
+                o.weight(),
                 oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 statementCache(o),
                 o.slots().stream().map(x -> new SlotSummary(x.index(), x.state(), x.retiring(), x.borrowCount())).toList());
     }
 
     public static OriginDetail originDetail(OriginSnapshot o) {
-        return new OriginDetail(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.weight(),
+        return new OriginDetail(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.refusingNewSessions(),
+                o.weight(),
                 oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 statementCache(o), o.slots().stream().map(PoolViews::slot).toList());
     }

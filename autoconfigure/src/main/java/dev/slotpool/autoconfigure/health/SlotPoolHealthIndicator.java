@@ -34,6 +34,9 @@ public final class SlotPoolHealthIndicator implements HealthIndicator {
             if (o.stateReason() != null) {
                 d.put("reason", o.stateReason());
             }
+            if (o.refusingNewSessions()) {
+                d.put("refusingNewSessions", true); // still UP: its sessions serve
+            }
             d.put("total", o.total());
             d.put("available", o.available());
             d.put("borrowed", o.borrowed());
