@@ -43,6 +43,11 @@ final class Shutdown {
         this.closer = closer;
     }
 
+    /** The longest close() takes: shutdownTimeout for borrowed connections and connects, then the three waits. */
+    static long longestNanos(PoolConfig config) {
+        return config.shutdownTimeout().toNanos() + 3 * GRACE_NANOS;
+    }
+
     void run() {
         creator.stop();
         housekeeper.stop();
@@ -50,7 +55,9 @@ final class Shutdown {
         drains.closeAll(CloseReason.POOL_CLOSED);
         closeIdle();
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
-        while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0) {
+        // An interrupted caller stops waiting for the holders (a park would return at once: a busy loop).
+        while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0
+                && !Thread.currentThread().isInterrupted()) {
             Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
         }
         table.visit((state, e) -> {
