@@ -241,12 +241,13 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         }
     }
 
+    /** Whether {@link #close()} has begun (or this bean-style instance was closed before its first use). */
     public boolean isClosed() {
         if (pool != null) {
-            return pool.snapshot().closed();
+            return pool.isClosed();
         }
         Object s = state;
-        return s == CLOSED || (s instanceof Running running && running.pool().snapshot().closed());
+        return s == CLOSED || (s instanceof Running running && running.pool().isClosed());
     }
 
     // JavaBean properties: the names Boot's DataSourceBuilder looks for (url, username, password,

@@ -108,7 +108,7 @@ public final class ConnectionPool {
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations, detector,
                 validation, events, wakeCreators, closed);
-        this.suspension = new Suspension(operations, this::snapshot, config.housekeepingPeriod());
+        this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
         ProxyConnection.prepareClasses();
         events.started(config);
@@ -300,7 +300,7 @@ public final class ConnectionPool {
 
     private SQLException timeout(long start) {
         timeouts.incrementAndGet();
-        PoolSnapshot snap = snapshot();
+        PoolSnapshot snap = counts();
         SQLException cause = detector.currentFailure();
         String msg = "pool '" + name + "': no connection available within "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms (borrow timeout "
@@ -332,6 +332,16 @@ public final class ConnectionPool {
 
     public PoolSnapshot snapshot() {
         return snapshots.take();
+    }
+
+    /** The counts and states without the slots ({@link Snapshots#counts}): for a failure message or a wait. */
+    private PoolSnapshot counts() {
+        return snapshots.counts();
+    }
+
+    /** Whether close() has begun: borrows fail from then on. A flag read, for {@code DataSource.isClosed()}. */
+    public boolean isClosed() {
+        return shutdown;
     }
 
     /** Checkpoint and restore: see {@link Suspension}. */
