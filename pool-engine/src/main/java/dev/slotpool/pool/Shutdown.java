@@ -95,6 +95,8 @@ final class Shutdown {
                 a.join(grace - System.nanoTime());
             }
         } catch (InterruptedException e) {
+            // The caller was interrupted: it stops waiting, but the connects are still told to end.
+            running.forEach(ConnectAttempt::interrupt);
             Thread.currentThread().interrupt();
         }
     }

@@ -128,4 +128,29 @@ class ShutdownTest {
         assertThat(poolThreads("died")).as("no pool thread survives the second close()").isEmpty();
         assertThat(db.live()).isZero();
     }
+
+    /**
+     * close() from an interrupted thread (a container stopping its workers) does not wait for borrowed connections:
+     * a park returns at once while the interrupt is set, so the wait was a busy loop for all of shutdownTimeout.
+     * It takes them back at once and keeps the interrupt for the caller.
+     */
+    @Test
+    void anInterruptedCloseTakesBackBorrowedConnectionsWithoutWaiting() throws Exception {
+        StubDatabase db = StubDatabase.reset("shutdown-interrupted");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).name("interrupted").minSize(1).maxSize(1)
+                .shutdownTimeout(Duration.ofSeconds(30)).config());
+        Connection held = pool.borrow();
+        long start = System.nanoTime();
+        Thread.currentThread().interrupt();
+        try {
+            pool.close();
+        } finally {
+            assertThat(Thread.interrupted()).as("the caller's interrupt is kept").isTrue();
+        }
+        long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(millis).as("close() of an interrupted thread, shutdownTimeout 30 s").isLessThan(15_000);
+        Pools.await(pool, s -> db.live() == 0, "the borrowed connection aborted");
+        assertThat(db.aborted()).isEqualTo(1);
+        assertThat(held.isClosed()).isTrue();
+    }
 }
