@@ -170,7 +170,8 @@ class ConfigurationDocTest {
             Matcher max = MAXIMUM.matcher(ranges.get(name));
             assertThat(max.find()).as("the maximum of %s in '%s'", name, ranges.get(name)).isTrue();
             long n = Long.parseLong(max.group(1));
-            Duration documented = max.group(2).equals("d") ? Duration.ofDays(n) : Duration.of(n, UNITS.get(max.group(2)));
+            Duration documented = max.group(2).equals("d") ? Duration.ofDays(n)
+                    : Duration.of(n, UNITS.get(max.group(2)));
 
             SlotPoolBuilder atMax = SlotPoolDataSource.builder().url("jdbc:h2:mem:doc-max");
             setter.invoke(atMax, documented);

@@ -362,9 +362,10 @@ public final class ConnectionPool {
      * Closes the pool: see {@link dev.slotpool.SlotPoolDataSource#close()}. Idempotent; a second call while the
      * first runs waits for it, at most as long as a close may take ({@link Shutdown#longestNanos}). Takes at most
      * shutdownTimeout for borrowed connections and running connects together, plus a second at each of three steps
-     * for pool threads still in a driver call (creators, the keepalive, interrupted connects, closes); those end
-     * on their own and close what they hold. A close whose steps threw leaves the pool closed to borrowers, and the
-     * next close() runs the steps again (each is idempotent) rather than find the pool closing for ever.
+     * for pool threads still in a driver call (creators, the housekeeper and the keepalive, interrupted connects,
+     * closes); those end on their own and close what they hold. A close whose steps threw leaves the pool closed
+     * to borrowers, and the next close() runs the steps again (each is idempotent) rather than find the pool
+     * closing for ever.
      */
     public void close() {
         long waitEnd = System.nanoTime() + Shutdown.longestNanos(config);

@@ -62,7 +62,7 @@ final class Snapshots {
             long before = closing.retiring();
             boolean last = System.nanoTime() - deadline >= 0;
             if ((before & 1) == 0 || last) {
-                PoolSnapshot s = takeOnce();
+                PoolSnapshot s = takeOnce(true);
                 if (closing.retiring() == before || last) {
                     return s;
                 }
@@ -78,10 +78,6 @@ final class Snapshots {
      */
     PoolSnapshot counts() {
         return takeOnce(false);
-    }
-
-    private PoolSnapshot takeOnce() {
-        return takeOnce(true);
     }
 
     /** One pass; with {@code slots}, every live slot's snapshot too. */

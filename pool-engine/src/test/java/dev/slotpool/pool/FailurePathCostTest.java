@@ -54,8 +54,8 @@ class FailurePathCostTest {
             assertThat(e.getMessage()).contains("pool 'test': no connection available within")
                     .contains("(borrow timeout 0 ms)").contains("total=" + size).contains("borrowed=" + size)
                     .contains("waiting=").contains("default=UP(total " + size + ", borrowed " + size + ")");
-            System.out.printf("failure path: one timed-out borrow with %d holders (leak tracing, 200-frame borrow stacks)"
-                    + " allocated %d bytes%n", size, bytes);
+            System.out.printf("failure path: one timed-out borrow with %d holders (leak tracing, 200-frame borrow"
+                    + " stacks) allocated %d bytes%n", size, bytes);
             // 100 borrow stacks of 200 frames as text are megabytes; the counts the message needs are a few KB.
             assertThat(bytes).as("bytes allocated by one timed-out borrow with %d holders", size)
                     .isLessThan(256 * 1024);
