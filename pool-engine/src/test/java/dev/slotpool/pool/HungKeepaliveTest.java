@@ -27,16 +27,19 @@ class HungKeepaliveTest {
                 .abandonedTimeout(Duration.ofSeconds(2)).shutdownTimeout(Duration.ZERO).config());
         try {
             Pools.await(pool, s -> s.available() == 5, "5 idle");
-            db.validationDelay(Duration.ofSeconds(30)); // every validation now lasts its whole timeout
+            db.validationDelay(Duration.ofSeconds(30)); // every validation from now on lasts its whole timeout
+            long before = db.validations();
             Connection leaked = pool.borrow();          // no JDBC call from here on: abandoned after 2 s
 
-            Pools.await(pool, s -> db.validations() > 0, "a keepalive validation hanging in the driver");
-            // The abandoned timer is due about 2 s after the borrow; the hung validations (4 × 30 s) end far later.
-            // Pools.await gives up after 20 s: on the old code the housekeeper was inside the first validation.
+            // The abandoned timer is due about 2 s after the borrow, the keepalive of the 4 idle ones 1 s after they
+            // were created; their validations (4 × 30 s) end far later. Pools.await gives up after 20 s: on the old
+            // code the housekeeper was inside the first validation.
             Pools.await(pool, s -> recorder.events.stream().anyMatch(e -> e.type() == PoolEvent.Type.LEAK
                     && e.reason() == CloseReason.ABANDONED), "the abandoned connection taken back");
-            assertThat(db.validations()).as("validations finished or under way: one at a time").isLessThanOrEqualTo(1);
             assertThat(leaked.isClosed()).isTrue();
+            Pools.await(pool, s -> db.validations() > before, "a keepalive validation hanging in the driver");
+            assertThat(pool.housekeeper.keepaliveIdle()).as("the keepalive batch still under way").isFalse();
+            assertThat(db.validations() - before).as("hung validations: one at a time").isEqualTo(1);
         } finally {
             pool.close();
         }
