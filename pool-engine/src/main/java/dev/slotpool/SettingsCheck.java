@@ -14,6 +14,20 @@ import java.util.Set;
  */
 final class SettingsCheck {
 
+    /**
+     * The longest timer or wait a setting may ask for (docs/configuration.md gives each setting's maximum): far
+     * below the 292 years at which {@link Duration#toNanos()} overflows and below the 73 years the pool's deadlines
+     * use for "never" ({@code OriginStatus.NEVER}), so a deadline of now plus any of them, or of several added,
+     * cannot wrap around.
+     */
+    static final Duration MAX_TIMER = Duration.ofDays(365);
+    /** A borrower's longest wait: a borrow that waits a day for a connection is a hang in all but name. */
+    static final Duration MAX_BORROW_TIMEOUT = Duration.ofHours(24);
+    /** How long close() may wait for borrowed connections (it also waits up to 3 s for pool threads). */
+    static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofHours(1);
+    /** A turn is measured in microseconds; past a second the queue's oldest waiter starves behind it. */
+    static final Duration MAX_TURN = Duration.ofSeconds(1);
+
     private SettingsCheck() {
     }
 
@@ -41,26 +55,30 @@ final class SettingsCheck {
             v.add(new ConfigViolation("initialSize", String.valueOf(b.initialSize),
                     "must be between minSize (" + b.minSize + ") and maxSize (" + b.maxSize + ")"));
         }
-        atLeast(v, "borrowTimeout", b.borrowTimeout, Duration.ZERO, false);
-        atLeast(v, "turnDuration", b.turnDuration, Duration.ZERO, false);
+        range(v, "borrowTimeout", b.borrowTimeout, Duration.ZERO, MAX_BORROW_TIMEOUT, false);
+        range(v, "turnDuration", b.turnDuration, Duration.ZERO, MAX_TURN, false);
         between(v, "creatorThreads", b.creatorThreads, 1, 64);
         within(v, "creationBackoffMax", b.creationBackoffMax, Duration.ofMillis(50), Duration.ofMinutes(10));
-        atLeast(v, "inactiveTimeout", b.inactiveTimeout, Duration.ofSeconds(1), true);
-        atLeast(v, "maxLifetime", b.maxLifetime, Duration.ofSeconds(1), true);
-        atLeast(v, "abandonedTimeout", b.abandonedTimeout, Duration.ZERO, false);
-        atLeast(v, "timeToLive", b.timeToLive, Duration.ZERO, false);
-        atLeast(v, "leakDetectionThreshold", b.leakDetectionThreshold, Duration.ofSeconds(1), true);
-        if (b.initializationFailTimeout != null && b.initializationFailTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
-            v.add(new ConfigViolation("initializationFailTimeout", b.initializationFailTimeout.toString(),
+        range(v, "inactiveTimeout", b.inactiveTimeout, Duration.ofSeconds(1), MAX_TIMER, true);
+        range(v, "maxLifetime", b.maxLifetime, Duration.ofSeconds(1), MAX_TIMER, true);
+        range(v, "abandonedTimeout", b.abandonedTimeout, Duration.ZERO, MAX_TIMER, false);
+        range(v, "timeToLive", b.timeToLive, Duration.ZERO, MAX_TIMER, false);
+        range(v, "leakDetectionThreshold", b.leakDetectionThreshold, Duration.ofSeconds(1), MAX_TIMER, true);
+        Duration initFail = b.initializationFailTimeout;
+        if (initFail != null && initFail.compareTo(Duration.ofMinutes(10)) > 0) {
+            v.add(new ConfigViolation("initializationFailTimeout", initFail.toString(),
                     "must be ≤ PT10M (or negative to start without waiting)"));
+        } else if (initFail != null && initFail.compareTo(MAX_TIMER.negated()) < 0) {
+            v.add(new ConfigViolation("initializationFailTimeout", initFail.toString(),
+                    "must be ≥ " + MAX_TIMER.negated() + " (any negative value starts without waiting)"));
         }
-        atLeast(v, "keepaliveInterval", b.keepaliveInterval, Duration.ofSeconds(1), true);
-        atLeast(v, "validateAfterIdle", b.validateAfterIdle, Duration.ZERO, false);
+        range(v, "keepaliveInterval", b.keepaliveInterval, Duration.ofSeconds(1), MAX_TIMER, true);
+        range(v, "validateAfterIdle", b.validateAfterIdle, Duration.ZERO, MAX_TIMER, false);
         within(v, "connectTimeout", b.connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
         within(v, "validationTimeout", b.validationTimeout, Duration.ofSeconds(1), Duration.ofMinutes(10));
         within(v, "housekeepingPeriod", b.housekeepingPeriod, Duration.ofMillis(10), Duration.ofMinutes(10));
-        atLeast(v, "shutdownTimeout", b.shutdownTimeout, Duration.ZERO, false);
-        atLeast(v, "downGracePeriod", b.downGracePeriod, Duration.ZERO, false);
+        range(v, "shutdownTimeout", b.shutdownTimeout, Duration.ZERO, MAX_SHUTDOWN_TIMEOUT, false);
+        range(v, "downGracePeriod", b.downGracePeriod, Duration.ZERO, MAX_TIMER, false);
         between(v, "downAfterFailures", b.downAfterFailures, 0, 1000);
         between(v, "rebalanceStep", b.rebalanceStep, 1, 1000);
         between(v, "statementCacheSize", b.statementCacheSize, 0, 10_000);
@@ -168,8 +186,9 @@ final class SettingsCheck {
         }
     }
 
-    private static void atLeast(List<ConfigViolation> v, String property, Duration value, Duration min,
-                                boolean zeroDisables) {
+    /** At least {@code min} (or 0, where {@code zeroDisables}) and at most {@code max}. */
+    private static void range(List<ConfigViolation> v, String property, Duration value, Duration min, Duration max,
+                              boolean zeroDisables) {
         if (value == null) {
             v.add(new ConfigViolation(property, "null", "must be set"));
         } else if (value.isNegative()) {
@@ -177,6 +196,8 @@ final class SettingsCheck {
         } else if (!(zeroDisables && value.isZero()) && value.compareTo(min) < 0) {
             v.add(new ConfigViolation(property, value.toString(),
                     "must be ≥ " + min + (zeroDisables ? " (or 0 to disable)" : "")));
+        } else if (value.compareTo(max) > 0) {
+            v.add(new ConfigViolation(property, value.toString(), "must be ≤ " + max));
         }
     }
 

@@ -99,13 +99,13 @@ public final class SlotPoolBuilder {
     /** Connections opened at start. Default minSize; minSize ≤ initialSize ≤ maxSize. */
     public SlotPoolBuilder initialSize(int initialSize) { this.initialSize = initialSize; return this; }
 
-    /** Longest a borrow waits for a connection. Default 30 s; ≥ 0 (0 fails at once when none is free). */
+    /** Longest a borrow waits for a connection. Default 30 s; 0 – 24 h (0 fails at once when none is free). */
     public SlotPoolBuilder borrowTimeout(Duration borrowTimeout) { this.borrowTimeout = borrowTimeout; return this; }
 
     /**
      * While threads wait, how long a thread that the queue gave a connection may keep borrowing ahead of the
      * queue (its turn) before its returns go to the oldest waiter and its borrows join the back of the queue.
-     * Default 250 µs; ≥ 0 (0 = strict FIFO: every return goes to the oldest waiter). Shorter is fairer over
+     * Default 250 µs; 0 – 1 s (0 = strict FIFO: every return goes to the oldest waiter). Shorter is fairer over
      * short windows, longer costs fewer context switches under contention.
      */
     public SlotPoolBuilder turnDuration(Duration turnDuration) { this.turnDuration = turnDuration; return this; }
@@ -116,24 +116,24 @@ public final class SlotPoolBuilder {
     /** Cap of the exponential back-off between failed connection attempts. Default 5 s; 50 ms – 10 min. */
     public SlotPoolBuilder creationBackoffMax(Duration creationBackoffMax) { this.creationBackoffMax = creationBackoffMax; return this; }
 
-    /** Idle connections above minSize are closed after this. Default 10 min; 0 disables; else ≥ 1 s. */
+    /** Idle connections above minSize are closed after this. Default 10 min; 0 disables; else 1 s – 365 d. */
     public SlotPoolBuilder inactiveTimeout(Duration inactiveTimeout) { this.inactiveTimeout = inactiveTimeout; return this; }
 
     /** Connections are retired (when idle or at return) after this age, minus up to 2.5 % jitter so they do
-     * not all reconnect at once. Default 30 min; 0 disables; else ≥ 1 s. */
+     * not all reconnect at once. Default 30 min; 0 disables; else 1 s – 365 d. */
     public SlotPoolBuilder maxLifetime(Duration maxLifetime) { this.maxLifetime = maxLifetime; return this; }
 
-    /** A borrowed connection with no JDBC activity for this long is taken back and aborted. Default 0 (off); ≥ 0. */
+    /** A borrowed connection with no JDBC activity for this long is taken back and aborted. Default 0 (off); 0 – 365 d. */
     public SlotPoolBuilder abandonedTimeout(Duration abandonedTimeout) { this.abandonedTimeout = abandonedTimeout; return this; }
 
-    /** A connection borrowed for longer than this is taken back and aborted. Default 0 (off); ≥ 0. */
+    /** A connection borrowed for longer than this is taken back and aborted. Default 0 (off); 0 – 365 d. */
     public SlotPoolBuilder timeToLive(Duration timeToLive) { this.timeToLive = timeToLive; return this; }
 
-    /** Idle connections are validated this often. Default 2 min; 0 disables; else ≥ 1 s. */
+    /** Idle connections are validated this often. Default 2 min; 0 disables; else 1 s – 365 d. */
     public SlotPoolBuilder keepaliveInterval(Duration keepaliveInterval) { this.keepaliveInterval = keepaliveInterval; return this; }
 
-    /** A connection idle for longer than this is validated before it is lent. Default 500 ms; ≥ 0 (0 = every
-     * borrow). */
+    /** A connection idle for longer than this is validated before it is lent. Default 500 ms; 0 – 365 d (0 =
+     * every borrow). */
     public SlotPoolBuilder validateAfterIdle(Duration validateAfterIdle) { this.validateAfterIdle = validateAfterIdle; return this; }
 
     /** How long a creator waits for one connect or probe before it counts the attempt as failed and goes on
@@ -152,11 +152,11 @@ public final class SlotPoolBuilder {
     public SlotPoolBuilder housekeepingPeriod(Duration housekeepingPeriod) { this.housekeepingPeriod = housekeepingPeriod; return this; }
 
     /** At {@link SlotPoolDataSource#close()}, how long borrowed connections may take to come back before they
-     * are aborted. Default 10 s; ≥ 0. */
+     * are aborted. Default 10 s; 0 – 1 h. */
     public SlotPoolBuilder shutdownTimeout(Duration shutdownTimeout) { this.shutdownTimeout = shutdownTimeout; return this; }
 
     /** After an origin goes DOWN, how long its borrowed connections may run before they are aborted.
-     * Default 5 s; ≥ 0. */
+     * Default 5 s; 0 – 365 d. */
     public SlotPoolBuilder downGracePeriod(Duration downGracePeriod) { this.downGracePeriod = downGracePeriod; return this; }
 
     /** Whether a DOWN origin's borrowed connections are aborted after {@link #downGracePeriod} (true) or only
@@ -180,7 +180,7 @@ public final class SlotPoolBuilder {
     public SlotPoolBuilder leakTracing(boolean leakTracing) { this.leakTracing = leakTracing; return this; }
 
     /** A connection borrowed longer than this is reported once per borrow (a LEAK event and a WARNING with the
-     * holder's thread and borrow stack) and left with its holder. Default 0 (off); else ≥ 1 s. */
+     * holder's thread and borrow stack) and left with its holder. Default 0 (off); else 1 s – 365 d. */
     public SlotPoolBuilder leakDetectionThreshold(Duration leakDetectionThreshold) { this.leakDetectionThreshold = leakDetectionThreshold; return this; }
 
     /** Idle prepared and callable statements kept per connection for reuse by its next holders (prepared and
@@ -191,7 +191,7 @@ public final class SlotPoolBuilder {
      * How long {@link #build()} waits for a first connection on any origin before it fails with a
      * {@link PoolInitializationException} naming every origin and its last failure (it also waits for one failed
      * attempt per origin, at most connectTimeout longer). Default: connectTimeout; 0 = one attempt per origin;
-     * negative = start at once and fill in the background. Ignored when initialSize is 0. At most 10 min.
+     * negative = start at once and fill in the background. Ignored when initialSize is 0. At most 10 min; at least −365 d.
      */
     public SlotPoolBuilder initializationFailTimeout(Duration initializationFailTimeout) { this.initializationFailTimeout = initializationFailTimeout; return this; }
 

@@ -142,6 +142,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * Each origin turns DOWN once empty. Idempotent: an origin that is not UP is left as it is.
      */
     public void drain(String origin, Duration timeout) {
+        checkTimeout("drain", timeout);
         pool().operations().drain(origin, timeout);
     }
 
@@ -187,10 +188,17 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws InterruptedException if interrupted while waiting (the pool stays suspended)
      */
     public boolean suspend(Duration timeout) throws InterruptedException {
-        if (timeout == null || timeout.isNegative()) {
-            throw new IllegalArgumentException("suspend timeout must be ≥ 0 (was " + timeout + ")");
-        }
+        checkTimeout("suspend", timeout);
         return pool().suspension().suspend(timeout);
+    }
+
+    /** An operation's timeout: not negative, and within the bound of the timer settings (its deadline cannot
+     * overflow; docs/configuration.md). */
+    private static void checkTimeout(String operation, Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.compareTo(SettingsCheck.MAX_TIMER) > 0) {
+            throw new IllegalArgumentException(operation + " timeout must be between 0 and " + SettingsCheck.MAX_TIMER
+                    + " (was " + timeout + ")");
+        }
     }
 
     /**
@@ -210,7 +218,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * Closes the pool: stops its threads, closes idle connections, waits up to {@code shutdownTimeout} for
      * borrowed ones and for connects under way, then aborts the borrowed ones and interrupts the connects
      * (a connect that ignores the interrupt finishes later on its own thread and closes what it opened).
-     * Waiting borrowers fail with "pool is closed". Idempotent; a call while another runs waits for it.
+     * Waiting borrowers fail with "pool is closed". Idempotent; a call while another runs waits for it, at most
+     * {@code shutdownTimeout} plus 3 s; a call after one that failed half way runs the steps again.
      */
     @Override
     public void close() {
@@ -232,12 +241,13 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         }
     }
 
+    /** Whether {@link #close()} has begun (or this bean-style instance was closed before its first use). */
     public boolean isClosed() {
         if (pool != null) {
-            return pool.snapshot().closed();
+            return pool.isClosed();
         }
         Object s = state;
-        return s == CLOSED || (s instanceof Running running && running.pool().snapshot().closed());
+        return s == CLOSED || (s instanceof Running running && running.pool().isClosed());
     }
 
     // JavaBean properties: the names Boot's DataSourceBuilder looks for (url, username, password,

@@ -1,11 +1,17 @@
 package dev.slotpool;
 
+import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** build() reports every bad setting at once, names it, and never rewrites a value. */
@@ -117,5 +123,56 @@ class BuilderValidationTest {
         assertThat(JdbcUrls.redact("jdbc:sqlserver://db;user=a;password=p;db=x"))
                 .isEqualTo("jdbc:sqlserver://db;user=a;password=***;db=x");
         assertThat(JdbcUrls.redact("jdbc:h2:mem:x")).isEqualTo("jdbc:h2:mem:x");
+    }
+
+    /** The Duration settings of the builder, found by their setters, so a new one is checked too. */
+    private static List<Method> durationSetters() {
+        return Arrays.stream(SlotPoolBuilder.class.getDeclaredMethods())
+                .filter(m -> Modifier.isPublic(m.getModifiers()) && m.getParameterCount() == 1
+                        && m.getParameterTypes()[0] == Duration.class)
+                .toList();
+    }
+
+    /**
+     * Every Duration setting has an upper bound: a value whose nanoseconds overflow a long (or that would push a
+     * deadline past the pool's "never") is named at build time, never met as an ArithmeticException in close()
+     * or a timer.
+     */
+    @Test
+    void everyDurationSettingIsBoundedAndNamedAtBuildTime() throws Exception {
+        List<Method> setters = durationSetters();
+        assertThat(setters).hasSizeGreaterThan(15);
+        for (Method setter : setters) {
+            for (Duration huge : List.of(Duration.ofSeconds(Long.MAX_VALUE), Duration.ofDays(200_000),
+                    Duration.ofDays(40 * 365))) {
+                SlotPoolBuilder b = SlotPoolDataSource.builder().url("jdbc:h2:mem:bounds");
+                setter.invoke(b, huge);
+                InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, b::config);
+                assertThat(e).as("%s(%s)", setter.getName(), huge).isNotNull();
+                assertThat(e.violations()).as("%s(%s)", setter.getName(), huge).singleElement()
+                        .satisfies(v -> assertThat(v.property()).isEqualTo(setter.getName()));
+            }
+        }
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:bounds")
+                        .initializationFailTimeout(Duration.ofSeconds(Long.MIN_VALUE)).config());
+        assertThat(e.violations()).singleElement()
+                .satisfies(v -> assertThat(v.property()).isEqualTo("initializationFailTimeout"));
+    }
+
+    /** drain and suspend take a timeout at run time: bounded like the settings, refused before anything changes. */
+    @Test
+    void operationTimeoutsAreBoundedLikeTheSettings() throws Exception {
+        StubDatabase db = StubDatabase.reset("operation-bounds");
+        try (SlotPoolDataSource ds = SlotPoolDataSource.builder().url(db.url()).minSize(1).maxSize(1).build()) {
+            assertThatThrownBy(() -> ds.drain("default", Duration.ofSeconds(Long.MAX_VALUE)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("drain timeout must be between");
+            assertThatThrownBy(() -> ds.drain("default", Duration.ofDays(40 * 365)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> ds.suspend(Duration.ofDays(200_000)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("suspend timeout must be");
+            assertThat(ds.snapshot().origins().get(0).state()).as("nothing changed").isEqualTo(OriginState.UP);
+            assertThat(ds.isSuspended()).isFalse();
+        }
     }
 }

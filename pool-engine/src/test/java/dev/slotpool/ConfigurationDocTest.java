@@ -141,6 +141,52 @@ class ConfigurationDocTest {
         assertThat(checked).as("property defaults checked").isGreaterThan(30);
     }
 
+    /** {@code | `setting` | default | unit | range |}: the setting and its range cell. */
+    private static final Pattern ROW_RANGE = Pattern.compile(
+            "^\\| `([a-zA-Z]+)(?:\\([^`]*\\))?` \\| [^|]+ \\| [^|]+ \\| ([^|]+) \\|", Pattern.MULTILINE);
+    /** The maximum a range cell states: {@code 1 s – 365 d}, {@code 0 – 24 h}, {@code ≤ 10 min}. */
+    private static final Pattern MAXIMUM = Pattern.compile("(?:–|≤) (\\d+) (µs|ms|s|min|h|d)\\b");
+
+    /**
+     * Every Duration setting's row states its maximum, and the maximum is the engine's: the value itself builds,
+     * a nanosecond more is a violation naming the setting.
+     */
+    @Test
+    void everyDurationSettingDocumentsTheMaximumTheEngineEnforces() throws Exception {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        Map<String, String> ranges = new java.util.HashMap<>();
+        Matcher row = ROW_RANGE.matcher(section(doc, "Pool"));
+        while (row.find()) {
+            ranges.put(row.group(1), row.group(2));
+        }
+        int checked = 0;
+        for (Method setter : SlotPoolBuilder.class.getDeclaredMethods()) {
+            if (!Modifier.isPublic(setter.getModifiers()) || setter.getParameterCount() != 1
+                    || setter.getParameterTypes()[0] != Duration.class) {
+                continue;
+            }
+            String name = setter.getName();
+            assertThat(ranges).as("a row for %s", name).containsKey(name);
+            Matcher max = MAXIMUM.matcher(ranges.get(name));
+            assertThat(max.find()).as("the maximum of %s in '%s'", name, ranges.get(name)).isTrue();
+            long n = Long.parseLong(max.group(1));
+            Duration documented = max.group(2).equals("d") ? Duration.ofDays(n)
+                    : Duration.of(n, UNITS.get(max.group(2)));
+
+            SlotPoolBuilder atMax = SlotPoolDataSource.builder().url("jdbc:h2:mem:doc-max");
+            setter.invoke(atMax, documented);
+            assertThat(atMax.config()).as("%s = %s builds", name, documented).isNotNull();
+            SlotPoolBuilder above = SlotPoolDataSource.builder().url("jdbc:h2:mem:doc-max");
+            setter.invoke(above, documented.plusNanos(1));
+            InvalidPoolConfigException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    InvalidPoolConfigException.class, above::config);
+            assertThat(e).as("%s above its documented maximum %s", name, documented).isNotNull();
+            assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly(name);
+            checked++;
+        }
+        assertThat(checked).as("duration settings checked").isGreaterThan(15);
+    }
+
     /**
      * Compares each row's default cell with the value of the accessor of the same name on {@code config}; rows
      * without such an accessor (a callback, a listener) are skipped. Returns how many rows were compared.

@@ -43,6 +43,10 @@ final class CachedStatement {
     PreparedStatement statement;
     /** The cache's age counter when it last came back ({@link StatementCache#put}). */
     long lastUsed;
+    /** Neighbours in the cache's age order while idle (the one that came back before it, and after); null when
+     * lent. */
+    CachedStatement older;
+    CachedStatement newer;
 
     /** Settings changed during the current lending; restored by {@link #reset()}. */
     private int dirty;

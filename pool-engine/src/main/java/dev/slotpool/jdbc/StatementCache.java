@@ -10,7 +10,9 @@ import java.sql.Statement;
  * <p><b>Bound.</b> Every {@link #put} advances the age counter. A put into a full cache replaces the least
  * recently used idle statement (of either kind) only if it has not been used for more than 4 × capacity puts;
  * otherwise the statement coming back is closed, not cached. So a burst of one-off SQL cannot flush statements
- * that are in steady use, and statements nobody uses any more make room after a while.
+ * that are in steady use, and statements nobody uses any more make room after a while. The idle statements of both
+ * kinds are also linked in the order they came back ({@link CachedStatement#older}/{@link CachedStatement#newer}),
+ * so the least recently used is the list's head: a put into a full cache reads it, not both tables.
  *
  * <p><b>Ownership.</b> The cache belongs to the physical connection ({@code PooledConnection}) and is used only by
  * the connection's holder, through its {@link ProxyConnection} (S1): a statement is removed while it is lent, so two
@@ -29,6 +31,9 @@ public final class StatementCache {
     private final StatementTable callable;
     /** Puts so far: the age counter. */
     private long age;
+    /** The idle statement that came back longest ago and the latest one, both kinds together; null when empty. */
+    private CachedStatement oldest;
+    private CachedStatement newest;
     /** Set when the pool closed the connection: nothing is cached or handed out any more. */
     private boolean closed;
 
@@ -59,6 +64,11 @@ public final class StatementCache {
         return evictions;
     }
 
+    /** Slots read so far to remove eviction victims (see {@link StatementTable#evictionReads}). */
+    long evictionReads() {
+        return prepared.evictionReads + callable.evictionReads;
+    }
+
     /** Idle statements now. */
     int idle() {
         return prepared.size() + callable.size();
@@ -74,6 +84,7 @@ public final class StatementCache {
                 : (isCall ? callable : prepared).take(sql, type, concurrency, holdability, generatedKeys,
                         columnIndexes, columnNames);
         if (found != null) {
+            unlink(found);
             hits++;
         } else {
             misses++;
@@ -92,11 +103,12 @@ public final class StatementCache {
             return statement.statement;
         }
         if (idle() >= capacity) {
-            CachedStatement victim = older(prepared.oldest(), callable.oldest());
+            CachedStatement victim = oldest;
             if (victim == null || now - victim.lastUsed <= (long) AGE_FACTOR * capacity) {
                 return statement.statement;
             }
             (victim.callable ? callable : prepared).remove(victim);
+            unlink(victim);
             evictions++;
             add(statement, now);
             return victim.statement;
@@ -105,16 +117,36 @@ public final class StatementCache {
         return null;
     }
 
+    /** Adds an idle statement as the newest: puts advance the age, so the list stays ordered by lastUsed. */
     private void add(CachedStatement statement, long now) {
         statement.lastUsed = now;
         (statement.callable ? callable : prepared).add(statement);
+        statement.older = newest;
+        statement.newer = null;
+        if (newest == null) {
+            oldest = statement;
+        } else {
+            newest.newer = statement;
+        }
+        newest = statement;
     }
 
-    private static CachedStatement older(CachedStatement a, CachedStatement b) {
-        if (a == null) {
-            return b;
+    /** Takes a statement that left its table out of the age order. */
+    private void unlink(CachedStatement statement) {
+        CachedStatement o = statement.older;
+        CachedStatement n = statement.newer;
+        if (o == null) {
+            oldest = n;
+        } else {
+            o.newer = n;
         }
-        return b == null || a.lastUsed <= b.lastUsed ? a : b;
+        if (n == null) {
+            newest = o;
+        } else {
+            n.older = o;
+        }
+        statement.older = null;
+        statement.newer = null;
     }
 
     /** The pool closed the connection: drop every idle statement (its driver closed them) and cache nothing more. */
@@ -122,5 +154,7 @@ public final class StatementCache {
         closed = true;
         prepared.clear();
         callable.clear();
+        oldest = null;
+        newest = null;
     }
 }

@@ -15,6 +15,9 @@ final class StatementTable {
     private final CachedStatement[] slots;
     private final int mask;
     private int size;
+    /** Slots read to remove eviction victims: a plain count (the holder's, S1) by which StatementCacheTest bounds
+     * the cost of a put into a full cache. */
+    long evictionReads;
 
     /** A table for up to {@code capacity} idle statements. */
     StatementTable(int capacity) {
@@ -53,21 +56,11 @@ final class StatementTable {
         size++;
     }
 
-    /** The idle statement that came back longest ago, or null when empty. */
-    CachedStatement oldest() {
-        CachedStatement oldest = null;
-        for (CachedStatement c : slots) {
-            if (c != null && (oldest == null || c.lastUsed < oldest.lastUsed)) {
-                oldest = c;
-            }
-        }
-        return oldest;
-    }
-
     /** Removes this very entry (identity), if present. */
     void remove(CachedStatement statement) {
         CachedStatement[] s = slots;
         for (int i = statement.hash & mask; s[i] != null; i = (i + 1) & mask) {
+            evictionReads++;
             if (s[i] == statement) {
                 removeAt(i);
                 return;

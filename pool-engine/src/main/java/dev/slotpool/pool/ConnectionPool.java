@@ -39,6 +39,7 @@ public final class ConnectionPool {
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
     private static final int CLOSED = 2;
+    private static final int FAILED = 3;
 
     final PoolConfig config;
     final String name;
@@ -60,7 +61,8 @@ public final class ConnectionPool {
 
     final AtomicLong timeouts = new AtomicLong();
     private volatile boolean shutdown;
-    /** OPEN → CLOSING by the one close() that runs (CAS); CLOSED when it returns, releasing the others. */
+    /** OPEN (or FAILED) → CLOSING by the one close() that runs (CAS); CLOSED when its steps are done, FAILED when
+     * they threw, so another close() runs them again; either way the state leaves CLOSING. */
     private final AtomicInteger closeState = new AtomicInteger(OPEN);
 
     private final long borrowTimeoutNanos;
@@ -109,7 +111,7 @@ public final class ConnectionPool {
         this.onShortage = creator::shortage;
         this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations, detector,
                 validation, events, wakeCreators, closed);
-        this.suspension = new Suspension(operations, this::snapshot, config.housekeepingPeriod());
+        this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
         ProxyConnection.prepareClasses();
         events.started(config);
@@ -304,7 +306,7 @@ public final class ConnectionPool {
 
     private SQLException timeout(long start) {
         timeouts.incrementAndGet();
-        PoolSnapshot snap = snapshot();
+        PoolSnapshot snap = counts();
         SQLException cause = detector.currentFailure();
         String msg = "pool '" + name + "': no connection available within "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms (borrow timeout "
@@ -338,6 +340,16 @@ public final class ConnectionPool {
         return snapshots.take();
     }
 
+    /** The counts and states without the slots ({@link Snapshots#counts}): for a failure message or a wait. */
+    private PoolSnapshot counts() {
+        return snapshots.counts();
+    }
+
+    /** Whether close() has begun: borrows fail from then on. A flag read, for {@code DataSource.isClosed()}. */
+    public boolean isClosed() {
+        return shutdown;
+    }
+
     /** Checkpoint and restore: see {@link Suspension}. */
     public Suspension suspension() {
         return suspension;
@@ -354,19 +366,44 @@ public final class ConnectionPool {
 
     /**
      * Closes the pool: see {@link dev.slotpool.SlotPoolDataSource#close()}. Idempotent; a second call while the
-     * first runs waits for it. Takes at most shutdownTimeout for borrowed connections and running connects
-     * together, plus a second at each of three steps for pool threads still in a driver call (creators and the
-     * housekeeper, interrupted connects, closes); those end on their own and close what they hold.
+     * first runs waits for it, at most as long as a close may take ({@link Shutdown#longestNanos}). Takes at most
+     * shutdownTimeout for borrowed connections and running connects together, plus a second at each of three steps
+     * for pool threads still in a driver call (creators, the housekeeper and the keepalive, interrupted connects,
+     * closes); those end on their own and close what they hold. A close whose steps threw leaves the pool closed
+     * to borrowers, and the next close() runs the steps again (each is idempotent) rather than find the pool
+     * closing for ever.
      */
     public void close() {
-        if (!closeState.compareAndSet(OPEN, CLOSING)) {
-            while (closeState.get() != CLOSED) {
+        long waitEnd = System.nanoTime() + Shutdown.longestNanos(config);
+        while (true) {
+            int s = closeState.get();
+            if (s == CLOSED) {
+                return;
+            }
+            // A single CAS decides which caller runs the steps (S4: no lock); the others wait below.
+            if (s != CLOSING && closeState.compareAndSet(s, CLOSING)) {
+                runShutdown();
+                return;
+            }
+            if (s == CLOSING) {
+                // The pool is already closed to borrowers (the flag is set): past the bound, or when this thread is
+                // interrupted, waiting for the other close() would only hang this caller.
+                if (System.nanoTime() - waitEnd >= 0 || Thread.currentThread().isInterrupted()) {
+                    return;
+                }
                 Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
             }
-            return;
         }
+    }
+
+    private void runShutdown() {
         shutdown = true;
-        new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer).run();
-        closeState.set(CLOSED);
+        boolean done = false;
+        try {
+            new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer).run();
+            done = true;
+        } finally {
+            closeState.set(done ? CLOSED : FAILED);
+        }
     }
 }

@@ -7,15 +7,18 @@ import dev.slotpool.Ticker;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
  * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the
- * table once and closes idle connections above minSize, retires connections past their lifetime, validates idle
- * ones (keepalive), reports connections held past the leak detection threshold, takes back abandoned and
- * over-time-to-live connections, closes connections of origins that are not UP, and advances drains and
- * rebalances. Tests call {@link #pass()} directly with a manual ticker.
+ * table once and closes idle connections above minSize, retires connections past their lifetime, hands idle ones
+ * due for a validation to the {@link Keepalive} thread (no driver call holds the timers), reports connections held
+ * past the leak detection threshold, takes back abandoned and over-time-to-live connections, closes connections of
+ * origins that are not UP, and advances drains and rebalances. Tests call {@link #pass()} directly with a manual
+ * ticker.
  */
 final class Housekeeper {
 
@@ -30,14 +33,14 @@ final class Housekeeper {
     private final PacedDrains drains;
     private final OriginOperations operations;
     private final FailureDetector detector;
-    private final Validation validation;
+    /** Null when keepaliveInterval is 0. */
+    private final Keepalive keepalive;
     private final Runnable wakeCreators;
     private final BooleanSupplier shutdown;
     private final long periodNanos;
     private final long inactiveNanos;
     private final long abandonedNanos;
     private final long ttlNanos;
-    private final long keepaliveNanos;
     private final LeakWarnings leaks;
     /** A discovered origin with no connection this long is forgotten: inactiveTimeout, or 10 min when that is off. */
     private final long forgetNanos;
@@ -59,14 +62,15 @@ final class Housekeeper {
         this.drains = drains;
         this.operations = operations;
         this.detector = detector;
-        this.validation = validation;
         this.wakeCreators = wakeCreators;
         this.shutdown = shutdown;
         this.periodNanos = c.housekeepingPeriod().toNanos();
         this.inactiveNanos = c.inactiveTimeout().toNanos();
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
-        this.keepaliveNanos = c.keepaliveInterval().toNanos();
+        long keepaliveNanos = c.keepaliveInterval().toNanos();
+        this.keepalive = keepaliveNanos > 0
+                ? new Keepalive(poolName, ticker, keepaliveNanos, table, closing, validation, shutdown) : null;
         this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events);
         this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
     }
@@ -74,11 +78,22 @@ final class Housekeeper {
     void start() {
         thread = threads.newThread(this::run, "housekeeper");
         thread.start();
+        if (keepalive != null) {
+            keepalive.start();
+        }
     }
 
     void stop() {
         stopped = true;
         Parking.unpark(thread);
+        if (keepalive != null) {
+            keepalive.stop();
+        }
+    }
+
+    /** Whether no keepalive batch is under way (tests wait for it after a {@link #pass()}). */
+    boolean keepaliveIdle() {
+        return keepalive == null || keepalive.idle();
     }
 
     /** An operation scheduled work before the next visit (a paced drain, an abort deadline): look again. */
@@ -87,9 +102,9 @@ final class Housekeeper {
     }
 
     /**
-     * Waits for the thread until {@code deadline} (System.nanoTime), then interrupts it. Its only driver calls
-     * are keepalive validations (closes go to the {@link Closer}); one that outlasts this closes its connection
-     * when it ends ({@link #keepalive}).
+     * Waits for the thread and the keepalive's until {@code deadline} (System.nanoTime), then interrupts them. The
+     * housekeeper makes no driver call (closes go to the {@link Closer}, validations to the {@link Keepalive}); a
+     * validation that outlasts this closes its connection when it ends.
      */
     void join(long deadline) {
         try {
@@ -101,16 +116,19 @@ final class Housekeeper {
         if (thread.isAlive()) {
             thread.interrupt();
         }
+        if (keepalive != null) {
+            keepalive.join(deadline);
+        }
     }
 
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
      * ({@link PacedDrains#nextDue}) or the next thing the failure detector has to look at
      * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
-     * It survives anything a driver throws (an {@code Error} from a close or a validation included): the pool's
-     * timers must not stop because one connection misbehaved. A failure that repeats (a probe thread that cannot
-     * start while its origin stays due) is tried again after a back-off (50 ms doubling to creationBackoffMax; a
-     * wake cuts it short), not in a loop.
+     * It survives anything a visit throws (an {@code Error} included): the pool's timers must not stop because one
+     * connection or listener misbehaved. A failure that repeats (a probe thread that cannot start while its origin
+     * stays due) is tried again after a back-off (50 ms doubling to creationBackoffMax; a wake cuts it short), not
+     * in a loop.
      */
     private void run() {
         long next = System.nanoTime() + periodNanos;
@@ -148,14 +166,19 @@ final class Housekeeper {
         }
         long now = ticker.nanoTime();
         int[] closableIdle = {capacity.occupied() - minSize};
+        // Connections due for a keepalive, when the keepalive thread is free to take them.
+        List<PooledConnection> due = keepalive != null && keepalive.idle() ? new ArrayList<>() : null;
         table.visit((state, e) -> {
             if (state == SlotState.AVAILABLE) {
-                closableIdle[0] -= visitIdle(e, now, closableIdle[0]) ? 1 : 0;
+                closableIdle[0] -= visitIdle(e, now, closableIdle[0], due) ? 1 : 0;
             } else if (state == SlotState.BORROWED && e.lent()) {
                 visitBorrowed(e, now);
             }
             return true;
         });
+        if (due != null && !due.isEmpty()) {
+            keepalive.submit(due);
+        }
         origins.forgetEmpty(now, forgetNanos);
         origins.splitGroupWeights();
         operations.housekeep(now);
@@ -164,16 +187,17 @@ final class Housekeeper {
         }
     }
 
-    /** Returns true if it closed the connection for inactivity (so the count above min shrinks). */
-    private boolean visitIdle(PooledConnection e, long now, int closableIdle) {
+    /** Returns true if it closed the connection for inactivity (so the count above min shrinks); adds it to
+     * {@code due} (when not null) if a keepalive is due. */
+    private boolean visitIdle(PooledConnection e, long now, int closableIdle, List<PooledConnection> due) {
         if (!e.origin.isUp()) {
             closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
         } else if (now - e.retireAt >= 0) {
             closing.closeIfIdle(e, CloseReason.MAX_LIFETIME);
         } else if (inactiveNanos > 0 && closableIdle > 0 && now - e.returnedAt >= inactiveNanos) {
             return closing.closeIfIdle(e, CloseReason.INACTIVE);
-        } else if (keepaliveNanos > 0 && now - Math.max(e.returnedAt, e.lastValidatedAt) >= keepaliveNanos) {
-            keepalive(e);
+        } else if (due != null && keepalive.due(e, now)) {
+            due.add(e);
         }
         return false;
     }
@@ -201,24 +225,6 @@ final class Housekeeper {
             }
         } else if (now - e.retireAt >= 0) {
             e.retire(CloseReason.MAX_LIFETIME);
-        }
-    }
-
-    /** Validates an idle connection if it wins it from borrowers; a good one goes back (to a waiter first). */
-    private void keepalive(PooledConnection e) {
-        if (!table.tryBorrow(e.slot, e)) {
-            return;
-        }
-        if (validation.validate(e, Long.MAX_VALUE)) {
-            e.lastValidatedAt = ticker.nanoTime();
-            table.release(e.slot);
-            // A validation can outlast close() (a driver call the pool's join does not wait for): close() sets the
-            // flag, then sweeps; this released, then reads the flag. One of the two closes it.
-            if (shutdown.getAsBoolean()) {
-                closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
-            }
-        } else {
-            closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
         }
     }
 }

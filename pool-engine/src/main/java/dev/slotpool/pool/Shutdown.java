@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
  * The steps of {@link ConnectionPool#close()} once the pool's flag is set (docs/architecture.md, "Closing"): stop
  * the pool threads and the table, close idle connections, give borrowed ones {@code shutdownTimeout} to come
  * back, then take back the rest, and wait a bounded time at each of three steps for pool threads still in a
- * driver call: creators and the housekeeper, interrupted connects, closes. Past that they end on their own and
- * close what they hold (each reads the flag after its store).
+ * driver call: creators, the housekeeper and the keepalive, interrupted connects, closes. Past that they end on
+ * their own and close what they hold (each reads the flag after its store).
  */
 final class Shutdown {
 
@@ -43,6 +43,11 @@ final class Shutdown {
         this.closer = closer;
     }
 
+    /** The longest close() takes: shutdownTimeout for borrowed connections and connects, then the three waits. */
+    static long longestNanos(PoolConfig config) {
+        return config.shutdownTimeout().toNanos() + 3 * GRACE_NANOS;
+    }
+
     void run() {
         creator.stop();
         housekeeper.stop();
@@ -50,7 +55,9 @@ final class Shutdown {
         drains.closeAll(CloseReason.POOL_CLOSED);
         closeIdle();
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
-        while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0) {
+        // An interrupted caller stops waiting for the holders (a park would return at once: a busy loop).
+        while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0
+                && !Thread.currentThread().isInterrupted()) {
             Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
         }
         table.visit((state, e) -> {
@@ -88,6 +95,8 @@ final class Shutdown {
                 a.join(grace - System.nanoTime());
             }
         } catch (InterruptedException e) {
+            // The caller was interrupted: it stops waiting, but the connects are still told to end.
+            running.forEach(ConnectAttempt::interrupt);
             Thread.currentThread().interrupt();
         }
     }

@@ -66,7 +66,7 @@ final class Snapshots {
             long before = closing.retiring();
             boolean last = look >= MIN_LOOKS && System.nanoTime() - deadline >= 0;
             if ((before & 1) == 0 || last) {
-                PoolSnapshot s = takeOnce();
+                PoolSnapshot s = takeOnce(true);
                 if (closing.retiring() == before || last) {
                     return s;
                 }
@@ -75,7 +75,17 @@ final class Snapshots {
         }
     }
 
-    private PoolSnapshot takeOnce() {
+    /**
+     * The counts and states alone, read once: every origin with its state, reason and counts, and no slot (no
+     * holder's name, no borrow stack as text). What a borrow timeout's message and a suspension's wait need; a
+     * timeout storm builds one per failure.
+     */
+    PoolSnapshot counts() {
+        return takeOnce(false);
+    }
+
+    /** One pass; with {@code slots}, every live slot's snapshot too. */
+    private PoolSnapshot takeOnce(boolean slots) {
         long now = ticker.nanoTime();
         Origin[] known = origins.all();
         Map<Origin, Counts> byOrigin = new IdentityHashMap<>();
@@ -94,7 +104,7 @@ final class Snapshots {
         table.visit((state, e) -> {
             if (state != SlotState.EMPTY) {
                 Counts c = byOrigin.computeIfAbsent(e.origin, k -> new Counts());
-                c.add(state, slot(e.slot.index(), state, e, now), e.borrowCount);
+                c.add(state, slots ? slot(e.slot.index(), state, e, now) : null, e.borrowCount);
                 c.addStatements(e.statementCache);
                 total.add(state, null, e.borrowCount);
             }

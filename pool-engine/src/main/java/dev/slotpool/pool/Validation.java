@@ -9,10 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Checks a connection its caller owns (a borrower's idle-too-long connection, the housekeeper's keepalive) with
- * the configured query or {@code isValid}, bounded in time. A failed validation does not count toward marking the
- * origin DOWN (a firewall may have killed an idle connection): it only tells the failure detector, which may
- * probe.
+ * Checks a connection its caller owns (a borrower's idle-too-long connection, a keepalive on the {@link Keepalive}
+ * thread) with the configured query or {@code isValid}, bounded in time. A failed validation does not count toward
+ * marking the origin DOWN (a firewall may have killed an idle connection): it only tells the failure detector,
+ * which may probe.
  */
 final class Validation {
 

@@ -159,6 +159,41 @@ class StatementCacheTest {
         assertThat(cache.idle()).isZero();
     }
 
+    /**
+     * A put into a full cache finds its victim without a scan: the slots read to find and remove the least
+     * recently used statement stay a handful per put, whatever the capacity (they were both tables' whole arrays,
+     * 4 × capacity, on every put once full). The victims come in the order they were last put, kinds mixed.
+     */
+    @Test
+    void aPutIntoAFullCacheReadsAHandfulOfSlotsNotTheWholeTables() throws SQLException {
+        int capacity = 1_000;
+        StatementCache cache = new StatementCache(capacity);
+        List<CachedStatement> first = new ArrayList<>();
+        for (int i = 0; i < capacity; i++) {
+            CachedStatement s = i % 2 == 0 ? prepared("old " + i)
+                    : new CachedStatement(true, "old " + i, NONE, NONE, NONE, NONE, null, null);
+            if (s.callable) {
+                s.prepare(connection);
+            }
+            first.add(s);
+            assertThat(cache.put(s)).isNull();
+        }
+        CachedStatement hot = first.get(capacity - 1);
+        for (int i = 0; i < StatementCache.AGE_FACTOR * capacity; i++) { // every other statement grows old
+            assertThat(cache.put(cache.take(true, hot.sql, NONE, NONE, NONE, NONE, null, null))).isNull();
+        }
+        long readsBefore = cache.evictionReads();
+        int puts = 500;
+        for (int i = 0; i < puts; i++) {
+            CachedStatement newcomer = prepared("new " + i);
+            assertThat(cache.put(newcomer)).as("put %d replaces the least recently used", i)
+                    .isSameAs(first.get(i).statement);
+        }
+        long reads = cache.evictionReads() - readsBefore;
+        assertThat(cache.evictions()).isEqualTo(puts);
+        assertThat(reads).as("slots read by %d replacing puts", puts).isLessThanOrEqualTo(8L * puts);
+    }
+
     @Test
     void capacityMustBePositive() {
         assertThatThrownBy(() -> new StatementCache(0)).isInstanceOf(IllegalArgumentException.class);

@@ -237,6 +237,7 @@ class FailureDetectionTest {
         db.killLiveConnections();
         clock.advance(Duration.ofMinutes(2));
         pool.housekeeper.pass(); // keepalive validates the three: all fail
+        Pools.keepalivesDone(pool);
         Pools.closesDone(pool);
 
         assertThat(events.events).as("three failed validations closed them")

@@ -33,6 +33,11 @@ final class Pools {
                 && pool.capacity.occupied() >= pool.config.minSize(), "creations settled");
     }
 
+    /** Waits until the keepalive batch a {@link Housekeeper#pass()} handed over is validated (on its own thread). */
+    static void keepalivesDone(ConnectionPool pool) {
+        await(pool, s -> pool.housekeeper.keepaliveIdle(), "keepalive validations done");
+    }
+
     /** Waits until the closes the pool started so far are done (the closer runs them off the caller's thread). */
     static void closesDone(ConnectionPool pool) {
         await(pool, s -> pool.closer.pending() == 0, "closes done");

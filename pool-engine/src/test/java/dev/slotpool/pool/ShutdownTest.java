@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** close(): threads stop, idle closed, borrowed aborted after the shutdown timeout, waiters told, idempotent. */
 class ShutdownTest {
@@ -93,5 +94,63 @@ class ShutdownTest {
         assertThat(error.get()).hasMessageContaining("pool 'sw' is closed");
         held.close();
         assertThat(db.live()).isZero();
+    }
+
+    /**
+     * A close() that dies half way (here its thread is stopped while it waits for a borrowed connection) does not
+     * leave the pool closing for ever: the next close() runs the steps again and ends it, threads and all.
+     */
+    @Test
+    @SuppressWarnings({"deprecation", "removal"})
+    void aCloseAfterOneThatDiedFinishesTheJob() throws Exception {
+        // Nothing inside close() throws on purpose; Thread.stop is the one way in, and JDK 20 removed it (the
+        // suite's virtual-thread run is on a later JDK).
+        assumeTrue(Runtime.version().feature() < 20, "Thread.stop needs JDK 19 or older");
+        StubDatabase db = StubDatabase.reset("shutdown-died");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).name("died").minSize(1).maxSize(1)
+                .shutdownTimeout(Duration.ofSeconds(60)).config());
+        Connection held = pool.borrow();
+        Thread first = new Thread(pool::close, "first-close");
+        first.setDaemon(true);
+        first.start();
+        Pools.await(pool, s -> s.closed() && first.getState() == Thread.State.TIMED_WAITING,
+                "the first close() waiting for the borrowed connection");
+        first.stop(); // Java 17: a ThreadDeath in the waiting close(), as any Error thrown from inside it
+        first.join(10_000);
+        assertThat(first.isAlive()).isFalse();
+        held.close();
+
+        Thread second = new Thread(pool::close, "second-close");
+        second.setDaemon(true);
+        second.start();
+        second.join(10_000);
+        assertThat(second.isAlive()).as("the second close() still waiting for the first").isFalse();
+        assertThat(poolThreads("died")).as("no pool thread survives the second close()").isEmpty();
+        assertThat(db.live()).isZero();
+    }
+
+    /**
+     * close() from an interrupted thread (a container stopping its workers) does not wait for borrowed connections:
+     * a park returns at once while the interrupt is set, so the wait was a busy loop for all of shutdownTimeout.
+     * It takes them back at once and keeps the interrupt for the caller.
+     */
+    @Test
+    void anInterruptedCloseTakesBackBorrowedConnectionsWithoutWaiting() throws Exception {
+        StubDatabase db = StubDatabase.reset("shutdown-interrupted");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).name("interrupted").minSize(1).maxSize(1)
+                .shutdownTimeout(Duration.ofSeconds(30)).config());
+        Connection held = pool.borrow();
+        long start = System.nanoTime();
+        Thread.currentThread().interrupt();
+        try {
+            pool.close();
+        } finally {
+            assertThat(Thread.interrupted()).as("the caller's interrupt is kept").isTrue();
+        }
+        long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(millis).as("close() of an interrupted thread, shutdownTimeout 30 s").isLessThan(15_000);
+        Pools.await(pool, s -> db.live() == 0, "the borrowed connection aborted");
+        assertThat(db.aborted()).isEqualTo(1);
+        assertThat(held.isClosed()).isTrue();
     }
 }

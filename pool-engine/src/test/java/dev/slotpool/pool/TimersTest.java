@@ -178,6 +178,7 @@ class TimersTest {
 
         clock.advance(Duration.ofMinutes(3));
         pool.housekeeper.pass();
+        Pools.keepalivesDone(pool);
         Pools.closesDone(pool);
         assertThat(db.validations() - validationsBefore).isEqualTo(2);
         assertThat(pool.snapshot().available()).isEqualTo(2);
@@ -185,6 +186,7 @@ class TimersTest {
         db.killLiveConnections();
         clock.advance(Duration.ofMinutes(3));
         pool.housekeeper.pass();
+        Pools.keepalivesDone(pool);
         Pools.closesDone(pool);
         assertThat(closes(CloseReason.VALIDATION_FAILED)).hasSize(2);
         Pools.await(pool, s -> s.available() == 2, "replacements");

@@ -1,0 +1,143 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.CloseReason;
+import dev.slotpool.Ticker;
+import dev.slotpool.table.Parking;
+import dev.slotpool.table.SlotTable;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Keepalive validations on a pool thread of their own (docs/architecture.md, "Housekeeping"). The
+ * {@link Housekeeper} picks the idle connections due for one and hands them over as a batch; this thread validates
+ * them one at a time. A validation against a server that stopped answering stays in the driver for up to
+ * validationTimeout: on the housekeeper's thread, k such connections froze every other timer (abandoned, leak
+ * reports, drain pacing, DOWN deadlines, probes) for k × validationTimeout.
+ *
+ * <p>One batch at a time: while one runs the housekeeper hands over nothing; the connections stay idle and due, and
+ * a visit after the batch ends picks them again. A connection is taken from borrowers only when its turn in the
+ * batch comes, so a hung validation holds one connection out of the pool, never the whole batch.
+ */
+final class Keepalive {
+
+    private final String poolName;
+    private final Ticker ticker;
+    private final long intervalNanos;
+    private final SlotTable<PooledConnection> table;
+    private final Closing closing;
+    private final Validation validation;
+    private final BooleanSupplier shutdown;
+    /** The batch under way: null → a list by the housekeeper (CAS), back to null by this thread when it is done. */
+    private final AtomicReference<List<PooledConnection>> batch = new AtomicReference<>();
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    Keepalive(String poolName, Ticker ticker, long intervalNanos, SlotTable<PooledConnection> table, Closing closing,
+              Validation validation, BooleanSupplier shutdown) {
+        this.poolName = poolName;
+        this.ticker = ticker;
+        this.intervalNanos = intervalNanos;
+        this.table = table;
+        this.closing = closing;
+        this.validation = validation;
+        this.shutdown = shutdown;
+        this.thread = new Thread(this::run, "slotpool-" + poolName + "-keepalive");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void stop() {
+        stopped = true;
+        Parking.unpark(thread);
+    }
+
+    /** Whether no batch is under way: the housekeeper may hand over the next one. */
+    boolean idle() {
+        return batch.get() == null;
+    }
+
+    /** Whether a connection is due for a keepalive at {@code now}: neither returned nor validated for the interval. */
+    boolean due(PooledConnection e, long now) {
+        return now - Math.max(e.returnedAt, e.lastValidatedAt) >= intervalNanos;
+    }
+
+    /**
+     * Hands over the connections due for a keepalive. The CAS from null keeps one batch at a time, two visits
+     * racing included (a test's pass and the housekeeper's own); the loser's connections are picked again later.
+     */
+    void submit(List<PooledConnection> due) {
+        if (batch.compareAndSet(null, due)) {
+            Parking.unpark(thread);
+        }
+    }
+
+    /** Waits for the thread until {@code deadline} (System.nanoTime), then interrupts it; a validation that
+     * outlasts this closes its connection when it ends ({@link #validate}). */
+    void join(long deadline) {
+        try {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (thread.isAlive()) {
+            thread.interrupt();
+        }
+    }
+
+    /** Survives anything a driver throws (an {@code Error} included): the next batch must still run. */
+    private void run() {
+        while (!stopped) {
+            List<PooledConnection> due = batch.get();
+            if (due == null) {
+                Parking.park(this, Long.MAX_VALUE);
+                Thread.interrupted(); // a stray interrupt would make every later park return at once
+                continue;
+            }
+            try {
+                for (PooledConnection e : due) {
+                    if (stopped) {
+                        break;
+                    }
+                    validate(e);
+                }
+            } catch (Throwable ex) {
+                System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,
+                        "[" + poolName + "] keepalive failed", ex);
+            } finally {
+                batch.set(null); // this thread alone ends a batch
+            }
+        }
+    }
+
+    /**
+     * Validates an idle connection if it wins it from borrowers (entry-checked, S1) and it is still due (a holder
+     * may have used it since the visit that picked it: its fields are this thread's to read once it owns the slot);
+     * a good one goes back (to a waiter first).
+     */
+    private void validate(PooledConnection e) {
+        if (!e.origin.isUp() || !table.tryBorrow(e.slot, e)) {
+            return;
+        }
+        if (!due(e, ticker.nanoTime())) {
+            table.release(e.slot);
+        } else if (validation.validate(e, Long.MAX_VALUE)) {
+            e.lastValidatedAt = ticker.nanoTime();
+            table.release(e.slot);
+        } else {
+            closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
+            return;
+        }
+        // A validation can outlast close() (a driver call the pool's join does not wait for): close() sets the
+        // flag, then sweeps; this released, then reads the flag. One of the two closes it.
+        if (shutdown.getAsBoolean()) {
+            closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
+        }
+    }
+}
