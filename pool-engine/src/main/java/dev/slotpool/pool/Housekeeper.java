@@ -70,7 +70,7 @@ final class Housekeeper {
         this.ttlNanos = c.timeToLive().toNanos();
         long keepaliveNanos = c.keepaliveInterval().toNanos();
         this.keepalive = keepaliveNanos > 0
-                ? new Keepalive(poolName, ticker, keepaliveNanos, table, closing, validation, shutdown) : null;
+                ? new Keepalive(poolName, threads, ticker, keepaliveNanos, table, closing, validation, shutdown) : null;
         this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events);
         this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
     }

@@ -35,8 +35,8 @@ final class Keepalive {
     private final Thread thread;
     private volatile boolean stopped;
 
-    Keepalive(String poolName, Ticker ticker, long intervalNanos, SlotTable<PooledConnection> table, Closing closing,
-              Validation validation, BooleanSupplier shutdown) {
+    Keepalive(String poolName, PoolThreads threads, Ticker ticker, long intervalNanos,
+              SlotTable<PooledConnection> table, Closing closing, Validation validation, BooleanSupplier shutdown) {
         this.poolName = poolName;
         this.ticker = ticker;
         this.intervalNanos = intervalNanos;
@@ -44,8 +44,7 @@ final class Keepalive {
         this.closing = closing;
         this.validation = validation;
         this.shutdown = shutdown;
-        this.thread = new Thread(this::run, "slotpool-" + poolName + "-keepalive");
-        thread.setDaemon(true);
+        this.thread = threads.newThread(this::run, "keepalive");
     }
 
     void start() {

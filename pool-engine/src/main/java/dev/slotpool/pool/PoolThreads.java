@@ -5,7 +5,7 @@ import dev.slotpool.PoolConfig;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Makes the pool's threads (creators, connect and probe attempts, the housekeeper, the closer) with the configured
+ * Makes the pool's threads (creators, connect and probe attempts, the housekeeper, keepalive, the closer) with the configured
  * {@code threadFactory}, or as plain platform threads: each named {@code slotpool-<pool>-<job>} and a daemon.
  * Making or starting one can fail ({@code OutOfMemoryError: unable to create native thread} at a container's pids
  * limit, or a factory that throws or returns null); the caller gets the {@code Throwable} and releases what it
