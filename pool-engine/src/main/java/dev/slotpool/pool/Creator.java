@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Plans connections and opens them on {@link ConnectAttempt} threads (S6: user threads never connect). Each creator
- * thread loops: start the probes due, plan one creation, open it (waiting at most connectTimeout), or park until
+ * thread loops: start the probes due, plan one creation, open it (waiting at most silenceTimeout), or park until
  * signalled. A new connection goes to the longest starving waiter first.
  *
  * <p><b>When to create</b>: below minSize (or initialSize until first reached); or when threads wait and the
@@ -83,7 +83,7 @@ final class Creator {
         this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
         this.idleParkNanos = config.housekeepingPeriod().toNanos();
         this.statementCacheSize = config.statementCacheSize();
-        this.placement = new Placement(origins, capacity.maxSize(), detector.connectTimeoutNanos());
+        this.placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
     }
 
     void start() {
@@ -219,9 +219,10 @@ final class Creator {
 
 
     /**
-     * Opens one connection on a {@link ConnectAttempt} and waits for it at most connectTimeout; an attempt still
+     * Opens one connection on a {@link ConnectAttempt} and waits for it at most silenceTimeout; an attempt still
      * running then finishes on its own (its connection published or closed, its claim released) while this
-     * creator goes back to planning, and the {@link FailureDetector} counts it unanswered.
+     * creator goes back to planning around it, and the {@link FailureDetector} counts it unanswered after its own
+     * period (connectTimeout to an origin not known to answer, silenceTimeout once it has).
      */
     private void create(Origin o) {
         Slot<PooledConnection> slot = table.reserve();
@@ -230,8 +231,8 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt.start(poolName, o.name, o.attempts, start, false, () -> open(o, slot, start), this::signal)
-                .await(detector.connectTimeoutNanos(), () -> stopped);
+        ConnectAttempt.start(poolName, o.name, o.attempts, start, false, detector.unansweredAfterNanos(o),
+                () -> open(o, slot, start), this::signal).await(detector.silenceNanos(), () -> stopped);
     }
 
     /** Runs on the attempt's thread: connect, then publish, or close what cannot be lent. Survives anything a
