@@ -77,7 +77,8 @@ final class Origin {
      * failure detector. */
     final MovingMean createTime = new MovingMean();
     /** Whether a connect or probe ever answered: from then on an unanswered attempt is judged by silenceTimeout,
-     * not connectTimeout. Written once, by the failure detector, and never cleared. */
+     * not connectTimeout. Set by the failure detector on the connect threads and never cleared: racy but benign,
+     * every writer stores true. */
     volatile boolean answered;
     /** Connects and probes running now, on their own threads. */
     final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
