@@ -124,10 +124,13 @@ class BeanStyleDataSourceTest {
                 }));
             }
             start.countDown();
+            List<Long> took = new ArrayList<>();
             for (Future<Long> call : calls) {
-                assertThat(call.get(30, TimeUnit.SECONDS)).as("a first use ended by its own borrow timeout")
-                        .isLessThanOrEqualTo(allowedMillis);
+                took.add(call.get(30, TimeUnit.SECONDS));
             }
+            System.out.println("bean-style first uses against a down database (borrow timeout 1 s) took " + took + " ms");
+            assertThat(took).as("each first use ended by its own borrow timeout (ms)")
+                    .allMatch(ms -> ms <= allowedMillis);
             assertThat(ds.isClosed()).as("the pool the first use started still runs").isFalse();
             assertThat(Thread.getAllStackTraces().keySet()).as("one pool: one housekeeper")
                     .filteredOn(t -> t.getName().equals("slotpool-bean-unreachable-housekeeper")).hasSize(1);
