@@ -32,6 +32,7 @@ public final class PoolConfig {
     final Duration keepaliveInterval;
     final Duration validateAfterIdle;
     final Duration connectTimeout;
+    final Duration silenceTimeout;
     final Duration validationTimeout;
     final String validationQuery;
     final Duration housekeepingPeriod;
@@ -81,6 +82,7 @@ public final class PoolConfig {
         keepaliveInterval = b.keepaliveInterval;
         validateAfterIdle = b.validateAfterIdle;
         connectTimeout = b.connectTimeout;
+        silenceTimeout = b.silenceTimeout != null ? b.silenceTimeout : min(SlotPoolBuilder.DEFAULT_SILENCE, b.connectTimeout);
         validationTimeout = b.validationTimeout;
         validationQuery = b.validationQuery;
         housekeepingPeriod = b.housekeepingPeriod;
@@ -131,7 +133,10 @@ public final class PoolConfig {
     public Duration timeToLive() { return timeToLive; }
     public Duration keepaliveInterval() { return keepaliveInterval; }
     public Duration validateAfterIdle() { return validateAfterIdle; }
+    /** The unanswered time that counts a connect to an origin not known to answer as failed. */
     public Duration connectTimeout() { return connectTimeout; }
+    /** The unanswered time that counts a connect to an origin that has answered before as failed. */
+    public Duration silenceTimeout() { return silenceTimeout; }
     public Duration validationTimeout() { return validationTimeout; }
     public String validationQuery() { return validationQuery; }
     public Duration housekeepingPeriod() { return housekeepingPeriod; }
@@ -171,6 +176,10 @@ public final class PoolConfig {
     public ThreadFactory threadFactory() { return threadFactory; }
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
 
     /** The settings without secrets. */
     @Override

@@ -75,6 +75,13 @@ final class SettingsCheck {
         range(v, "keepaliveInterval", b.keepaliveInterval, Duration.ofSeconds(1), MAX_TIMER, true);
         range(v, "validateAfterIdle", b.validateAfterIdle, Duration.ZERO, MAX_TIMER, false);
         within(v, "connectTimeout", b.connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
+        if (b.silenceTimeout != null) {
+            within(v, "silenceTimeout", b.silenceTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
+            if (b.connectTimeout != null && b.silenceTimeout.compareTo(b.connectTimeout) > 0) {
+                v.add(new ConfigViolation("silenceTimeout", b.silenceTimeout.toString(),
+                        "must be ≤ connectTimeout (" + b.connectTimeout + ")"));
+            }
+        }
         within(v, "validationTimeout", b.validationTimeout, Duration.ofSeconds(1), Duration.ofMinutes(10));
         within(v, "housekeepingPeriod", b.housekeepingPeriod, Duration.ofMillis(10), Duration.ofMinutes(10));
         range(v, "shutdownTimeout", b.shutdownTimeout, Duration.ZERO, MAX_SHUTDOWN_TIMEOUT, false);

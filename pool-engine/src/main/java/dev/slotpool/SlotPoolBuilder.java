@@ -15,6 +15,10 @@ import java.util.concurrent.ThreadFactory;
  */
 public final class SlotPoolBuilder {
 
+    /** silenceTimeout when unset (and connectTimeout is not shorter): the connect timeout the pool used before a
+     * first connect got its own, longer budget, so silent-origin detection keeps its pace (docs/failover.md). */
+    static final Duration DEFAULT_SILENCE = Duration.ofSeconds(2);
+
     String name = "slotpool";
     String url;
     String username;
@@ -29,7 +33,8 @@ public final class SlotPoolBuilder {
     Duration turnDuration = Duration.ofNanos(250_000);
     int creatorThreads = 2;
     Duration creationBackoffMax = Duration.ofSeconds(5);
-    Duration connectTimeout = Duration.ofSeconds(2);
+    Duration connectTimeout = Duration.ofSeconds(30);
+    Duration silenceTimeout;
     Duration inactiveTimeout = Duration.ofMinutes(10);
     Duration maxLifetime = Duration.ofMinutes(30);
     Duration abandonedTimeout = Duration.ZERO;
@@ -136,10 +141,21 @@ public final class SlotPoolBuilder {
      * every borrow). */
     public SlotPoolBuilder validateAfterIdle(Duration validateAfterIdle) { this.validateAfterIdle = validateAfterIdle; return this; }
 
-    /** How long a creator waits for one connect or probe before it counts the attempt as failed and goes on
-     * (a later success is still used); each further period without an answer counts again. Default 2 s;
-     * 100 ms – 10 min. */
+    /**
+     * How long a connect or probe to an origin that has not answered yet (a first connect: a cold database, a busy
+     * machine) may go unanswered before it counts as one failed connect; a later success is still used, and each
+     * further period without an answer counts again. An origin that has answered before is judged by
+     * {@link #silenceTimeout} instead. Default 30 s (HikariCP's effective bound: its connectionTimeout as the
+     * driver's login timeout); 100 ms – 10 min.
+     */
     public SlotPoolBuilder connectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; return this; }
+
+    /**
+     * How long a connect or probe to an origin that has answered before may go unanswered before it counts as one
+     * failed connect toward DOWN (a server gone silent); each further period counts again. Default: 2 s, or
+     * connectTimeout if that is shorter; 100 ms – 10 min and at most connectTimeout.
+     */
+    public SlotPoolBuilder silenceTimeout(Duration silenceTimeout) { this.silenceTimeout = silenceTimeout; return this; }
 
     /** Longest a validation may take. Default 5 s; 1 s – 10 min (JDBC's isValid counts whole seconds). */
     public SlotPoolBuilder validationTimeout(Duration validationTimeout) { this.validationTimeout = validationTimeout; return this; }
@@ -190,8 +206,9 @@ public final class SlotPoolBuilder {
     /**
      * How long {@link #build()} waits for a first connection on any origin before it fails with a
      * {@link PoolInitializationException} naming every origin and its last failure (it also waits for one failed
-     * attempt per origin, at most connectTimeout longer). Default: connectTimeout; 0 = one attempt per origin;
-     * negative = start at once and fill in the background. Ignored when initialSize is 0. At most 10 min; at least −365 d.
+     * attempt per origin, at most connectTimeout longer). Default: connectTimeout (30 s, so a first connect that is
+     * merely slow is waited for as HikariCP waits for its one attempt); 0 = one attempt per origin; negative = start
+     * at once and fill in the background. Ignored when initialSize is 0. At most 10 min; at least −365 d.
      */
     public SlotPoolBuilder initializationFailTimeout(Duration initializationFailTimeout) { this.initializationFailTimeout = initializationFailTimeout; return this; }
 

@@ -24,8 +24,11 @@ import javax.sql.DataSource;
  * {@code DataSourceBuilder} and {@code spring.datasource.type}): the public no-argument constructor gives an
  * unstarted pool whose setters configure it until its first use ({@link #getConnection()}, a snapshot or an
  * origin operation) validates the settings and starts it; after that every setter throws
- * {@link IllegalStateException}. A pool from {@link #builder()} is started at once and its setters always throw;
- * its {@code getConnection} reads only final fields, as before.
+ * {@link IllegalStateException}. One caller starts it while the others wait for that start (a few milliseconds:
+ * it does not wait for a first connection), then each borrows within its own borrow timeout, counted from its own
+ * call; a database that does not answer yet is the pool's to wait for, not a failed start. A pool from
+ * {@link #builder()} is started at once and its setters always throw; its {@code getConnection} reads only final
+ * fields, as before.
  *
  * <pre>{@code
  * SlotPoolDataSource ds = SlotPoolDataSource.builder()
@@ -44,7 +47,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     /** The bean-style instance's state when it was closed before its first use. */
     private static final Object CLOSED = new Object();
     private static final VarHandle STATE;
-    /** How often a first use looks again while another thread starts the pool. */
+    /** How often a first use looks again while another thread starts the pool (builds it: no connect waited for). */
     private static final long START_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     static {
@@ -84,6 +87,14 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         this.settings = new SlotPoolBuilder();
     }
 
+    /**
+     * Whether the pool runs (or ran: a closed pool stays started): always for a pool from {@link #builder()}; for a
+     * bean-style instance, once its first use started it. Reads state only: it never starts a pool.
+     */
+    public boolean isStarted() {
+        return pool != null || state instanceof Running;
+    }
+
     /** A builder with the documented defaults. */
     public static SlotPoolBuilder builder() {
         return new SlotPoolBuilder();
@@ -111,7 +122,11 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     @Override
     public Connection getConnection() throws SQLException {
         ConnectionPool p = pool;
-        return (p != null ? p : startedToBorrow()).borrow();
+        if (p != null) {
+            return p.borrow();
+        }
+        long since = System.nanoTime(); // a first use's wait for the start counts against its borrow timeout
+        return startedToBorrow().borrowSince(since);
     }
 
     /**
@@ -236,8 +251,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
             if (s == CLOSED || (s == null && STATE.compareAndSet(this, null, CLOSED))) {
                 return;
             }
-            Parking.park(STARTING, START_POLL_NANOS); // another thread is starting the pool (it may wait for a
-                                                      // first connection: initializationFailTimeout): close it once it runs
+            Parking.park(STARTING, START_POLL_NANOS); // another thread is starting the pool: close it once it runs
         }
     }
 
@@ -318,8 +332,11 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     /**
      * The bean-style instance's pool, started by the first caller to win the CAS from "configuring"; null if it
-     * was closed before its first use. A start that fails (invalid settings) leaves it configuring, so a later
-     * call reports the same violations or, once fixed by the setters, starts it.
+     * was closed before its first use. The start builds the pool and returns without waiting for a first
+     * connection (a Boot app's DataSource is used as HikariCP's is: the pool fills in the background and each
+     * borrow waits up to its own borrow timeout), so one pool serves every caller even while the database does
+     * not answer. A start that fails (invalid settings) leaves it configuring, so a later call reports the same
+     * violations or, once fixed by the setters, starts it.
      */
     private ConnectionPool started() {
         for (;;) {
@@ -334,7 +351,6 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
                 try {
                     PoolConfig c = settings.config();
                     ConnectionPool started = new ConnectionPool(c);
-                    started.awaitFirstConnection();
                     Running running = new Running(c, started);
                     state = running;
                     return running.pool();
@@ -343,8 +359,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
                     throw e;
                 }
             }
-            Parking.park(STARTING, START_POLL_NANOS); // another thread is starting the pool (it may wait for a
-                                                      // first connection: initializationFailTimeout)
+            Parking.park(STARTING, START_POLL_NANOS); // another thread is building the pool
         }
     }
 

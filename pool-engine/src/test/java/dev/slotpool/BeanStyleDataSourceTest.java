@@ -1,9 +1,11 @@
 package dev.slotpool;
 
+import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,6 +87,56 @@ class BeanStyleDataSourceTest {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Issue 22 item 13: first uses racing against a database that refuses every connect. Each borrow ends by its
+     * own borrow timeout (within the pool's promise: 10 % plus 50 ms, docs/reliability.md "Faults") with the
+     * connect failure chained, and one pool serves them all: it is started once and not torn down and rebuilt
+     * by each caller in turn.
+     */
+    @Test
+    void firstUsesRacingAgainstAnUnreachableDatabaseEachEndWithinTheirBorrowTimeout() throws Exception {
+        int threads = 4;
+        Duration borrowTimeout = Duration.ofSeconds(1);
+        long allowedMillis = borrowTimeout.toMillis() * 11 / 10 + 50;
+        StubDatabase db = StubDatabase.reset("bean-unreachable").down(true);
+        ExecutorService callers = Executors.newFixedThreadPool(threads);
+        SlotPoolDataSource ds = new SlotPoolDataSource();
+        ds.setUrl(db.url());
+        ds.setPoolName("bean-unreachable");
+        ds.setBorrowTimeout(borrowTimeout);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Long>> calls = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                calls.add(callers.submit(() -> {
+                    start.await();
+                    long t0 = System.nanoTime();
+                    try (Connection c = ds.getConnection()) {
+                        throw new AssertionError("lent a connection of a database that is down: " + c);
+                    } catch (SQLTransientConnectionException e) {
+                        assertThat(e.getCause()).as("the connect failure is chained").isNotNull();
+                        assertThat(e.getCause().getMessage()).contains("stub database bean-unreachable is down");
+                    }
+                    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                }));
+            }
+            start.countDown();
+            List<Long> took = new ArrayList<>();
+            for (Future<Long> call : calls) {
+                took.add(call.get(30, TimeUnit.SECONDS));
+            }
+            System.out.println("bean-style first uses against a down database (borrow timeout 1 s) took " + took + " ms");
+            assertThat(took).as("each first use ended by its own borrow timeout (ms)")
+                    .allMatch(ms -> ms <= allowedMillis);
+            assertThat(ds.isClosed()).as("the pool the first use started still runs").isFalse();
+            assertThat(Thread.getAllStackTraces().keySet()).as("one pool: one housekeeper")
+                    .filteredOn(t -> t.getName().equals("slotpool-bean-unreachable-housekeeper")).hasSize(1);
+        } finally {
+            callers.shutdownNow();
+            ds.close();
         }
     }
 

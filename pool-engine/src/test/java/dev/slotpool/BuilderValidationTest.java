@@ -48,6 +48,24 @@ class BuilderValidationTest {
                 .statementCacheSize()).isEqualTo(10_000);
     }
 
+    /** A first connect's budget and the silence of an origin that answered before (docs/configuration.md). */
+    @Test
+    void silenceTimeoutDefaultsToTwoSecondsOrTheShorterConnectTimeoutAndMayNotExceedIt() {
+        PoolConfig defaults = SlotPoolDataSource.builder().url("jdbc:h2:mem:x").config();
+        assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.silenceTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(defaults.initializationFailTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(SlotPoolDataSource.builder().url("jdbc:h2:mem:x").connectTimeout(Duration.ofMillis(500)).config()
+                .silenceTimeout()).isEqualTo(Duration.ofMillis(500));
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:x").connectTimeout(Duration.ofSeconds(1))
+                        .silenceTimeout(Duration.ofSeconds(3)).config());
+        assertThat(e.violations()).singleElement().satisfies(v -> {
+            assertThat(v.property()).isEqualTo("silenceTimeout");
+            assertThat(v.problem()).isEqualTo("must be ≤ connectTimeout (PT1S)");
+        });
+    }
+
     @Test
     void sessionSettingsAreChecked() {
         InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->

@@ -30,6 +30,7 @@ import org.springframework.util.StringUtils;
 
 import javax.sql.DataSource;
 import javax.sql.XADataSource;
+import java.time.Duration;
 
 /**
  * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
@@ -41,6 +42,11 @@ import javax.sql.XADataSource;
  * <p>The default connection comes from a {@link JdbcConnectionDetails} bean when one is declared (Testcontainers
  * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
  * {@code slotpool.origins}, Boot's embedded database (H2, HSQLDB, Derby) is used, as Boot does for HikariCP.
+ *
+ * <p>The app starts whether or not the database answers yet, as it does on HikariCP (whose DataSource Boot creates
+ * unstarted): unless {@code slotpool.initialization-fail-timeout} is set, the pool starts without waiting for a first
+ * connection and fills in the background, each borrow waits up to its borrow timeout, and the health contributor
+ * reports DOWN while no origin is UP (docs/configuration.md, "Starting when the database is slow or down").
  */
 @AutoConfiguration(before = DataSourceAutoConfiguration.class)
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
@@ -51,6 +57,8 @@ public class SlotPoolAutoConfiguration {
 
     /** The class Boot's own {@code PropertiesJdbcConnectionDetails} has: it only echoes spring.datasource.*. */
     private static final String PROPERTIES_DETAILS = "PropertiesJdbcConnectionDetails";
+    /** The engine's "start at once and fill in the background" (a negative initializationFailTimeout). */
+    private static final Duration START_WITHOUT_WAITING = Duration.ofMillis(-1);
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean({DataSource.class, XADataSource.class})
@@ -65,6 +73,9 @@ public class SlotPoolAutoConfiguration {
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
                 connectionDetails.getIfUnique());
         SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
+        if (properties.getInitializationFailTimeout() == null) {
+            builder.initializationFailTimeout(START_WITHOUT_WAITING); // Boot's start (class comment); a customizer may still set it
+        }
         if (properties.getName() == null && StringUtils.hasText(dataSourceProperties.getName())) {
             builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
         }

@@ -69,8 +69,11 @@ public class SlotPoolProperties {
     /** A connection idle longer than this is validated before it is lent; 0 validates every borrow. Engine default: 500ms. */
     private Duration validateAfterIdle;
 
-    /** How long a creator waits for one connect or probe before counting it failed (100ms to 10m; a later success is still used). Engine default: 2s. */
+    /** How long a connect or probe to an origin that has not answered yet (a first connect: a cold database, a busy machine) may go unanswered before it counts as failed (100ms to 10m; a later success is still used). Engine default: 30s, HikariCP's bound on a connect. */
     private Duration connectTimeout;
+
+    /** How long a connect or probe to an origin that has answered before may go unanswered before it counts one failure toward DOWN: a server gone silent (100ms to 10m, at most connect-timeout). Engine default: 2s, or connect-timeout if shorter. */
+    private Duration silenceTimeout;
 
     /** Time limit of one validation (1s to 10m; JDBC counts whole seconds). Engine default: 5s. */
     private Duration validationTimeout;
@@ -108,7 +111,7 @@ public class SlotPoolProperties {
     /** A connection borrowed longer than this is reported once per borrow (WARN log and LEAK event with the holder's thread and borrow stack) and left with its holder; 0 is off, else at least 1s. Engine default: 0 (off). */
     private Duration leakDetectionThreshold;
 
-    /** How long startup waits for a first connection on any origin before it fails naming each origin and its last error; 0 tries each origin once; negative (-1) starts at once and fills in the background. Engine default: the connect timeout. */
+    /** When set, how long startup waits for a first connection on any origin before it fails naming each origin and its last error; 0 tries each origin once. Unset (or negative): the app starts without waiting, as Boot starts HikariCP, and the pool fills in the background. */
     private Duration initializationFailTimeout;
 
     /** Auto-commit mode set on each new connection and restored at return when a holder changed it. Engine default: the driver's (true). */
@@ -309,6 +312,8 @@ public class SlotPoolProperties {
     public void setValidateAfterIdle(Duration validateAfterIdle) { this.validateAfterIdle = validateAfterIdle; }
     public Duration getConnectTimeout() { return connectTimeout; }
     public void setConnectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; }
+    public Duration getSilenceTimeout() { return silenceTimeout; }
+    public void setSilenceTimeout(Duration silenceTimeout) { this.silenceTimeout = silenceTimeout; }
     public Duration getValidationTimeout() { return validationTimeout; }
     public void setValidationTimeout(Duration validationTimeout) { this.validationTimeout = validationTimeout; }
     public String getValidationQuery() { return validationQuery; }

@@ -68,6 +68,7 @@ public final class SlotPoolPropertiesMapper {
         map.from(p.getKeepaliveInterval()).to(b::keepaliveInterval);
         map.from(p.getValidateAfterIdle()).to(b::validateAfterIdle);
         map.from(p.getConnectTimeout()).to(b::connectTimeout);
+        map.from(p.getSilenceTimeout()).to(b::silenceTimeout);
         map.from(p.getValidationTimeout()).to(b::validationTimeout);
         map.from(p.getValidationQuery()).to(b::validationQuery);
         map.from(p.getHousekeepingPeriod()).to(b::housekeepingPeriod);

@@ -13,7 +13,8 @@ class SlotPoolStartFailureAnalyzer extends AbstractFailureAnalyzer<PoolInitializ
                 + cause.getMessage().replace("\n    ", "\n\n    ") + "\n";
         String action = "Check that at least one origin is reachable and that its URL and credentials are right "
                 + "(the reason of each origin is above). To start without a connection and keep trying in the "
-                + "background, set slotpool.initialization-fail-timeout=-1.";
+                + "background, leave slotpool.initialization-fail-timeout unset or set "
+                + "slotpool.initialization-fail-timeout=-1.";
         return new FailureAnalysis(description, action, cause);
     }
 }

@@ -207,6 +207,18 @@ class ActuatorIntegrationTest {
         });
     }
 
+    /** Reading a snapshot starts a bean-style pool; the contributor must not start it, nor fail on it. */
+    @Test
+    void healthOfABeanStylePoolNotStartedYetIsUnknownAndLeavesItUnstarted() {
+        SlotPoolDataSource unstarted = new SlotPoolDataSource();
+        unstarted.setUrl(StubDatabase.reset("health-unstarted").url());
+        Health health = new SlotPoolHealthIndicator(unstarted).health();
+        assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+        assertThat(health.getDetails()).containsEntry("reason", "not started: the pool starts at its first use");
+        assertThat(unstarted.isStarted()).isFalse();
+        unstarted.close();
+    }
+
     @Test
     void healthCanBeSwitchedOff() {
         runner.withPropertyValues(twoOrigins("no-health")).withPropertyValues("management.health.slotpool.enabled=false")

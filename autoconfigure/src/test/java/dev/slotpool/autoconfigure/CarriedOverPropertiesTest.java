@@ -56,14 +56,15 @@ class CarriedOverPropertiesTest {
     }
 
     @Test
-    void unsetAutoCommitIsReportedAsTheDriversAndTheTimeoutDefaultsToTheConnectTimeout() {
+    void unsetAutoCommitIsReportedAsTheDriversAndAnUnsetInitializationFailTimeoutStartsWithoutWaiting() {
         runner.withPropertyValues("spring.datasource.url=" + StubDatabase.reset("carried-unset").url(),
                         "slotpool.connect-timeout=3s")
                 .run(ctx -> {
                     SlotPoolDataSource ds = ctx.getBean(SlotPoolDataSource.class);
                     assertThat(ctx.getBean("slotPoolDataSourcePoolMetadataProvider", DataSourcePoolMetadataProvider.class).getDataSourcePoolMetadata(ds)
                             .getDefaultAutoCommit()).isNull();
-                    assertThat(ds.config().initializationFailTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    // Boot's start (docs/configuration.md, "Starting when the database is slow or down")
+                    assertThat(ds.config().initializationFailTimeout()).isNegative();
                 });
     }
 
@@ -91,7 +92,7 @@ class CarriedOverPropertiesTest {
         String east = StubDatabase.reset("carried-east").down(true).url();
         String west = StubDatabase.reset("carried-west").down(true).url();
         runner.withPropertyValues("spring.datasource.password=hunter2", "slotpool.connect-timeout=200ms",
-                        "slotpool.origins[0].name=east", "slotpool.origins[0].url=" + east,
+                        "slotpool.initialization-fail-timeout=200ms", "slotpool.origins[0].name=east", "slotpool.origins[0].url=" + east,
                         "slotpool.origins[1].name=west", "slotpool.origins[1].url=" + west)
                 .run(ctx -> {
                     assertThat(ctx).hasFailed();

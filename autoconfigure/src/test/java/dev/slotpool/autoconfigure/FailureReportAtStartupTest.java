@@ -48,7 +48,7 @@ class FailureReportAtStartupTest {
         assertThatThrownBy(() -> app.run(
                 "--spring.datasource.url=" + url,
                 "--spring.datasource.password=report-secret",
-                "--slotpool.connect-timeout=200ms"))
+                "--slotpool.connect-timeout=200ms", "--slotpool.initialization-fail-timeout=200ms"))
                 .hasStackTraceContaining("PoolInitializationException");
         assertThat(output.getOut() + output.getErr())
                 .contains("APPLICATION FAILED TO START")

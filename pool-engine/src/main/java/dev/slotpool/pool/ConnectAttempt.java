@@ -7,13 +7,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One connect to an origin (a creation or a probe), run on a thread of its own so that a creator waits for it at
- * most {@code connectTimeout}: JDBC has no portable way to bound a connect, and a server that accepts TCP and never
+ * most {@code silenceTimeout}: JDBC has no portable way to bound a connect, and a server that accepts TCP and never
  * answers would otherwise hold the creator for as long as the driver waits (forever, with pgjdbc's defaults).
  * The attempt owns what was claimed for it (room, a reserved slot) until its work ends, however late that is, so
  * the counts keep covering every physical connection (S3) and a late connection is still used or closed (S2).
  *
  * <p>While it runs, the attempt is listed in its origin's {@link Origin#attempts}; the {@link FailureDetector}
- * counts one failed connect for every {@code connectTimeout} it goes unanswered.
+ * counts one failed connect for every unanswered period that passes: {@code connectTimeout} for an origin not
+ * known to answer, {@code silenceTimeout} for one that has answered before (decided when the attempt starts).
  */
 final class ConnectAttempt implements Runnable {
 
@@ -23,6 +24,8 @@ final class ConnectAttempt implements Runnable {
     final long startedAt;
     /** Whether it probes an origin the pool doubts (DOWN, or whose connections stopped answering). */
     final boolean probe;
+    /** How long it may go unanswered before the detector counts a failure, and again for each such period. */
+    final long unansweredAfterNanos;
     private final Runnable work;
     /** Runs once the attempt is no longer listed: wakes the creators, which may now plan for its origin. */
     private final Runnable ended;
@@ -30,14 +33,15 @@ final class ConnectAttempt implements Runnable {
     private Thread thread;
     /** The creator waiting for it, if any; unparked when it finishes. */
     private volatile Thread waiter;
-    /** Periods of {@code connectTimeout} without an answer already counted as failures (detector only). */
+    /** Unanswered periods already counted as failures (detector only). */
     int countedPeriods;
 
-    private ConnectAttempt(Collection<ConnectAttempt> listedIn, long startedAt, boolean probe, Runnable work,
-                           Runnable ended) {
+    private ConnectAttempt(Collection<ConnectAttempt> listedIn, long startedAt, boolean probe,
+                           long unansweredAfterNanos, Runnable work, Runnable ended) {
         this.listedIn = listedIn;
         this.startedAt = startedAt;
         this.probe = probe;
+        this.unansweredAfterNanos = unansweredAfterNanos;
         this.work = work;
         this.ended = ended;
     }
@@ -47,9 +51,9 @@ final class ConnectAttempt implements Runnable {
      * ({@link Placement#mayStart}) before it {@link #start}s the attempt or {@link #unlist}s it. Listed first, so
      * that the thread's end always finds it listed and whoever looks at the origin meanwhile sees it.
      */
-    static ConnectAttempt list(Collection<ConnectAttempt> attempts, long now, boolean probe, Runnable work,
-                               Runnable ended) {
-        ConnectAttempt a = new ConnectAttempt(attempts, now, probe, work, ended);
+    static ConnectAttempt list(Collection<ConnectAttempt> attempts, long now, boolean probe, long unansweredAfterNanos,
+                               Runnable work, Runnable ended) {
+        ConnectAttempt a = new ConnectAttempt(attempts, now, probe, unansweredAfterNanos, work, ended);
         attempts.add(a);
         return a;
     }

@@ -152,15 +152,25 @@ public final class ConnectionPool {
 
     /** Borrows a connection, waiting up to the borrow timeout. */
     public Connection borrow() throws SQLException {
-        return observer == null ? borrow(0, 0) : observed(null);
+        return observer == null ? borrow(0, 0) : observed(null, 0);
     }
 
-    /** A borrow wrapped by the {@link BorrowObserver}: plain ({@code labels} null) or labeled. */
-    private Connection observed(Map<String, String> labels) throws SQLException {
+    /**
+     * Borrows a connection on a clock started at {@code startNanos} (System.nanoTime): for a caller that asked
+     * before the pool ran (a bean-style DataSource's first use, while it was being started), so that the time
+     * before counts against the borrow timeout too.
+     */
+    public Connection borrowSince(long startNanos) throws SQLException {
+        return observer == null ? borrow(startNanos, startNanos + borrowTimeoutNanos) : observed(null, startNanos);
+    }
+
+    /** A borrow wrapped by the {@link BorrowObserver}: plain ({@code labels} null, on the clock of {@code start},
+     * or its own when 0) or labeled. */
+    private Connection observed(Map<String, String> labels, long start) throws SQLException {
         Object started = userCode.borrowStarted(observer);
         Connection c;
         try {
-            c = labels == null ? borrow(0, 0) : borrowLabeled(labels);
+            c = labels == null ? borrow(start, start == 0 ? 0 : start + borrowTimeoutNanos) : borrowLabeled(labels);
         } catch (SQLException | RuntimeException | Error ex) {
             userCode.borrowEnded(observer, started, null, -1, ex);
             throw ex;
@@ -275,7 +285,7 @@ public final class ConnectionPool {
 
     /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */
     public Connection borrow(Map<String, String> labels) throws SQLException {
-        return observer == null ? borrowLabeled(labels) : observed(labels);
+        return observer == null ? borrowLabeled(labels) : observed(labels, 0);
     }
 
     private Connection borrowLabeled(Map<String, String> labels) throws SQLException {

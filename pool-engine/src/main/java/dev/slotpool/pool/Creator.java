@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Plans connections and opens them on {@link ConnectAttempt} threads (S6: user threads never connect). Each creator
- * thread loops: start the probes due, plan one creation, open it (waiting at most connectTimeout), or park until
+ * thread loops: start the probes due, plan one creation, open it (waiting at most silenceTimeout), or park until
  * signalled. A new connection goes to the longest starving waiter first.
  *
  * <p><b>When to create</b>: below minSize (or initialSize until first reached); or when threads wait and the
@@ -88,7 +88,7 @@ final class Creator {
         this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
         this.idleParkNanos = config.housekeepingPeriod().toNanos();
         this.statementCacheSize = config.statementCacheSize();
-        this.placement = new Placement(origins, capacity.maxSize(), detector.connectTimeoutNanos());
+        this.placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
     }
 
     void start() {
@@ -267,9 +267,10 @@ final class Creator {
 
 
     /**
-     * Opens one connection on a {@link ConnectAttempt} and waits for it at most connectTimeout; an attempt still
+     * Opens one connection on a {@link ConnectAttempt} and waits for it at most silenceTimeout; an attempt still
      * running then finishes on its own (its connection published or closed, its claim released) while this
-     * creator goes back to planning, and the {@link FailureDetector} counts it unanswered.
+     * creator goes back to planning around it, and the {@link FailureDetector} counts it unanswered after its own
+     * period (connectTimeout to an origin not known to answer, silenceTimeout once it has).
      */
     private void create(Origin o) {
         Slot<PooledConnection> slot = table.reserve();
@@ -278,8 +279,8 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt attempt = ConnectAttempt.list(o.attempts, start, false, () -> open(o, slot, start),
-                this::signal);
+        ConnectAttempt attempt = ConnectAttempt.list(o.attempts, start, false, detector.unansweredAfterNanos(o),
+                () -> open(o, slot, start), this::signal);
         if (!placement.mayStart(o, attempt)) {
             // Another creator or a probe got there first: this one plans again (and waits for that attempt).
             attempt.unlist();
@@ -295,7 +296,7 @@ final class Creator {
             unclaim(o);
             throw e;
         }
-        attempt.await(detector.connectTimeoutNanos(), () -> stopped);
+        attempt.await(detector.silenceNanos(), () -> stopped);
     }
 
     /**

@@ -19,8 +19,10 @@ import java.util.function.LongSupplier;
  *
  * <p>Two runs of evidence, counted apart, each judged at {@code downAfterFailures}:
  * <ul>
- * <li><b>connect failures</b> in a row: failed connects and probes, and every {@code connectTimeout} an attempt
- *     goes unanswered. Only a connect that succeeds resets it; it also sets the origin's back-off. It is evidence
+ * <li><b>connect failures</b> in a row: failed connects and probes, and every unanswered period of an attempt:
+ *     {@code silenceTimeout} once the origin has answered before (a server gone silent is noticed within seconds),
+ *     {@code connectTimeout} until then (a first connect that is merely slow, a cold database or a busy machine, is
+ *     no failure). Only a connect that succeeds resets it; it also sets the origin's back-off. It is evidence
  *     about new sessions only, so it closes nothing: an origin with sessions that answer is <em>refusing new
  *     sessions</em> (UP, served by the sessions it has, connects on the back-off) until a connect succeeds. It
  *     marks the origin DOWN only when there is nothing to keep: no session, or sessions gone silent (none came
@@ -56,6 +58,7 @@ final class FailureDetector {
     private final Runnable wakeHousekeeper;
     private final boolean abortBorrowedOnDown;
     private final long connectTimeoutNanos;
+    private final long silenceNanos;
     private final long backoffMaxNanos;
     private final long graceNanos;
     private final int threshold;
@@ -74,11 +77,12 @@ final class FailureDetector {
         this.wakeHousekeeper = wakeHousekeeper;
         this.abortBorrowedOnDown = config.abortBorrowedOnDown();
         this.connectTimeoutNanos = config.connectTimeout().toNanos();
+        this.silenceNanos = config.silenceTimeout().toNanos();
         this.backoffMaxNanos = config.creationBackoffMax().toNanos();
         this.graceNanos = config.downGracePeriod().toNanos();
         this.threshold = config.downAfterFailures();
         this.probes = new Probes(config, origins, table, capacity, closing, operations, connector, setup,
-                meanHoldNanos, wakeCreators, shutdown, new ProbeOutcomes());
+                meanHoldNanos, wakeCreators, shutdown, new ProbeOutcomes(), this::unansweredAfterNanos);
     }
 
     /** A probe's outcome counts like a connect's; one that answers brings back an origin the pool marked DOWN. */
@@ -97,8 +101,17 @@ final class FailureDetector {
         }
     }
 
-    long connectTimeoutNanos() {
-        return connectTimeoutNanos;
+    /** silenceTimeout: a connect under way longer than this brings no connection soon (creators plan around it). */
+    long silenceNanos() {
+        return silenceNanos;
+    }
+
+    /**
+     * How long an attempt starting now may go unanswered before it counts as a failed connect: silenceTimeout once
+     * the origin has answered before, connectTimeout until then (a first connect gets HikariCP's budget).
+     */
+    long unansweredAfterNanos(Origin o) {
+        return o.answered ? silenceNanos : connectTimeoutNanos;
     }
 
     // ---- evidence ------------------------------------------------------------------------------------------
@@ -170,6 +183,9 @@ final class FailureDetector {
     /** A connect succeeded: the run of connect failures ends, and so does the failure it kept; an origin that was
      * refusing new sessions accepts them again. */
     void connected(Origin o) {
+        if (!o.answered) {
+            o.answered = true;
+        }
         if (o.connectFailures.get() != 0) {
             int run = o.connectFailures.getAndSet(0);
             if (threshold > 0 && run >= threshold && o.isUp()) {
@@ -263,12 +279,15 @@ final class FailureDetector {
         return newest;
     }
 
-    /** Attempts running for connectTimeout or longer, pool-wide: their room brings no connection soon. */
+    /**
+     * Attempts running for silenceTimeout or longer, pool-wide: their room brings no connection soon, whether or not
+     * they count as failures yet (a first connect does only after connectTimeout), so the creators plan around them.
+     */
     int unanswered(long now) {
         int n = 0;
         for (Origin o : origins.configured()) {
             for (ConnectAttempt a : o.attempts) {
-                if (now - a.startedAt >= connectTimeoutNanos) {
+                if (now - a.startedAt >= silenceNanos) {
                     n++;
                 }
             }
@@ -298,12 +317,13 @@ final class FailureDetector {
 
     private void countUnanswered(Origin o, long now) {
         for (ConnectAttempt a : o.attempts) {
-            long periods = (now - a.startedAt) / connectTimeoutNanos;
+            long periods = (now - a.startedAt) / a.unansweredAfterNanos;
             while (a.countedPeriods < periods && !a.finished()) {
                 a.countedPeriods++;
                 connectFailed(o, new SQLException("origin '" + o.name + "': no answer to a "
-                        + (a.probe ? "probe" : "connect") + " within " + a.countedPeriods + " x connectTimeout ("
-                        + TimeUnit.NANOSECONDS.toMillis(connectTimeoutNanos) + " ms)", "08001"), now);
+                        + (a.probe ? "probe" : "connect") + " within " + a.countedPeriods + " x "
+                        + (a.unansweredAfterNanos == connectTimeoutNanos ? "connectTimeout (" : "silenceTimeout (")
+                        + TimeUnit.NANOSECONDS.toMillis(a.unansweredAfterNanos) + " ms)", "08001"), now);
             }
         }
     }
@@ -340,7 +360,7 @@ final class FailureDetector {
         long stuck = probes.stuckNanos();
         for (Origin o : origins.configured()) {
             for (ConnectAttempt a : o.attempts) {
-                due = ahead(due, a.startedAt + (a.countedPeriods + 1) * connectTimeoutNanos, now);
+                due = ahead(due, a.startedAt + (a.countedPeriods + 1) * a.unansweredAfterNanos, now);
             }
             if (!Probes.probeable(o) || !o.attempts.isEmpty()) {
                 continue;

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The start check of {@code initializationFailTimeout} (docs/architecture.md, "Creation"): the thread that builds
  * the pool waits until the creators opened a first connection on any origin. It fails once the timeout has passed
- * and every origin has had a failed attempt (a connect unanswered for {@code connectTimeout} counts, as for
+ * and every origin has had a failed attempt (a first connect unanswered for {@code connectTimeout} counts, as for
  * detection), or at the latest {@code connectTimeout} later. The builder's thread only polls: it opens nothing
  * itself (S6).
  */

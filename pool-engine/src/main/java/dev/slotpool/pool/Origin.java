@@ -63,7 +63,7 @@ final class Origin {
     final AtomicLong retiredBorrows = new AtomicLong();
     /** Statement cache counts of this origin's closed connections (live ones count in their own cache). */
     final StatementCacheTotals retiredStatements = new StatementCacheTotals();
-    /** Failed connects and probes in a row, and unanswered connectTimeouts (see {@link FailureDetector}). */
+    /** Failed connects and probes in a row, and unanswered periods (see {@link FailureDetector}). */
     final AtomicInteger connectFailures = new AtomicInteger();
     /** For a discovery group: new connections in a row that landed on a discovered origin not UP. */
     final AtomicInteger landedAway = new AtomicInteger();
@@ -77,6 +77,10 @@ final class Origin {
     /** Mean connect time since the last connect failure (0: none yet); fed by connect threads, reset by the
      * failure detector. */
     final MovingMean createTime = new MovingMean();
+    /** Whether a connect or probe ever answered: from then on an unanswered attempt is judged by silenceTimeout,
+     * not connectTimeout. Set by the failure detector on the connect threads and never cleared: racy but benign,
+     * every writer stores true. */
+    volatile boolean answered;
     /** Connects and probes running now, on their own threads. */
     final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
     /** A probe is wanted (a failed validation, or every connection stuck); cleared when one starts. */

@@ -16,14 +16,14 @@ final class Placement {
 
     private final Origins origins;
     private final int maxSize;
-    private final long connectTimeoutNanos;
+    private final long silenceNanos;
     /** Written racily by the connect threads: racy but benign (a lost sample). */
     private final MovingMean connectTime = new MovingMean();
 
-    Placement(Origins origins, int maxSize, long connectTimeoutNanos) {
+    Placement(Origins origins, int maxSize, long silenceNanos) {
         this.origins = origins;
         this.maxSize = maxSize;
-        this.connectTimeoutNanos = connectTimeoutNanos;
+        this.silenceNanos = silenceNanos;
     }
 
     void sampleConnect(long nanos) {
@@ -91,10 +91,10 @@ final class Placement {
         return o.createTime.nanos() != 0 || o.attempts.peek() == mine;
     }
 
-    /** A connect running longer than this is slow (see {@link #attempt}); at most connectTimeout. */
+    /** A connect running longer than this is slow (see {@link #attempt}); at most silenceTimeout. */
     long slowNanos() {
         long mean = connectTime.nanos();
         long slow = mean > 0 ? 4 * mean : COLD_SLOW_NANOS;
-        return Math.min(slow, connectTimeoutNanos);
+        return Math.min(slow, silenceNanos);
     }
 }

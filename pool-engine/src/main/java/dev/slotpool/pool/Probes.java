@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Probes for the {@link FailureDetector} (docs/architecture.md, "Failure detection"): a connect and a validation
@@ -45,12 +46,15 @@ final class Probes {
     private final LongSupplier meanHoldNanos;
     private final Runnable wakeCreators;
     private final BooleanSupplier shutdown;
-    private final int validationSeconds;
+    private final long validationNanos;
     private final Outcomes outcomes;
+    /** The failure detector's unanswered period for an attempt starting now. */
+    private final ToLongFunction<Origin> unansweredAfterNanos;
 
     Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
            OriginOperations operations, Connector connector, SessionSetup setup, LongSupplier meanHoldNanos,
-           Runnable wakeCreators, BooleanSupplier shutdown, Outcomes outcomes) {
+           Runnable wakeCreators, BooleanSupplier shutdown, Outcomes outcomes,
+           ToLongFunction<Origin> unansweredAfterNanos) {
         this.threads = new PoolThreads(config);
         this.ticker = config.ticker();
         this.origins = origins;
@@ -64,9 +68,8 @@ final class Probes {
         this.wakeCreators = wakeCreators;
         this.shutdown = shutdown;
         this.outcomes = outcomes;
-        // A probe's validation is bounded by connectTimeout too: a probe is a connect that must answer in time.
-        this.validationSeconds = (int) Math.max(1, Math.min(config.validationTimeout().toSeconds(),
-                config.connectTimeout().toSeconds()));
+        this.unansweredAfterNanos = unansweredAfterNanos;
+        this.validationNanos = config.validationTimeout().toNanos();
     }
 
     /** Only configured origins reached directly can be probed; a discovery group's URL picks its own server. */
@@ -107,9 +110,14 @@ final class Probes {
                 continue;
             }
             o.probeWanted = false;
+            long unansweredAfter = unansweredAfterNanos.applyAsLong(o);
+            // A probe's validation is bounded by its unanswered period too: a probe is a connect that must answer
+            // in time.
+            int validationSeconds = (int) Math.max(1,
+                    TimeUnit.NANOSECONDS.toSeconds(Math.min(validationNanos, unansweredAfter)));
             try {
-                ConnectAttempt.list(o.attempts, now, true, () -> probe(o, status), () -> probeEnded(o))
-                        .start(threads, o.name);
+                ConnectAttempt.list(o.attempts, now, true, unansweredAfter, () -> probe(o, status, validationSeconds),
+                        () -> probeEnded(o)).start(threads, o.name);
             } catch (Throwable e) {
                 // No thread, so no probe: its room goes back and the origin stays due; the caller backs off.
                 capacity.unclaim(o);
@@ -185,7 +193,7 @@ final class Probes {
     }
 
     /** Runs on the probe's own thread: connect, validate, close; then the outcome, its room released first. */
-    private void probe(Origin o, OriginStatus before) {
+    private void probe(Origin o, OriginStatus before, int validationSeconds) {
         boolean answered = false;
         SQLException failure = null;
         try (Connection c = connector.connect(o)) {

@@ -51,6 +51,33 @@ class FailureDetectionTest {
         hung.hangConnects(false);
     }
 
+    /**
+     * Issue 23: a first connect that is merely slow (a cold database, a busy machine) is no failure, while an origin
+     * that has answered before and then leaves a connect unanswered is still counted within seconds (the silent
+     * origin of docs/failover.md), not after the long first-connect budget.
+     */
+    @Test
+    void aSlowFirstConnectIsNotCountedButTheSilenceOfAnOriginThatAnsweredIs() throws Exception {
+        StubDatabase db = StubDatabase.reset("fd-slow-first").connectDelay(Duration.ofSeconds(3));
+        // The housekeeper counts unanswered attempts; a short period lets it see the one started below.
+        pool = new ConnectionPool(Pools.stub(db).listener(events).minSize(1).maxSize(1)
+                .housekeepingPeriod(Duration.ofMillis(100)).config());
+        Pools.await(pool, s -> s.available() == 1, "the slow first connect landed");
+        assertThat(events.events).as("events of the slow first connect")
+                .noneMatch(e -> e.type() == dev.slotpool.PoolEvent.Type.CREATION_FAILED);
+        assertThat(pool.snapshot().origins().get(0).consecutiveFailures()).isZero();
+
+        db.connectDelay(Duration.ZERO).hangConnects(true);
+        long silentFrom = System.nanoTime();
+        pool.borrow().abort(INLINE); // its replacement's connect hangs
+        Pools.await(pool, s -> events.events.stream().anyMatch(e -> e.type() == dev.slotpool.PoolEvent.Type.CREATION_FAILED
+                && e.detail().contains("no answer to a connect")), "the unanswered connect counted");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentFrom))
+                .as("counted by the silence of an origin that answered, not by the first-connect budget")
+                .isLessThan(15_000);
+        db.hangConnects(false);
+    }
+
     @Test
     void connectFailuresBackOffWhileHealthyConnectionsKeepReturning() throws Exception {
         StubDatabase db = StubDatabase.reset("fd-refusing");

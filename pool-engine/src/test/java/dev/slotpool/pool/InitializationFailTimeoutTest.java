@@ -45,6 +45,18 @@ class InitializationFailTimeoutTest {
         }
     }
 
+    /** Issue 23: a first connect that takes 3 s (a cold database, a busy machine) starts the pool. */
+    @Test
+    void aSlowFirstConnectStartsThePool() throws Exception {
+        StubDatabase db = StubDatabase.reset("init-slow").connectDelay(Duration.ofSeconds(3));
+        try (SlotPoolDataSource ds = Pools.stub(db).name("init-slow").minSize(1).build()) {
+            assertThat(ds.snapshot().origins().get(0).consecutiveFailures()).isZero();
+            try (Connection c = ds.getConnection()) {
+                assertThat(c.isValid(1)).isTrue();
+            }
+        }
+    }
+
     @Test
     void oneOriginAnsweringIsEnough() throws Exception {
         StubDatabase down = StubDatabase.reset("init-one-down").down(true);

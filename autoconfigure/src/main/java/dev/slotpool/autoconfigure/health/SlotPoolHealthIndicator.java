@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * The pool's health with each origin's state and counts. UP while at least one origin is UP: a drained or
  * down origin is an operator's or the detector's decision the pool routes around, not an outage. DOWN when no
- * origin can serve or the pool is closed. Reads a snapshot only, so it never borrows or opens a connection.
+ * origin can serve (a database down since the app started included: the app starts, this reports it) or the pool
+ * is closed. Reads a snapshot only, so it never borrows or opens a connection and answers at once; a bean-style
+ * pool not started yet is UNKNOWN, as reading a snapshot would start it.
  */
 public final class SlotPoolHealthIndicator implements HealthIndicator {
 
@@ -25,6 +27,9 @@ public final class SlotPoolHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
+        if (!pool.isStarted()) {
+            return Health.unknown().withDetail("reason", "not started: the pool starts at its first use").build();
+        }
         PoolSnapshot s = pool.snapshot();
         Map<String, Object> origins = new LinkedHashMap<>();
         long serving = 0;
