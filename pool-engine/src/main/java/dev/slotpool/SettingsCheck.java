@@ -76,8 +76,10 @@ final class SettingsCheck {
         range(v, "validateAfterIdle", b.validateAfterIdle, Duration.ZERO, MAX_TIMER, false);
         within(v, "connectTimeout", b.connectTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
         if (b.silenceTimeout != null) {
+            int before = v.size();
             within(v, "silenceTimeout", b.silenceTimeout, Duration.ofMillis(100), Duration.ofMinutes(10));
-            if (b.connectTimeout != null && b.silenceTimeout.compareTo(b.connectTimeout) > 0) {
+            // One problem per setting: a value out of its own range is not also compared with connectTimeout.
+            if (v.size() == before && b.connectTimeout != null && b.silenceTimeout.compareTo(b.connectTimeout) > 0) {
                 v.add(new ConfigViolation("silenceTimeout", b.silenceTimeout.toString(),
                         "must be ≤ connectTimeout (" + b.connectTimeout + ")"));
             }

@@ -181,6 +181,9 @@ class ConfigurationDocTest {
                     : Duration.of(n, UNITS.get(max.group(2)));
 
             SlotPoolBuilder atMax = SlotPoolDataSource.builder().url("jdbc:h2:mem:doc-max");
+            if (name.equals("silenceTimeout")) {
+                atMax.connectTimeout(documented); // silenceTimeout may not exceed connectTimeout
+            }
             setter.invoke(atMax, documented);
             assertThat(atMax.config()).as("%s = %s builds", name, documented).isNotNull();
             SlotPoolBuilder above = SlotPoolDataSource.builder().url("jdbc:h2:mem:doc-max");
