@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -124,16 +125,22 @@ public final class PoolAccessPolicy {
      * names replaced by {@code ***}. Null stays null.
      */
     public static @Nullable String forReaders(@Nullable String text, PoolConfig config) {
-        if (text == null) {
-            return null;
-        }
-        String t = USER_AT_HOST.matcher(text).replaceAll(WITHHELD);
-        t = NAMED.matcher(t).replaceAll(m -> m.group(1) + m.group(2) + quote(m.group(3)));
-        t = ADDRESS.matcher(t).replaceAll(WITHHELD);
-        for (String user : userNames(config)) {
-            t = Pattern.compile("(?<![\\w.-])" + Pattern.quote(user) + "(?![\\w-])").matcher(t).replaceAll(WITHHELD);
-        }
-        return t;
+        return text == null ? null : forReaders(config).apply(text);
+    }
+
+    /** {@link #forReaders(String, PoolConfig)} with the pool's user names compiled once, for repeated use. */
+    public static UnaryOperator<String> forReaders(PoolConfig config) {
+        List<Pattern> users = userNames(config).stream()
+                .map(user -> Pattern.compile("(?<![\\w.-])" + Pattern.quote(user) + "(?![\\w-])")).toList();
+        return text -> {
+            String t = USER_AT_HOST.matcher(text).replaceAll(WITHHELD);
+            t = NAMED.matcher(t).replaceAll(m -> m.group(1) + m.group(2) + quote(m.group(3)));
+            t = ADDRESS.matcher(t).replaceAll(WITHHELD);
+            for (Pattern user : users) {
+                t = user.matcher(t).replaceAll(WITHHELD);
+            }
+            return t;
+        };
     }
 
     private static String quote(String value) {

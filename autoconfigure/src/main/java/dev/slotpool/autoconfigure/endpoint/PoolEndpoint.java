@@ -139,7 +139,7 @@ public class PoolEndpoint {
         return new PoolViews.Reader(mayAct,
                 url -> url == null ? null : String.valueOf(sanitizer.sanitize(new SanitizableData(null,
                         "slotpool.origins.url", url), showUrls)),
-                text -> PoolAccessPolicy.forReaders(text, pool.config()));
+                PoolAccessPolicy.forReaders(pool.config()));
     }
 
     /** The action's answer: the outcome with the pool's view after it, or the refusal with its status. */
