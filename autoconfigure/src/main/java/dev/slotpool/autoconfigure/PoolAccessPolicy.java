@@ -47,11 +47,12 @@ public final class PoolAccessPolicy {
     /** The text that replaces an address or a user name in what readers see. */
     static final String WITHHELD = "***";
 
-    /** IPv4, and IPv6 written in full or with {@code ::}; either maybe with a port or a zone. */
+    /** IPv4, and IPv6 written in full or with {@code ::}. */
     private static final Pattern ADDRESS = Pattern.compile(
             "(?<![\\w.])\\d{1,3}(?:\\.\\d{1,3}){3}(?![\\w.])"
                     + "|(?<![\\w:])(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}(?![\\w:])"
-                    + "|(?<![\\w:])(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?::(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?(?![\\w:])");
+                    + "|(?<![\\w:])(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?::"
+                    + "(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4})*)?(?![\\w:])");
     /** A quoted host, user or role as drivers name them: {@code host "10.1.2.3"}, {@code user 'app'}, {@code user=app}. */
     private static final Pattern NAMED = Pattern.compile(
             "(?i)\\b(host|user(?:name)?|role)(\\s*=?\\s*)(\"[^\"]*\"|'[^']*'|(?<==)[^\\s,;&)\"']+)");

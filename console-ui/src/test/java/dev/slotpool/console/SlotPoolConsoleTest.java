@@ -313,6 +313,17 @@ class SlotPoolConsoleTest {
         }
     }
 
+    /** Without Actuator there is no pool endpoint and no access to obey: the console's own switch decides. */
+    @Test
+    void withoutActuatorTheConsolesSwitchDecides() {
+        runner("no-actuator").withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+                .withPropertyValues("management.endpoint.pool.access=read-only", ACTIONS_ON).run(ctx -> {
+                    MockMvc mvc = mvc(ctx);
+                    mvc.perform(form("/slotpool/origins/east/down").with(consoleToken(mvc))).andExpect(status().isOk());
+                    assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "DOWN");
+                });
+    }
+
     /** One client (here one address, nobody logged in) holds at most 4 streams; the others still get theirs. */
     @Test
     void oneReaderCannotTakeEveryStream() {

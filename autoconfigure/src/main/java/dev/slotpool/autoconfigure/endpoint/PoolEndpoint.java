@@ -69,7 +69,7 @@ public class PoolEndpoint {
 
     /** One pool's view; without {@code pool} and with several pools, every pool's view by key. */
     @ReadOperation
-    public WebEndpointResponse<Object> pool(SecurityContext reader, @Nullable String pool) {
+    public WebEndpointResponse<Object> pool(@Nullable SecurityContext reader, @Nullable String pool) {
         if (pool == null && pools.size() != 1) {
             Map<String, PoolViews.PoolView> all = new LinkedHashMap<>();
             pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot(), reader(reader, p))));
@@ -80,7 +80,8 @@ public class PoolEndpoint {
     }
 
     @ReadOperation
-    public WebEndpointResponse<Object> origin(SecurityContext reader, @Selector String origin, @Nullable String pool) {
+    public WebEndpointResponse<Object> origin(@Nullable SecurityContext reader, @Selector String origin,
+                                             @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_NOT_FOUND, p -> {
             PoolSnapshot s = p.snapshot();
             return s.origin(origin)
@@ -114,8 +115,8 @@ public class PoolEndpoint {
      * flat map of strings, so the weights travel as one string of {@code origin=weight} pairs.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> poolAction(SecurityContext reader, String action, @Nullable String weights,
-                                                  @Nullable String pool) {
+    public WebEndpointResponse<Object> poolAction(@Nullable SecurityContext reader, String action,
+                                                  @Nullable String weights, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
                 p -> answer(p, PoolActions.poolAction(p, action, weights), reader(reader, p)));
     }
@@ -126,14 +127,19 @@ public class PoolEndpoint {
      * {@code host=db3} (every origin on that host).
      */
     @WriteOperation
-    public WebEndpointResponse<Object> originAction(SecurityContext reader, @Selector String origin, String action,
-                                                    @Nullable String timeout, @Nullable String pool) {
+    public WebEndpointResponse<Object> originAction(@Nullable SecurityContext reader, @Selector String origin,
+                                                    String action, @Nullable String timeout, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
                 p -> answer(p, PoolActions.originAction(p, origin, action, timeout), reader(reader, p)));
     }
 
-    /** What this reader of this pool sees ({@link PoolAccessPolicy}, Boot's show-values rule for URLs). */
-    private PoolViews.Reader reader(SecurityContext reader, SlotPoolDataSource pool) {
+    /**
+     * What this reader of this pool sees ({@link PoolAccessPolicy}, Boot's show-values rule for URLs). Actuator
+     * always passes the reader; it is {@code @Nullable} so the read without a selector stays a parameterless read
+     * (Boot then offers {@code management.endpoint.pool.cache.time-to-live}), and null reads as nobody logged in.
+     */
+    private PoolViews.Reader reader(@Nullable SecurityContext context, SlotPoolDataSource pool) {
+        SecurityContext reader = context == null ? SecurityContext.NONE : context;
         boolean mayAct = policy.mayActAtEndpoint(held -> held.stream().anyMatch(reader::isUserInRole));
         boolean showUrls = showValues.isShown(reader, roles);
         return new PoolViews.Reader(mayAct,

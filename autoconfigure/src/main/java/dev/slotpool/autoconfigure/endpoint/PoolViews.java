@@ -91,7 +91,8 @@ public final class PoolViews {
     }
 
     static OriginView origin(OriginSnapshot o, Reader r) {
-        return new OriginView(o.name(), r.url().apply(o.url()), dimensions(o), o.state(), r.failure(o.stateReason()), o.weight(),
+        return new OriginView(o.name(), r.url().apply(o.url()), dimensions(o), o.state(), r.failure(o.stateReason()),
+                o.weight(),
                 oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 statementCache(o),
                 o.slots().stream().map(x -> new SlotSummary(x.index(), x.state(), x.retiring(), x.borrowCount())).toList());
