@@ -183,7 +183,10 @@
       render(JSON.parse(e.data));
     });
     source.onerror = function () {
-      setStream('down', source.readyState === EventSource.CLOSED ? 'stream down: reload to retry'
+      // CLOSED: the server refused the stream (429: this user or address has 4 open, e.g. other console tabs;
+      // 503: the console's 32 are in use) or went away; the page asks again every 5 s.
+      setStream('down', source.readyState === EventSource.CLOSED
+        ? 'stream refused or down (at most 4 per user: close other console tabs); retrying every 5 s'
         : 'stream down: reconnecting…');
       if (source.readyState === EventSource.CLOSED) {
         setTimeout(function () { source.close(); connect(); }, 5000);
@@ -258,6 +261,9 @@
         var headers = { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' };
         var token = meta('_csrf'), header = meta('_csrf_header');
         if (token && header) { headers[header] = token; }
+        // The console's own token: every action needs it, with or without Spring Security.
+        var consoleToken = meta('slotpool-console-token'), consoleHeader = meta('slotpool-console-token-header');
+        if (consoleToken && consoleHeader) { headers[consoleHeader] = consoleToken; }
         fetch(form.action, { method: 'POST', headers: headers, body: params.toString(), credentials: 'same-origin' })
           .then(function (r) {
             return r.json().catch(function () { return { message: 'HTTP ' + r.status }; })

@@ -144,6 +144,9 @@ public class SlotPoolProperties {
     /** The admin console (module slotpool-console). */
     private final Console console = new Console();
 
+    /** Spring Security roles (without the ROLE_ prefix) whose users may act on the pool through the console and see who holds its connections, at the console and /actuator/pool/{origin}; none named means nobody (docs/console.md, Security model). */
+    private List<String> operatorRoles = new ArrayList<>();
+
     /** One origin of the pool. */
     public static class Origin {
 
@@ -261,13 +264,13 @@ public class SlotPoolProperties {
      */
     public static class Console {
 
-        /** Whether the admin console is served (when the slotpool-console module, Spring MVC and Thymeleaf are present); unset means only when Spring Security is on the class path. */
+        /** Whether the admin console is served (when the slotpool-console module, Spring MVC and Thymeleaf are present); off unless true, with or without Spring Security. */
         private Boolean enabled;
 
         /** Path of the admin console's page; its snapshot, stream, actions and assets are below it. */
         private String path = "/slotpool";
 
-        /** Whether the console may act on the pool; unset means only for requests the application's security chain grants through SlotPoolConsoleRequest.toConsoleActions() (true: whoever reaches the console, trusted networks only). */
+        /** Whether the console may act on the pool, within what management.endpoint.pool.access permits; unset means only for users with one of slotpool.operator-roles (Spring Security), nobody without Spring Security (true: whoever reaches the console, trusted networks only). */
         private Boolean actionsEnabled;
 
         public Boolean getEnabled() { return enabled; }
@@ -358,4 +361,6 @@ public class SlotPoolProperties {
     public void setOrigins(List<Origin> origins) { this.origins = origins; }
     public Oracle getOracle() { return oracle; }
     public Console getConsole() { return console; }
+    public List<String> getOperatorRoles() { return operatorRoles; }
+    public void setOperatorRoles(List<String> operatorRoles) { this.operatorRoles = operatorRoles; }
 }

@@ -82,23 +82,23 @@ class SeveralPoolsTest {
     void theEndpointListsEveryPoolAndAddressesOneByItsKey() {
         runner.run(ctx -> {
             PoolEndpoint endpoint = ctx.getBean(PoolEndpoint.class);
-            PoolEndpoint.PoolsView all = (PoolEndpoint.PoolsView) endpoint.pool(null).getBody();
+            PoolEndpoint.PoolsView all = (PoolEndpoint.PoolsView) endpoint.pool(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, null).getBody();
             assertThat(all.pools()).containsOnlyKeys("orders", "reports", "billing");
             assertThat(all.pools().get("billing").sizes().max()).isEqualTo(5);
 
-            PoolView reports = (PoolView) endpoint.pool("reports").getBody();
+            PoolView reports = (PoolView) endpoint.pool(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "reports").getBody();
             assertThat(reports.sizes().max()).isEqualTo(4);
-            assertThat(endpoint.origin("default", "orders").getStatus()).isEqualTo(200);
+            assertThat(endpoint.origin(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "default", "orders").getStatus()).isEqualTo(200);
 
-            WebEndpointResponse<Object> unknown = endpoint.pool("south");
+            WebEndpointResponse<Object> unknown = endpoint.pool(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "south");
             assertThat(unknown.getStatus()).isEqualTo(404);
             assertThat(((Problem) unknown.getBody()).message())
                     .isEqualTo("unknown pool 'south' (known pools: orders, reports, billing)");
-            WebEndpointResponse<Object> unnamed = endpoint.originAction("default", "down", null, null);
+            WebEndpointResponse<Object> unnamed = endpoint.originAction(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "default", "down", null, null);
             assertThat(unnamed.getStatus()).isEqualTo(400);
             assertThat(((Problem) unnamed.getBody()).message()).contains("several pools", "'pool'");
 
-            assertThat(endpoint.originAction("default", "down", null, "billing").getStatus()).isEqualTo(200);
+            assertThat(endpoint.originAction(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "default", "down", null, "billing").getStatus()).isEqualTo(200);
             assertThat(ctx.getBean("billing", DataSource.class).unwrap(SlotPoolDataSource.class).snapshot()
                     .origin("default").orElseThrow().state().name()).isEqualTo("DOWN");
             assertThat(ctx.getBean("orders", SlotPoolDataSource.class).snapshot().origin("default").orElseThrow()

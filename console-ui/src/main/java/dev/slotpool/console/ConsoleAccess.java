@@ -1,27 +1,39 @@
 package dev.slotpool.console;
 
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.security.authorization.AuthorityAuthorizationManager;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+import java.util.List;
 
 /**
- * Decides whether a request may act on the pool (and so see who holds a connection), from the
- * {@link ConsoleSettings.Actions} mode. With {@link ConsoleSettings.Actions#CHAIN} only a request that the
- * application's security chain authorized through {@link SlotPoolConsoleRequest#toConsoleActions()} may: the
- * matcher marks the request with {@link #GRANTED} when it is the rule the chain's authorization applies, so a
- * chain that grants the console to any logged-in user (Boot's default) grants no action.
+ * Decides whether a console request may act on the pool (and so see who holds a connection): the
+ * {@link PoolAccessPolicy} the pool endpoint shares, with the console's {@code actions-enabled} switch. With Spring
+ * Security the roles are asked of Spring Security's authorization ({@link AuthorityAuthorizationManager} over the
+ * request's {@code Authentication}): a rule of the application's chain grants nothing here by being matched, only
+ * an operator role does (docs/console.md, Security model).
  */
 final class ConsoleAccess {
-
-    /** The request attribute {@link SlotPoolConsoleRequest#toConsoleActions()} sets when the chain used it. */
-    static final String GRANTED = ConsoleAccess.class.getName() + ".GRANTED";
 
     private ConsoleAccess() {
     }
 
-    static boolean mayAct(ConsoleSettings.Actions actions, HttpServletRequest request) {
-        return switch (actions) {
-            case OFF -> false;
-            case ON -> true;
-            case CHAIN -> Boolean.TRUE.equals(request.getAttribute(GRANTED));
-        };
+    static boolean mayAct(ConsoleSettings settings, HttpServletRequest request) {
+        PoolAccessPolicy.Roles roles = settings.policy().springSecurity() ? SpringSecurityRoles.of(request)
+                : PoolAccessPolicy.Roles.NONE;
+        return settings.policy().mayActInConsole(settings.actionsEnabled(), roles);
+    }
+
+    /** The request's roles by Spring Security; loaded only with Spring Security on the class path. */
+    private static final class SpringSecurityRoles {
+
+        static PoolAccessPolicy.Roles of(HttpServletRequest request) {
+            return (List<String> roles) -> AuthorityAuthorizationManager.<HttpServletRequest>hasAnyRole(
+                            roles.toArray(String[]::new))
+                    .authorize(() -> SecurityContextHolder.getContextHolderStrategy().getContext().getAuthentication(),
+                            request)
+                    .isGranted();
+        }
     }
 }

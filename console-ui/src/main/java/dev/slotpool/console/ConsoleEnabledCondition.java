@@ -4,11 +4,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.springframework.util.ClassUtils;
 
 /**
- * The console's switch (docs/console.md, Security): {@code slotpool.console.enabled} when set; unset, on only with
- * Spring Security on the class path, so an application without it never serves the pool's page by accident.
+ * The console's switch (docs/console.md, Security model): on only with {@code slotpool.console.enabled=true}, with
+ * or without Spring Security, as Boot's H2 console. Spring Security on the class path says nothing of whether the
+ * application's chains cover the console's path: a chain over {@code /api/**} only, or one that permits all, would
+ * otherwise serve the pool's page to anonymous users.
  */
 final class ConsoleEnabledCondition extends SpringBootCondition {
 
@@ -16,13 +17,8 @@ final class ConsoleEnabledCondition extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        Boolean enabled = context.getEnvironment().getProperty(PROPERTY, Boolean.class);
-        if (enabled != null) {
-            return new ConditionOutcome(enabled, PROPERTY + "=" + enabled);
-        }
-        boolean security = ClassUtils.isPresent(SlotPoolConsoleAutoConfiguration.SECURITY_CLASS,
-                context.getClassLoader());
-        return new ConditionOutcome(security, PROPERTY + " unset, Spring Security "
-                + (security ? "present" : "absent (set " + PROPERTY + "=true to serve the console)"));
+        boolean enabled = Boolean.TRUE.equals(context.getEnvironment().getProperty(PROPERTY, Boolean.class));
+        return new ConditionOutcome(enabled, enabled ? PROPERTY + "=true"
+                : PROPERTY + " is not true (set it to serve the console)");
     }
 }

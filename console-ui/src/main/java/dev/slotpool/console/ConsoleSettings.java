@@ -1,28 +1,35 @@
 package dev.slotpool.console;
 
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
+import org.jspecify.annotations.Nullable;
+
 /**
  * The console's resolved settings.
  *
- * @param path    where the page is ({@code slotpool.console.path})
- * @param actions who may act (docs/console.md, Security)
+ * @param path           where the page is ({@code slotpool.console.path})
+ * @param actionsEnabled {@code slotpool.console.actions-enabled}: null leaves who may act to the operator roles
+ * @param policy         who may act, shared with the pool endpoint (docs/console.md, Security model)
+ * @param showUrls       whether the page's data carries origin URLs: only with
+ *                       {@code management.endpoint.pool.show-values=always}, since one stream serves every reader
  */
-public record ConsoleSettings(String path, Actions actions) {
+public record ConsoleSettings(String path, @Nullable Boolean actionsEnabled, PoolAccessPolicy policy,
+                              boolean showUrls) {
 
-    /** Who may act, and so who sees a slot's holder thread and borrow stack. */
-    public enum Actions {
-        /** Nobody: {@code slotpool.console.actions-enabled=false}, or unset without Spring Security. */
-        OFF,
-        /** Every request that reaches the console: {@code slotpool.console.actions-enabled=true}. */
-        ON,
-        /**
-         * Unset with Spring Security: a request the application's chain authorized through
-         * {@link SlotPoolConsoleRequest#toConsoleActions()}; nobody else.
-         */
-        CHAIN
-    }
-
-    /** Whether the page draws the buttons (with {@link Actions#CHAIN} the chain still refuses whom it refuses). */
-    public boolean buttons() {
-        return actions != Actions.OFF;
+    /** Why nobody may act whatever the reader, or null when some reader may. */
+    @Nullable String nobodyActsBecause() {
+        if (policy.readOnlyBecause() != null) {
+            return "the console is read-only because " + policy.readOnlyBecause();
+        }
+        if (Boolean.FALSE.equals(actionsEnabled)) {
+            return "console actions are disabled (slotpool.console.actions-enabled=false)";
+        }
+        if (actionsEnabled == null && !policy.springSecurity()) {
+            return "console actions are disabled: without Spring Security the console is read-only unless "
+                    + "slotpool.console.actions-enabled=true (trusted networks only)";
+        }
+        if (actionsEnabled == null && policy.operatorRoles().isEmpty()) {
+            return "console actions are disabled: no role may act until slotpool.operator-roles names one";
+        }
+        return null;
     }
 }

@@ -2,6 +2,7 @@ package dev.slotpool.console;
 
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.console.ConsoleViews.ConsoleView;
 import dev.slotpool.console.ConsoleViews.Rates;
 
@@ -17,21 +18,29 @@ public final class ConsoleViewSource {
     private final WaitPercentiles waits;
     private final ConsoleEventLog events;
     private final LongSupplier nanoClock;
+    private final ConsoleViews.Readers readers;
 
     private final BorrowRates rates = new BorrowRates();
 
+    /** {@code showUrls}: whether the page's data carries origin URLs ({@link ConsoleSettings#showUrls()}). */
     public ConsoleViewSource(SlotPoolDataSource pool, WaitPercentiles waits, ConsoleEventLog events,
-                             LongSupplier nanoClock) {
+                             LongSupplier nanoClock, boolean showUrls) {
         this.pool = pool;
         this.waits = waits;
         this.events = events;
         this.nanoClock = nanoClock;
+        this.readers = new ConsoleViews.Readers(showUrls, PoolAccessPolicy.forReaders(pool.config()));
     }
 
-    /** The console's view of the pool now. */
+    /** The console's view of the pool now, as every reader may see it. */
     public ConsoleView view() {
         PoolSnapshot s = pool.snapshot();
-        return ConsoleViews.view(s, rates(s), waits, events.recent());
+        return ConsoleViews.view(s, rates(s), waits, events.recent(), readers);
+    }
+
+    /** An event of the log as every reader may see it. */
+    ConsoleViews.EventRow forReaders(ConsoleViews.EventRow e) {
+        return ConsoleViews.forReaders(e, readers);
     }
 
     /** The event log the page shows (the auto-configured pool's; an empty one for the others). */

@@ -9,15 +9,34 @@ import dev.slotpool.SlotState;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static dev.slotpool.autoconfigure.endpoint.PoolViews.oneDecimal;
 
 /**
  * The console's view records (the page model, {@code GET {path}/snapshot} and each server-sent event), made
- * from a {@link PoolSnapshot}. URLs arrive redacted from the engine; no password or connection property is
- * copied. Nothing here computes routing: rates and percentiles are handed in.
+ * from a {@link PoolSnapshot}. These go to every reader (one stream serves them all), so they carry what any reader
+ * may see (docs/console.md, Security model): no holder thread, label or borrow stack, failure and event texts without
+ * client addresses or user names, URLs only when {@code show-values} is {@code always}. URLs arrive redacted from
+ * the engine; no password or connection property is copied. Nothing here computes routing: rates and percentiles
+ * are handed in.
  */
 public final class ConsoleViews {
+
+    /** An origin's URL where the page's data does not show it (Boot's mask). */
+    static final String URL_MASKED = "******";
+
+    /**
+     * What every reader of the page's data may see.
+     *
+     * @param showUrls   whether origin URLs are shown
+     * @param forReaders a failure or event text without client addresses and user names
+     */
+    record Readers(boolean showUrls, UnaryOperator<String> forReaders) {
+
+        /** Everything as it is: for tests of the shapes only. */
+        static final Readers ALL = new Readers(true, UnaryOperator.identity());
+    }
 
     /** A {@code LEAK} event's detail in the console. */
     static final String LEAK_WITHHELD = "holder thread and borrow stack withheld (the application's log has them, "
@@ -61,7 +80,8 @@ public final class ConsoleViews {
 
     /**
      * A slot in full, for the detail dialog: the cell plus the borrow stack (leak tracing only, else null). The
-     * holder thread and the stack only for a request that may act (docs/console.md, Security), else null.
+     * holder thread, labels and the stack only for a request that may act (docs/console.md, Security model), else
+     * null.
      */
     public record SlotDetail(String origin, SlotCell slot, String borrowStack) {
     }
@@ -112,7 +132,8 @@ public final class ConsoleViews {
     public record Percentiles(Double p50Millis, Double p99Millis) {
     }
 
-    static ConsoleView view(PoolSnapshot s, Rates rates, WaitPercentiles waits, List<EventRow> events) {
+    static ConsoleView view(PoolSnapshot s, Rates rates, WaitPercentiles waits, List<EventRow> events,
+                            Readers readers) {
         Double p50 = null;
         Double p99 = null;
         int held = 0;
@@ -124,13 +145,22 @@ public final class ConsoleViews {
                 p99 = max(p99, p.p99Millis());
             }
             held += o.slots().size();
-            cards.add(origin(o, rates.of(o.name()), p));
+            cards.add(origin(o, rates.of(o.name()), p, readers));
         }
         Header header = new Header(s.name(), s.closed() ? "CLOSED" : "OPEN", s.minSize(), s.maxSize(), s.total(),
                 s.available(), s.borrowed(), s.creating(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
                 s.oldestWaitMillis(), s.borrows(), oneDecimal(rates.pool()), p50, p99, s.timeouts(),
-                s.connectionsOpened(), s.connectionsClosed(), s.lastCreationFailure().orElse(null));
-        return new ConsoleView(header, cards, events.stream().map(ConsoleViews::withoutHolder).toList());
+                s.connectionsOpened(), s.connectionsClosed(),
+                s.lastCreationFailure().map(readers.forReaders()).orElse(null));
+        return new ConsoleView(header, cards, events.stream().map(e -> forReaders(e, readers)).toList());
+    }
+
+    /** An event as every reader may see it: without its holder ({@link #withoutHolder}), addresses or user names. */
+    static EventRow forReaders(EventRow e, Readers readers) {
+        EventRow r = withoutHolder(e);
+        UnaryOperator<String> t = readers.forReaders();
+        return new EventRow(r.seq(), r.at(), r.type(), r.origin(), r.reason() == null ? null : t.apply(r.reason()),
+                r.detail() == null ? null : t.apply(r.detail()));
     }
 
     /**
@@ -144,17 +174,19 @@ public final class ConsoleViews {
                 e.reason(), LEAK_WITHHELD) : e;
     }
 
-    static OriginCard origin(OriginSnapshot o, double rate, Percentiles p) {
+    static OriginCard origin(OriginSnapshot o, double rate, Percentiles p, Readers readers) {
         // An UP origin whose server refuses new sessions says so where the reason of its state is shown.
-        String reason = o.refusingNewSessions() ? "refusing new sessions" : o.stateReason();
-        return new OriginCard(o.name(), o.url(), o.state().name(), reason, o.service(), o.database(),
+        String reason = o.refusingNewSessions() ? "refusing new sessions"
+                : o.stateReason() == null ? null : readers.forReaders().apply(o.stateReason());
+        return new OriginCard(o.name(), readers.showUrls() || o.url() == null ? o.url() : URL_MASKED, o.state().name(),
+                reason, o.service(), o.database(),
                 o.instance(), o.host(), o.weight(), oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), o.total(),
                 o.available(), o.borrowed(), o.creating(), o.closing(), o.borrows(), oneDecimal(rate),
                 p == null ? null : p.p50Millis(), p == null ? null : p.p99Millis(),
                 o.slots().stream().map(x -> slot(x, false)).toList());
     }
 
-    /** A slot's cell; {@code holder}: whether it names the holder thread (only for those who may act). */
+    /** A slot's cell; {@code holder}: whether it names who holds it, thread and labels (only for who may act). */
     static SlotCell slot(SlotSnapshot x, boolean holder) {
         String state = x.retiring() && x.state() == SlotState.BORROWED ? "retiring"
                 : x.state().name().toLowerCase(Locale.ROOT);
@@ -170,7 +202,7 @@ public final class ConsoleViews {
             default -> "·";
         };
         return new SlotCell(x.index(), state, symbol, label, title, x.borrowCount(), x.ageMillis(), x.idleMillis(),
-                x.heldMillis(), holder ? x.holderThread() : null, x.labels());
+                x.heldMillis(), holder ? x.holderThread() : null, holder ? x.labels() : null);
     }
 
     private static Double max(Double a, Double b) {

@@ -1,6 +1,7 @@
 package dev.slotpool.console;
 
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
 import dev.slotpool.autoconfigure.SlotPoolProperties;
 import dev.slotpool.autoconfigure.SlotPools;
@@ -17,8 +18,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.thymeleaf.spring6.SpringTemplateEngine;
@@ -33,9 +34,10 @@ import java.util.Set;
 
 /**
  * The admin console (docs/console.md) in a servlet web application with Thymeleaf, when the pool is slotpool
- * and {@code slotpool.console.enabled} is true, or unset with Spring Security on the class path
- * ({@link ConsoleEnabledCondition}). Registers no security: the application's chain decides who reads and who
- * acts ({@link SlotPoolConsoleRequest}, {@link ConsoleSettings.Actions}). Its templates resolve only through its own resolver
+ * and {@code slotpool.console.enabled} is true ({@link ConsoleEnabledCondition}). Registers no security chain: the
+ * application's chain decides who reads ({@link SlotPoolConsoleRequest}); who acts is the {@link PoolAccessPolicy}
+ * the pool endpoint shares ({@link ConsoleAccess}), and every action carries the page's token
+ * ({@link ConsoleToken}). Its templates resolve only through its own resolver
  * (prefix {@code classpath:/slotpool-console/templates/}, view names {@code slotpool-console/*}), so the
  * application's templates are never shadowed and never shadow it; its assets are served below
  * {@code {path}/assets/}.
@@ -53,25 +55,24 @@ public class SlotPoolConsoleAutoConfiguration {
     /** Where the page's CSS and JavaScript are on the class path. */
     static final String ASSETS = "slotpool-console/static/";
 
-    /** The class whose presence means "Spring Security is on the class path". */
-    static final String SECURITY_CLASS = "org.springframework.security.web.SecurityFilterChain";
-
     @Bean
-    ConsoleSettings slotPoolConsoleSettings(SlotPoolProperties properties, ResourceLoader resourceLoader) {
+    ConsoleSettings slotPoolConsoleSettings(SlotPoolProperties properties, Environment environment,
+                                            ResourceLoader resourceLoader) {
         String path = properties.getConsole().getPath();
         if (path == null || !path.startsWith("/") || path.endsWith("/") || path.contains("*") || path.contains("{")) {
             throw new IllegalStateException("slotpool.console.path must start with '/', not end with '/' and hold "
                     + "no pattern (was '" + path + "')");
         }
-        Boolean actions = properties.getConsole().getActionsEnabled();
-        ConsoleSettings.Actions mode;
-        if (actions != null) {
-            mode = actions ? ConsoleSettings.Actions.ON : ConsoleSettings.Actions.OFF;
-        } else {
-            mode = ClassUtils.isPresent(SECURITY_CLASS, resourceLoader.getClassLoader())
-                    ? ConsoleSettings.Actions.CHAIN : ConsoleSettings.Actions.OFF;
-        }
-        return new ConsoleSettings(path, mode);
+        // One stream serves every reader, so "when-authorized" cannot be told per reader here: always, or masked.
+        boolean showUrls = "always".equalsIgnoreCase(environment.getProperty("management.endpoint.pool.show-values",
+                "never").trim());
+        return new ConsoleSettings(path, properties.getConsole().getActionsEnabled(),
+                PoolAccessPolicy.of(environment, resourceLoader.getClassLoader()), showUrls);
+    }
+
+    @Bean
+    ConsoleToken slotPoolConsoleToken(ConsoleSettings settings) {
+        return new ConsoleToken(settings.path());
     }
 
     /** Keeps the last pool events for the page; the pool registers every PoolListener bean. */
@@ -83,13 +84,15 @@ public class SlotPoolConsoleAutoConfiguration {
     /** Every slotpool of the application, each with its views and streams. */
     @Bean(destroyMethod = "close")
     ConsolePools slotPoolConsolePools(Map<String, DataSource> dataSources, ObjectProvider<WaitPercentiles> waits,
-                                      ConsoleEventLog events) {
+                                      ConsoleEventLog events, ConsoleSettings settings) {
         WaitPercentiles percentiles = waits.getIfAvailable(() -> WaitPercentiles.NONE);
         return new ConsolePools(SlotPools.of(dataSources),
                 // The event log hears only the pools it listens to (the auto-configured one); the others show none.
                 pool -> new ConsoleViewSource(pool, percentiles,
-                        pool.config().listeners().contains(events) ? events : new ConsoleEventLog(), System::nanoTime),
-                views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS, Duration.ofSeconds(1)),
+                        pool.config().listeners().contains(events) ? events : new ConsoleEventLog(), System::nanoTime,
+                        settings.showUrls()),
+                views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS,
+                        ConsoleStreams.DEFAULT_MAX_STREAMS_PER_CLIENT, Duration.ofSeconds(1)),
                 pool -> new ConsoleHistory(pool::snapshot, percentiles, System::nanoTime, System::currentTimeMillis));
     }
 
@@ -107,8 +110,9 @@ public class SlotPoolConsoleAutoConfiguration {
     }
 
     @Bean
-    SlotPoolConsoleController slotPoolConsoleController(ConsolePools pools, ConsoleSettings settings) {
-        return new SlotPoolConsoleController(pools, settings);
+    SlotPoolConsoleController slotPoolConsoleController(ConsolePools pools, ConsoleSettings settings,
+                                                        ConsoleToken token) {
+        return new SlotPoolConsoleController(pools, settings, token);
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.slotpool.console.ConsoleViews.EventRow;
 import dev.slotpool.console.ConsoleViews.Outcome;
 import dev.slotpool.console.ConsoleViews.SlotDetail;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -26,7 +27,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.server.ResponseStatusException;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -42,9 +42,10 @@ import java.util.function.Function;
  * request names one with {@code pool}, else it is about the first). Thin by design: reads map a
  * {@link PoolSnapshot} to {@link ConsoleViews}; each action goes to {@link PoolActions} (as the Actuator
  * endpoint's do), so an origin action takes an origin's name or a selector such as {@code host=db3}. Bad input
- * answers 400 with a message and leaves the pool unchanged; a request that may not act ({@link ConsoleAccess})
- * gets 403 for every action, and a slot's detail without its holder thread and borrow stack. Who may call what is the application's security chain's business
- * ({@link SlotPoolConsoleRequest}, docs/console.md).
+ * answers 400 with a message and leaves the pool unchanged; a request that may not act ({@link ConsoleAccess}),
+ * or an action without the page's token ({@link ConsoleToken}), gets 403 naming the reason, and a slot's detail
+ * without its holder thread, labels and borrow stack. Who may read is the application's security chain's business
+ * ({@link SlotPoolConsoleRequest}, docs/console.md, Security model).
  */
 @Controller
 @RequestMapping("${slotpool.console.path:/slotpool}")
@@ -55,21 +56,30 @@ public class SlotPoolConsoleController {
 
     private final ConsolePools pools;
     private final ConsoleSettings settings;
+    private final ConsoleToken token;
 
-    public SlotPoolConsoleController(ConsolePools pools, ConsoleSettings settings) {
+    public SlotPoolConsoleController(ConsolePools pools, ConsoleSettings settings, ConsoleToken token) {
         this.pools = pools;
         this.settings = settings;
+        this.token = token;
     }
 
-    /** The page of the pool named {@code pool} (the first pool when none is named), with a picker when several. */
+    /**
+     * The page of the pool named {@code pool} (the first pool when none is named), with a picker when several;
+     * with the buttons and the actions' token only for a reader who may act.
+     */
     @GetMapping({"", "/"})
-    public String page(@RequestParam(required = false) String pool, Model model) {
+    public String page(@RequestParam(required = false) String pool, Model model, HttpServletRequest request,
+                       HttpServletResponse response) {
         ConsolePool shown = pools.get(pool).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
                 "unknown pool"));
+        boolean mayAct = ConsoleAccess.mayAct(settings, request);
         model.addAttribute("console", shown.views().view());
         model.addAttribute("consolePath", settings.path());
         model.addAttribute("drainTimeoutDefault", PoolActions.print(PoolActions.DEFAULT_DRAIN_TIMEOUT));
-        model.addAttribute("actionsEnabled", settings.buttons());
+        model.addAttribute("actionsEnabled", mayAct);
+        model.addAttribute("consoleToken", mayAct ? token.issue(request, response) : null);
+        model.addAttribute("consoleTokenHeader", ConsoleToken.HEADER);
         model.addAttribute("pools", pools.several() ? pools.keys() : List.of());
         model.addAttribute("poolKey", pools.several() ? shown.key() : null);
         model.addAttribute("eventKinds", Arrays.stream(PoolEvent.Type.values()).map(Enum::name).toList());
@@ -82,16 +92,29 @@ public class SlotPoolConsoleController {
         return withPool(pool, HttpStatus.NOT_FOUND, p -> ResponseEntity.ok(p.views().view()));
     }
 
-    /** A stream of {@code snapshot} events (one now, then every second); 503 when too many are open. */
+    /**
+     * A stream of {@code snapshot} events (one now, then every second); 429 when this client (its user, or its
+     * address when nobody logged in) has {@link ConsoleStreams#DEFAULT_MAX_STREAMS_PER_CLIENT} open, 503 when
+     * {@link ConsoleStreams#DEFAULT_MAX_STREAMS} are open; both with {@code Retry-After}.
+     */
     @GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    public ResponseEntity<?> stream(@RequestParam(required = false) String pool) {
+    public ResponseEntity<?> stream(@RequestParam(required = false) String pool, HttpServletRequest request) {
         Optional<ConsolePool> p = pools.get(pool);
         if (p.isEmpty()) {
             return ResponseEntity.notFound().build();
         }
-        return p.get().streams().open().<ResponseEntity<?>>map(ResponseEntity::ok)
-                .orElseGet(() -> ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5")
-                        .build());
+        ConsoleStreams.Opened opened = p.get().streams().open(client(request));
+        if (opened.emitter() != null) {
+            return ResponseEntity.ok(opened.emitter());
+        }
+        return ResponseEntity.status(opened.refusal() == ConsoleStreams.Refusal.CLIENT_LIMIT
+                ? HttpStatus.TOO_MANY_REQUESTS : HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5").build();
+    }
+
+    /** Whose stream this is: the logged-in user, else the remote address. */
+    private static String client(HttpServletRequest request) {
+        java.security.Principal user = request.getUserPrincipal();
+        return user != null && user.getName() != null ? "user:" + user.getName() : "address:" + request.getRemoteAddr();
     }
 
     /** The chart's history: one point a second over the last 15 minutes, oldest first. */
@@ -103,8 +126,8 @@ public class SlotPoolConsoleController {
 
     /**
      * The event log as a JSON download, newest first, filtered by {@code origin} and {@code kind} (each repeated
-     * or comma-separated; {@link EventFilter}); a bad filter answers 400. A {@code LEAK} event without its
-     * holder, as in the page ({@link ConsoleViews#withoutHolder}).
+     * or comma-separated; {@link EventFilter}); a bad filter answers 400. Each event as every reader may see it,
+     * as in the page ({@link ConsoleViews#forReaders}).
      */
     @GetMapping(path = "/events", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
@@ -122,7 +145,7 @@ public class SlotPoolConsoleController {
             } catch (IllegalArgumentException e) {
                 return problem(HttpStatus.BAD_REQUEST, e.getMessage());
             }
-            List<EventRow> rows = log.stream().filter(filter).map(ConsoleViews::withoutHolder).toList();
+            List<EventRow> rows = log.stream().filter(filter).map(p.views()::forReaders).toList();
             return ResponseEntity.ok()
                     .header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment()
                             .filename("slotpool-events-" + p.key() + ".json", StandardCharsets.UTF_8).build().toString())
@@ -136,7 +159,7 @@ public class SlotPoolConsoleController {
                                        @RequestParam(required = false) String pool, HttpServletRequest request) {
         return withPool(pool, HttpStatus.NOT_FOUND, p -> {
             PoolSnapshot s = p.views().snapshot();
-            boolean holder = ConsoleAccess.mayAct(settings.actions(), request);
+            boolean holder = ConsoleAccess.mayAct(settings, request);
             return s.origin(origin)
                     .flatMap(o -> o.slots().stream().filter(x -> x.index() == index).findFirst())
                     .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(new SlotDetail(origin,
@@ -157,11 +180,8 @@ public class SlotPoolConsoleController {
     @ResponseBody
     public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights,
                                             @RequestParam(required = false) String pool, HttpServletRequest request) {
-        if (!ConsoleAccess.mayAct(settings.actions(), request)) {
-            return disabled();
-        }
-        return withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.poolAction(p.pool(), "rebalance", blankToNull(weights))));
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> answer(PoolActions.poolAction(p.pool(), "rebalance", blankToNull(weights)))));
     }
 
     /**
@@ -173,27 +193,24 @@ public class SlotPoolConsoleController {
     @ResponseBody
     public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout,
                                         @RequestParam(required = false) String pool, HttpServletRequest request) {
-        if (!ConsoleAccess.mayAct(settings.actions(), request)) {
-            return disabled();
-        }
-        return withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.originAction(p.pool(), origin, "drain", blankToNull(timeout))));
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> answer(PoolActions.originAction(p.pool(), origin, "drain", blankToNull(timeout)))));
     }
 
     @PostMapping(path = "/origins/{origin}/down", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
     public ResponseEntity<Object> down(@PathVariable String origin, @RequestParam(required = false) String pool,
                                        HttpServletRequest request) {
-        return ConsoleAccess.mayAct(settings.actions(), request) ? withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.originAction(p.pool(), origin, "down", null))) : disabled();
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> answer(PoolActions.originAction(p.pool(), origin, "down", null))));
     }
 
     @PostMapping(path = "/origins/{origin}/up", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
     public ResponseEntity<Object> up(@PathVariable String origin, @RequestParam(required = false) String pool,
                                      HttpServletRequest request) {
-        return ConsoleAccess.mayAct(settings.actions(), request) ? withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.originAction(p.pool(), origin, "up", null))) : disabled();
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
+                p -> answer(PoolActions.originAction(p.pool(), origin, "up", null))));
     }
 
     /**
@@ -221,14 +238,21 @@ public class SlotPoolConsoleController {
         return StringUtils.hasText(field) ? field.trim() : null;
     }
 
-    private ResponseEntity<Object> disabled() {
-        return problem(HttpStatus.FORBIDDEN, settings.actions() == ConsoleSettings.Actions.CHAIN
-                ? "console action refused: the application's security chain did not grant it through "
-                        + "SlotPoolConsoleRequest.toConsoleActions() (slotpool reference: The admin console, "
-                        + "Security)"
-                : "console actions are disabled: the console is read-only unless "
-                        + "slotpool.console.actions-enabled=true (trusted networks only; slotpool reference: The admin "
-                        + "console, Security)");
+    /**
+     * Why this action is refused (403), or empty: first who may act ({@link ConsoleAccess}), then the page's token
+     * ({@link ConsoleToken}), so no request from another site acts, whatever its body or the chain.
+     */
+    private Optional<ResponseEntity<Object>> refusal(HttpServletRequest request) {
+        if (!ConsoleAccess.mayAct(settings, request)) {
+            String nobody = settings.nobodyActsBecause();
+            return Optional.of(problem(HttpStatus.FORBIDDEN, (nobody != null ? nobody
+                    : "console action refused: only a user with one of the roles slotpool.operator-roles names ("
+                            + String.join(", ", settings.policy().operatorRoles()) + ") may act")
+                    + " (slotpool reference: The admin console, Security model)"));
+        }
+        String crossSite = token.refusal(request);
+        return crossSite == null ? Optional.empty() : Optional.of(problem(HttpStatus.FORBIDDEN, crossSite
+                + " (slotpool reference: The admin console, Security model)"));
     }
 
     private static ResponseEntity<Object> problem(HttpStatus status, String message) {

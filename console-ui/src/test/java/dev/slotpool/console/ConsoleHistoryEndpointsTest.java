@@ -160,4 +160,25 @@ class ConsoleHistoryEndpointsTest {
                     .andExpect(jsonPath("$.events[0].detail").value(ConsoleViews.LEAK_WITHHELD));
         });
     }
+
+    /**
+     * Event and failure texts go to every reader of the page's data, so they carry no client address or user name
+     * (docs/console.md, Security model); the application's log has them whole.
+     */
+    @Test
+    void eventTextsNameNoClientAddressOrUser() {
+        runner("events-addresses").run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            ctx.getBean(ConsoleEventLog.class).onEvent(new PoolEvent(PoolEvent.Type.CREATION_FAILED, "east", null,
+                    "origin 'east': could not connect: FATAL: no pg_hba.conf entry for host \"10.20.30.40\", user "
+                            + "\"shopper\", database \"shop\"", Instant.now()));
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).build();
+            for (String read : new String[] {"/slotpool/events", "/slotpool/snapshot", "/slotpool"}) {
+                String body = mvc.perform(get(read)).andExpect(status().isOk()).andReturn().getResponse()
+                        .getContentAsString();
+                assertThat(body).as(read).contains("no pg_hba.conf entry for host").doesNotContain("10.20.30.40")
+                        .doesNotContain("shopper");
+            }
+        });
+    }
 }

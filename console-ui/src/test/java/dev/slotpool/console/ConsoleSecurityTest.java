@@ -13,10 +13,16 @@ import org.springframework.security.config.annotation.web.configuration.EnableWe
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.http.MediaType;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.IpAddressMatcher;
+import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
+import static dev.slotpool.console.ConsoleTestSupport.consoleToken;
 import static dev.slotpool.console.ConsoleTestSupport.runner;
 import static dev.slotpool.console.ConsoleTestSupport.states;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,9 +42,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 class ConsoleSecurityTest {
 
+    /** The application names the role that may act (docs/console.md, Security model). */
+    private static final String OPERATORS = "slotpool.operator-roles=ADMIN";
+
     @Test
     void viewersReadAdminsActWithACsrfToken() {
-        runner("security").withUserConfiguration(Chain.class).run(ctx -> {
+        runner("security").withUserConfiguration(Chain.class).withPropertyValues(OPERATORS).run(ctx -> {
             assertThat(ctx).hasNotFailed().hasSingleBean(SecurityFilterChain.class);
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
@@ -49,8 +58,11 @@ class ConsoleSecurityTest {
 
             String page = mvc.perform(get("/slotpool").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk())
                     .andReturn().getResponse().getContentAsString();
-            assertThat(page).contains("<meta name=\"_csrf\" content=\"", "<meta name=\"_csrf_header\" content=\"X-CSRF-TOKEN\"",
-                    "name=\"_csrf\" value=\"");
+            assertThat(page).contains("<meta name=\"_csrf\" content=\"", "<meta name=\"_csrf_header\" content=\"X-CSRF-TOKEN\"")
+                    .as("a viewer gets no buttons and no console token")
+                    .doesNotContain("name=\"_csrf\" value=\"", "slotpool-console-token");
+            assertThat(mvc.perform(get("/slotpool").with(user("admin").roles("ADMIN"))).andReturn().getResponse()
+                    .getContentAsString()).contains("name=\"_csrf\" value=\"", "<meta name=\"slotpool-console-token\"");
             mvc.perform(get("/slotpool/snapshot").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
             mvc.perform(get("/slotpool/assets/console.css").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
             mvc.perform(post("/slotpool/origins/east/down").with(user("viewer").roles("VIEWER")).with(csrf()))
@@ -63,10 +75,16 @@ class ConsoleSecurityTest {
                     .andExpect(status().isForbidden());
             assertThat(states(pool)).containsEntry("east", "UP");
 
+            // Spring Security's token alone is not the console's: an action needs the page's token too.
             mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")).with(csrf()))
+                    .andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("no console token")));
+            RequestPostProcessor token = consoleToken(mvc, user("admin").roles("ADMIN"));
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")).with(csrf()).with(token))
                     .andExpect(status().isOk());
             assertThat(states(pool)).containsEntry("east", "DOWN");
-            mvc.perform(post("/slotpool/origins/east/up").with(user("admin").roles("ADMIN")).with(csrf().asHeader()))
+            mvc.perform(post("/slotpool/origins/east/up").with(user("admin").roles("ADMIN")).with(csrf().asHeader())
+                            .with(token))
                     .andExpect(status().isOk());
             assertThat(states(pool)).containsEntry("east", "UP");
 
@@ -89,7 +107,7 @@ class ConsoleSecurityTest {
      */
     @Test
     void viewersReadTheHistoryAndTheEventLogWhichNamesNoHolder() {
-        runner("security-history").withUserConfiguration(Chain.class).run(ctx -> {
+        runner("security-history").withUserConfiguration(Chain.class).withPropertyValues(OPERATORS).run(ctx -> {
             assertThat(ctx).hasNotFailed();
             ctx.getBean(ConsoleEventLog.class).onEvent(new dev.slotpool.PoolEvent(dev.slotpool.PoolEvent.Type.LEAK,
                     "east", null, "connection held by thread 'worker-7' for 61000 ms; left with its holder",
@@ -112,14 +130,14 @@ class ConsoleSecurityTest {
     /**
      * An application that adds Spring Security but writes no chain gets Boot's default one: every request needs a
      * login, CSRF tokens are checked, so anonymous users neither read nor act, and a forged post changes nothing.
-     * A logged-in user reads but may not act: that chain grants nothing through {@code toConsoleActions()}.
+     * A logged-in user reads but may not act: it holds no operator role.
      */
     @Test
     void bootsDefaultChainNeedsALoginAndACsrfToken() {
         runner("default-chain")
                 .withConfiguration(AutoConfigurations.of(SecurityAutoConfiguration.class,
                         ServletWebSecurityAutoConfiguration.class, UserDetailsServiceAutoConfiguration.class))
-                .run(ctx -> {
+                .withPropertyValues(OPERATORS).run(ctx -> {
                     assertThat(ctx).hasNotFailed().hasSingleBean(SecurityFilterChain.class);
                     SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
                     MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
@@ -133,28 +151,95 @@ class ConsoleSecurityTest {
                     assertThat(states(pool)).containsEntry("east", "UP");
 
                     mvc.perform(get("/slotpool").with(user("someone"))).andExpect(status().isOk());
-                    // Logged in with a valid token, but no rule of the chain uses toConsoleActions(): refused.
+                    // Logged in with a valid token, but without an operator role: refused.
                     mvc.perform(post("/slotpool/origins/east/down").with(user("someone")).with(csrf()))
-                            .andExpect(status().isForbidden());
+                            .andExpect(status().isForbidden())
+                            .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
+                                    "slotpool.operator-roles")));
                     assertThat(states(pool)).containsEntry("east", "UP");
                 });
     }
 
     /**
-     * The action matcher grants only as a rule of the chain's authorization: a chain that uses it elsewhere (here
-     * to skip CSRF tokens) and lets any logged-in user through grants no action.
+     * The attack of issue 24 against an application whose chain skips CSRF for the console's actions (as an API
+     * would) and grants them to admins: another site's page the admin has open posts with the admin's session.
+     * The console's own token refuses it; the action matcher in the chain grants nothing by itself.
      */
     @Test
-    void theActionMatcherOutsideAuthorizationGrantsNothing() {
-        runner("csrf-only").withUserConfiguration(CsrfOnlyChain.class).run(ctx -> {
+    void aCrossSitePostIsRefusedWithSpringSecurity() {
+        runner("csrf-only").withUserConfiguration(CsrfOnlyChain.class).withPropertyValues(OPERATORS).run(ctx -> {
             assertThat(ctx).hasNotFailed();
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
-            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")))
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN"))
+                            .header("Origin", "http://evil.example").header("Sec-Fetch-Site", "cross-site"))
                     .andExpect(status().isForbidden())
-                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("toConsoleActions()")));
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("cross-site request")));
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN"))
+                            .contentType(MediaType.APPLICATION_FORM_URLENCODED))
+                    .andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("no console token")));
             assertThat(states(pool)).containsEntry("east", "UP");
+            mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN"))
+                    .with(consoleToken(mvc, user("admin").roles("ADMIN")))).andExpect(status().isOk());
+            assertThat(states(pool)).containsEntry("east", "DOWN");
         });
+    }
+
+    /**
+     * A rule that composes the action matcher (with an address, or negated) and a later
+     * {@code anyRequest().authenticated()} let every logged-in user act before: the matcher marked the request
+     * whenever it was asked. Now only an operator role acts; the chain's matchers grant nothing.
+     */
+    @Test
+    void compositeMatchersGrantNothing() {
+        for (Class<?> chain : new Class<?>[] {AddressChain.class, NegatedChain.class}) {
+            runner("composite").withUserConfiguration(chain).withPropertyValues(OPERATORS).run(ctx -> {
+                assertThat(ctx).hasNotFailed();
+                SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+                MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
+                mvc.perform(post("/slotpool/origins/east/down").with(user("viewer").roles("VIEWER")).with(csrf()))
+                        .andExpect(status().isForbidden());
+                assertThat(states(pool)).as(chain.getSimpleName()).containsEntry("east", "UP");
+                try (java.sql.Connection held = pool.getConnection()) {
+                    assertThat(mvc.perform(get("/slotpool/snapshot").with(user("viewer").roles("VIEWER")))
+                            .andReturn().getResponse().getContentAsString())
+                            .doesNotContain(Thread.currentThread().getName());
+                }
+            });
+        }
+    }
+
+    /** Actions for ADMIN from 10.0.0.0/8 only, then every logged-in user for the rest. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableWebSecurity
+    static class AddressChain {
+
+        @Bean
+        SecurityFilterChain pages(HttpSecurity http) throws Exception {
+            http.authorizeHttpRequests(requests -> requests
+                            .requestMatchers(new AndRequestMatcher(SlotPoolConsoleRequest.toConsoleActions(),
+                                    new IpAddressMatcher("10.0.0.0/8"))).hasRole("ADMIN")
+                            .anyRequest().authenticated())
+                    .formLogin(withDefaults());
+            return http.build();
+        }
+    }
+
+    /** Everything but the actions for every logged-in user, then every logged-in user for the rest. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableWebSecurity
+    static class NegatedChain {
+
+        @Bean
+        SecurityFilterChain pages(HttpSecurity http) throws Exception {
+            http.authorizeHttpRequests(requests -> requests
+                            .requestMatchers(new NegatedRequestMatcher(SlotPoolConsoleRequest.toConsoleActions()))
+                            .authenticated()
+                            .anyRequest().authenticated())
+                    .formLogin(withDefaults());
+            return http.build();
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -163,7 +248,9 @@ class ConsoleSecurityTest {
 
         @Bean
         SecurityFilterChain pages(HttpSecurity http) throws Exception {
-            http.authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+            http.authorizeHttpRequests(requests -> requests
+                            .requestMatchers(SlotPoolConsoleRequest.toConsoleActions()).hasRole("ADMIN")
+                            .anyRequest().authenticated())
                     .csrf(csrf -> csrf.ignoringRequestMatchers(SlotPoolConsoleRequest.toConsoleActions()))
                     .formLogin(withDefaults());
             return http.build();

@@ -31,11 +31,15 @@ class ConsoleSeveralPoolsTest {
     @Test
     void eachPoolHasItsPageAndActionsTouchOnlyItsPool() {
         new WebApplicationContextRunner()
+                .withInitializer(ctx -> ctx.getEnvironment().setConversionService(
+                        (org.springframework.core.convert.support.ConfigurableConversionService)
+                                org.springframework.boot.convert.ApplicationConversionService.getSharedInstance()))
                 .withConfiguration(AutoConfigurations.of(SlotPoolAutoConfiguration.class,
                         SlotPoolConsoleAutoConfiguration.class, DispatcherServletAutoConfiguration.class,
                         WebMvcAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
                         JacksonAutoConfiguration.class, ThymeleafAutoConfiguration.class))
-                .withPropertyValues("slotpool.console.actions-enabled=true")
+                .withPropertyValues("slotpool.console.enabled=true", "slotpool.console.actions-enabled=true",
+                        "management.endpoint.pool.access=unrestricted")
                 .withUserConfiguration(Pools.class).run(ctx -> {
                     assertThat(ctx).hasNotFailed();
                     SlotPoolDataSource orders = ctx.getBean("orders", SlotPoolDataSource.class);
@@ -58,11 +62,11 @@ class ConsoleSeveralPoolsTest {
                     mvc.perform(get("/slotpool").param("pool", "south")).andExpect(status().isNotFound());
 
                     mvc.perform(post("/slotpool/origins/ledger/down").contentType(MediaType.APPLICATION_FORM_URLENCODED)
-                            .param("pool", "billing")).andExpect(status().isOk());
+                            .param("pool", "billing").with(ConsoleTestSupport.consoleToken(mvc))).andExpect(status().isOk());
                     assertThat(states(billing)).containsEntry("ledger", "DOWN");
                     assertThat(states(orders)).containsEntry("east", "UP");
                     mvc.perform(post("/slotpool/origins/ledger/down").contentType(MediaType.APPLICATION_FORM_URLENCODED)
-                            .param("pool", "south")).andExpect(status().isBadRequest());
+                            .param("pool", "south").with(ConsoleTestSupport.consoleToken(mvc))).andExpect(status().isBadRequest());
                 });
     }
 

@@ -12,12 +12,23 @@ import org.springframework.boot.thymeleaf.autoconfigure.ThymeleafAutoConfigurati
 import org.springframework.boot.webmvc.autoconfigure.DispatcherServletAutoConfiguration;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 
+import jakarta.servlet.http.Cookie;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.core.convert.support.ConfigurableConversionService;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.fail;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /** A web context with the console on a three-origin pool over stub databases, without booting an app (rule 15). */
 final class ConsoleTestSupport {
@@ -30,9 +41,21 @@ final class ConsoleTestSupport {
     private ConsoleTestSupport() {
     }
 
-    /** Spring MVC, Jackson, Thymeleaf, the pool and the console; origins east, west, north on fresh stubs. */
+    /**
+     * Spring MVC, Jackson, Thymeleaf, the pool and the console, turned on, with the pool endpoint's access
+     * unrestricted (which the console obeys); origins east, west, north on fresh stubs.
+     */
     static WebApplicationContextRunner runner(String test) {
+        return bareRunner(test).withPropertyValues("slotpool.console.enabled=true",
+                "management.endpoint.pool.access=unrestricted");
+    }
+
+    /** {@link #runner} without the console's switch and the endpoint's access. */
+    static WebApplicationContextRunner bareRunner(String test) {
         return new WebApplicationContextRunner()
+                // As SpringApplication does, so "unrestricted" and "read-only" bind as the docs write them.
+                .withInitializer(ctx -> ctx.getEnvironment().setConversionService(
+                        (ConfigurableConversionService) ApplicationConversionService.getSharedInstance()))
                 .withConfiguration(AutoConfigurations.of(SlotPoolAutoConfiguration.class,
                         SlotPoolConsoleAutoConfiguration.class, DispatcherServletAutoConfiguration.class,
                         WebMvcAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
@@ -49,6 +72,30 @@ final class ConsoleTestSupport {
         String url = StubDatabase.reset(test + "-" + name).url();
         String p = "slotpool.origins[" + i + "].";
         return new String[] {p + "name=" + name, p + "url=" + url, p + "weight=" + weight};
+    }
+
+    /**
+     * The console token the page gives the reader {@code as} (its cookie and header), for an action; nothing when
+     * the page gives none (a reader who may not act).
+     */
+    static RequestPostProcessor consoleToken(MockMvc mvc, RequestPostProcessor... as) throws Exception {
+        MockHttpServletRequestBuilder page = get("/slotpool");
+        for (RequestPostProcessor p : as) {
+            page = page.with(p);
+        }
+        MvcResult r = mvc.perform(page).andReturn();
+        Cookie cookie = r.getResponse().getCookie(ConsoleToken.COOKIE);
+        Matcher token = Pattern.compile("<meta name=\"slotpool-console-token\" content=\"([^\"]+)\"")
+                .matcher(r.getResponse().getContentAsString());
+        if (cookie == null || !token.find()) {
+            return request -> request;
+        }
+        String value = token.group(1);
+        return request -> {
+            request.setCookies(cookie);
+            request.addHeader(ConsoleToken.HEADER, value);
+            return request;
+        };
     }
 
     /** Polls the pool's snapshot until it satisfies the condition, failing at the deadline. */

@@ -6,11 +6,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.http.MediaType;
+import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.stereotype.Controller;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.GetMapping;
 
@@ -23,6 +25,8 @@ import static dev.slotpool.console.ConsoleTestSupport.CONFIGURED_WEIGHTS;
 import static dev.slotpool.console.ConsoleTestSupport.PATIENCE;
 import static dev.slotpool.console.ConsoleTestSupport.awaitPool;
 import static dev.slotpool.console.ConsoleTestSupport.awaitWarm;
+import static dev.slotpool.console.ConsoleTestSupport.bareRunner;
+import static dev.slotpool.console.ConsoleTestSupport.consoleToken;
 import static dev.slotpool.console.ConsoleTestSupport.runner;
 import static dev.slotpool.console.ConsoleTestSupport.states;
 import static dev.slotpool.console.ConsoleTestSupport.weights;
@@ -31,6 +35,7 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -38,9 +43,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 /**
  * The console's controller and page through MockMvc, without security filters (who may call what is
- * {@link ConsoleSecurityTest}'s). Spring Security is on this module's test class path, so the console is on but
- * acts only on what a security chain grants (none here) unless a test sets
- * {@code slotpool.console.actions-enabled=true}.
+ * {@link ConsoleSecurityTest}'s). Spring Security is on this module's test class path, so the console acts only
+ * for an operator role (none here) unless a test sets {@code slotpool.console.actions-enabled=true}; every action
+ * carries the page's token ({@link ConsoleTestSupport#consoleToken}).
  */
 class SlotPoolConsoleTest {
 
@@ -88,9 +93,9 @@ class SlotPoolConsoleTest {
                     .isPositive();
             assertThat(html).containsPattern("title=\"slot \\d+: available, \\d+ borrows?\"")
                     .containsPattern("aria-label=\"slot \\d+: available, \\d+ borrows?\"");
-            // Actions enabled (Spring Security is on the class path): buttons and the asset links under the path.
-            assertThat(html).contains("action=\"/slotpool/origins/east/drain\"", "action=\"/slotpool/actions/rebalance\"",
-                    "href=\"/slotpool/assets/console.css\"", "src=\"/slotpool/assets/console.js\"");
+            // Nobody may act here (no operator role): no buttons, no token; the asset links under the path.
+            assertThat(html).doesNotContain("action=\"/slotpool/origins/east/drain\"", "slotpool-console-token")
+                    .contains("href=\"/slotpool/assets/console.css\"", "src=\"/slotpool/assets/console.js\"");
             assertThat(html).doesNotContain("name=\"_csrf\"").as("no CsrfToken attribute without a security chain");
         });
     }
@@ -140,33 +145,33 @@ class SlotPoolConsoleTest {
         runner("actions").withPropertyValues(ACTIONS_ON).run(ctx -> {
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = mvc(ctx);
-            mvc.perform(form("/slotpool/actions/rebalance").param("weights", "east=70, west=20,north=10"))
+            mvc.perform(form("/slotpool/actions/rebalance").with(consoleToken(mvc)).param("weights", "east=70, west=20,north=10"))
                     .andExpect(status().isOk()).andExpect(jsonPath("$.action").value("rebalance"))
                     .andExpect(jsonPath("$.outcome").value("moving toward {east=70, west=20, north=10}"));
             assertThat(weights(pool)).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
-            mvc.perform(form("/slotpool/actions/rebalance").param("weights", " ")).andExpect(status().isOk())
+            mvc.perform(form("/slotpool/actions/rebalance").with(consoleToken(mvc)).param("weights", " ")).andExpect(status().isOk())
                     .andExpect(jsonPath("$.outcome").value("moving toward the configured weights"));
             assertThat(weights(pool)).isEqualTo(CONFIGURED_WEIGHTS);
 
-            mvc.perform(form("/slotpool/origins/north/drain").param("timeout", "5s")).andExpect(status().isOk())
+            mvc.perform(form("/slotpool/origins/north/drain").with(consoleToken(mvc)).param("timeout", "5s")).andExpect(status().isOk())
                     .andExpect(jsonPath("$.origin").value("north"))
                     .andExpect(jsonPath("$.outcome").value("north: draining within 5s"));
             assertThat(pool.snapshot().origin("north").orElseThrow().state()).isNotEqualTo(OriginState.UP);
             awaitPool(pool, "north drained", s -> s.origin("north").orElseThrow().state() == OriginState.DOWN);
 
-            mvc.perform(form("/slotpool/origins/west/down")).andExpect(status().isOk())
+            mvc.perform(form("/slotpool/origins/west/down").with(consoleToken(mvc))).andExpect(status().isOk())
                     .andExpect(jsonPath("$.outcome").value("west: marked DOWN"));
             assertThat(states(pool)).containsEntry("west", "DOWN").containsEntry("east", "UP");
-            mvc.perform(form("/slotpool/origins/west/up")).andExpect(status().isOk());
-            mvc.perform(form("/slotpool/origins/north/up")).andExpect(status().isOk());
+            mvc.perform(form("/slotpool/origins/west/up").with(consoleToken(mvc))).andExpect(status().isOk());
+            mvc.perform(form("/slotpool/origins/north/up").with(consoleToken(mvc))).andExpect(status().isOk());
             assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
 
             // A selector over the dimensions, as the Actuator endpoint takes: every origin on host db-east.
-            mvc.perform(form("/slotpool/origins/host=db-east/down")).andExpect(status().isOk())
+            mvc.perform(form("/slotpool/origins/host=db-east/down").with(consoleToken(mvc))).andExpect(status().isOk())
                     .andExpect(jsonPath("$.origin").value("host=db-east"))
                     .andExpect(jsonPath("$.outcome").value("host=db-east: marked DOWN"));
             assertThat(states(pool)).isEqualTo(Map.of("east", "DOWN", "west", "UP", "north", "UP"));
-            mvc.perform(form("/slotpool/origins/host=db-east/up")).andExpect(status().isOk());
+            mvc.perform(form("/slotpool/origins/host=db-east/up").with(consoleToken(mvc))).andExpect(status().isOk());
             assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
 
             // The event log saw the drain and the rebalances.
@@ -195,7 +200,7 @@ class SlotPoolConsoleTest {
                     {"/slotpool/origins/host=db9/down", "x", "", "no origin matches 'host=db9' (known origins: east, west, north)"},
                     {"/slotpool/origins/rack=r1/up", "x", "", "bad origin selector 'rack=r1'"}};
             for (String[] c : refused) {
-                MvcResult r = mvc.perform(form(c[0]).param(c[1], c[2])).andExpect(status().isBadRequest())
+                MvcResult r = mvc.perform(form(c[0]).with(consoleToken(mvc)).param(c[1], c[2])).andExpect(status().isBadRequest())
                         .andExpect(jsonPath("$.status").value(400)).andReturn();
                 assertThat(r.getResponse().getContentAsString()).as("%s %s=%s", c[0], c[1], c[2]).contains(c[3]);
                 assertThat(weights(pool)).isEqualTo(CONFIGURED_WEIGHTS);
@@ -223,11 +228,128 @@ class SlotPoolConsoleTest {
 
     @Test
     void withoutSpringSecurityTheConsoleIsOffUnlessEnabled() {
-        runner("off").withClassLoader(NO_SECURITY).run(ctx -> {
+        bareRunner("off").withClassLoader(NO_SECURITY).run(ctx -> {
             assertThat(ctx).hasNotFailed().hasSingleBean(SlotPoolDataSource.class)
                     .doesNotHaveBean(SlotPoolConsoleController.class).doesNotHaveBean(ConsolePools.class);
             mvc(ctx).perform(get("/slotpool")).andExpect(status().isNotFound());
         });
+    }
+
+    /**
+     * Like Boot's H2 console, Spring Security on the class path turns nothing on: it says nothing of whether the
+     * application's chains cover the console's path (a chain over /api/** only, or permitAll).
+     */
+    @Test
+    void withSpringSecurityTheConsoleIsOffUnlessEnabled() {
+        bareRunner("off-security").run(ctx -> {
+            assertThat(ctx).hasNotFailed().hasSingleBean(SlotPoolDataSource.class)
+                    .doesNotHaveBean(SlotPoolConsoleController.class).doesNotHaveBean(ConsolePools.class);
+            MockMvc mvc = mvc(ctx);
+            for (String read : new String[] {"/slotpool", "/slotpool/snapshot", "/slotpool/stream", "/slotpool/history",
+                    "/slotpool/events"}) {
+                mvc.perform(get(read)).andExpect(status().isNotFound());
+            }
+        });
+    }
+
+    /**
+     * The attack of issue 24: a page of another site posts to the console of an app without Spring Security whose
+     * actions are on. Every action needs the token the console's page gave this browser, whatever the body.
+     */
+    @Test
+    void aCrossSitePostIsRefusedWithoutSpringSecurity() {
+        runner("cross-site").withClassLoader(NO_SECURITY).withPropertyValues(ACTIONS_ON).run(ctx -> {
+            SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+            MockMvc mvc = mvc(ctx);
+            mvc.perform(post("/slotpool/origins/east/down").header("Origin", "http://evil.example")
+                            .header("Sec-Fetch-Site", "cross-site"))
+                    .andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("cross-site request")));
+            // Without the browser's marker: a form body, or none, and no token.
+            mvc.perform(form("/slotpool/origins/east/down")).andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("no console token")));
+            mvc.perform(form("/slotpool/origins/east/drain").param("timeout", "1s")).andExpect(status().isForbidden());
+            mvc.perform(form("/slotpool/actions/rebalance").param("weights", "east=1,west=1,north=98"))
+                    .andExpect(status().isForbidden());
+            mvc.perform(post("/slotpool/origins/east/up")).andExpect(status().isForbidden());
+            // A token without its browser's cookie (another user's), or a made-up one.
+            RequestPostProcessor token = consoleToken(mvc);
+            MockHttpServletRequest carrier = token.postProcessRequest(new MockHttpServletRequest());
+            mvc.perform(form("/slotpool/origins/east/down").header(ConsoleToken.HEADER,
+                    carrier.getHeader(ConsoleToken.HEADER))).andExpect(status().isForbidden());
+            mvc.perform(form("/slotpool/origins/east/down").cookie(carrier.getCookies())
+                    .header(ConsoleToken.HEADER, "x" + carrier.getHeader(ConsoleToken.HEADER).substring(1)))
+                    .andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("not this browser's")));
+            assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
+            assertThat(weights(pool)).isEqualTo(CONFIGURED_WEIGHTS);
+            // The page's own request.
+            mvc.perform(form("/slotpool/origins/east/down").with(token).header("Sec-Fetch-Site", "same-origin"))
+                    .andExpect(status().isOk());
+            assertThat(states(pool)).containsEntry("east", "DOWN");
+        });
+    }
+
+    /** The console obeys the pool endpoint's access: read-only there is read-only here, even with actions on. */
+    @Test
+    void aReadOnlyEndpointMeansAReadOnlyConsole() {
+        for (String[] readOnly : new String[][] {{"management.endpoint.pool.access=read-only"},
+                {"management.endpoints.access.max-permitted=read-only"},
+                {"management.endpoint.pool.access=", "management.endpoints.access.default=read-only"}}) {
+            runner("endpoint-ro").withPropertyValues(ACTIONS_ON).withPropertyValues(readOnly).run(ctx -> {
+                SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
+                MockMvc mvc = mvc(ctx);
+                assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
+                        .as("%s", (Object) readOnly).doesNotContain("<form class=\"action").contains("Read-only");
+                for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
+                        "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
+                    mvc.perform(form(action).with(consoleToken(mvc))).andExpect(status().isForbidden())
+                            .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
+                                    "the pool endpoint's access is read-only")));
+                }
+                assertThat(states(pool)).containsEntry("east", "UP");
+                assertHolderHidden(mvc, pool);
+            });
+        }
+    }
+
+    /** Without Actuator there is no pool endpoint and no access to obey: the console's own switch decides. */
+    @Test
+    void withoutActuatorTheConsolesSwitchDecides() {
+        runner("no-actuator").withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+                .withPropertyValues("management.endpoint.pool.access=read-only", ACTIONS_ON).run(ctx -> {
+                    MockMvc mvc = mvc(ctx);
+                    mvc.perform(form("/slotpool/origins/east/down").with(consoleToken(mvc))).andExpect(status().isOk());
+                    assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "DOWN");
+                });
+    }
+
+    /** One client (here one address, nobody logged in) holds at most 4 streams; the others still get theirs. */
+    @Test
+    void oneReaderCannotTakeEveryStream() {
+        runner("streams-per-client").run(ctx -> {
+            MockMvc mvc = mvc(ctx);
+            int refused = 0;
+            for (int i = 0; i < ConsoleStreams.DEFAULT_MAX_STREAMS; i++) {
+                int status = mvc.perform(get("/slotpool/stream").with(address("10.0.0.66"))).andReturn().getResponse()
+                        .getStatus();
+                if (status == 429) {
+                    refused++;
+                }
+            }
+            assertThat(refused).as("the greedy reader's streams refused")
+                    .isEqualTo(ConsoleStreams.DEFAULT_MAX_STREAMS - ConsoleStreams.DEFAULT_MAX_STREAMS_PER_CLIENT);
+            mvc.perform(get("/slotpool/stream").with(address("10.0.0.77"))).andExpect(request().asyncStarted());
+            mvc.perform(get("/slotpool/stream").with(address("10.0.0.66"))).andExpect(status().isTooManyRequests())
+                    .andExpect(header().string("Retry-After", "5"));
+        });
+    }
+
+    private static RequestPostProcessor address(String remote) {
+        return request -> {
+            request.setRemoteAddr(remote);
+            return request;
+        };
     }
 
     @Test
@@ -238,10 +360,10 @@ class SlotPoolConsoleTest {
             String html = mvc.perform(get("/slotpool")).andExpect(status().isOk()).andReturn().getResponse()
                     .getContentAsString();
             assertThat(html).doesNotContain("<form class=\"action").doesNotContain("/drain")
-                    .contains("Read-only: actions are disabled", "data-actions=\"false\"");
+                    .contains("Read-only: you may not act", "data-actions=\"false\"");
             for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
                     "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
-                mvc.perform(form(action)).andExpect(status().isForbidden())
+                mvc.perform(form(action).with(consoleToken(mvc))).andExpect(status().isForbidden())
                         .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
                                 "slotpool.console.actions-enabled=true")));
             }
@@ -251,17 +373,17 @@ class SlotPoolConsoleTest {
     }
 
     @Test
-    void withSpringSecurityNoActionIsGrantedWithoutTheChainsActionMatcher() {
-        runner("no-chain").run(ctx -> {
+    void withSpringSecurityAndNoOperatorRoleNobodyActs() {
+        runner("no-roles").run(ctx -> {
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
             MockMvc mvc = mvc(ctx);
             assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
-                    .contains("action=\"/slotpool/origins/east/down\"");
+                    .doesNotContain("action=\"/slotpool/origins/east/down\"");
             for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
                     "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
                 mvc.perform(form(action)).andExpect(status().isForbidden())
                         .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
-                                "SlotPoolConsoleRequest.toConsoleActions()")));
+                                "slotpool.operator-roles")));
             }
             assertThat(states(pool)).containsEntry("east", "UP");
             assertHolderHidden(mvc, pool);
@@ -311,7 +433,7 @@ class SlotPoolConsoleTest {
                     MockMvc mvc = mvc(ctx);
                     assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
                             .contains("action=\"/slotpool/origins/east/down\"");
-                    mvc.perform(form("/slotpool/origins/east/down")).andExpect(status().isOk());
+                    mvc.perform(form("/slotpool/origins/east/down").with(consoleToken(mvc))).andExpect(status().isOk());
                     assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "DOWN");
                 });
     }
@@ -319,7 +441,8 @@ class SlotPoolConsoleTest {
     @Test
     void actionsEnabledFalseTurnsActionsOffEvenWithSpringSecurity() {
         runner("actions-off").withPropertyValues("slotpool.console.actions-enabled=false").run(ctx -> {
-            mvc(ctx).perform(form("/slotpool/origins/east/down")).andExpect(status().isForbidden());
+            MockMvc mvc = mvc(ctx);
+            mvc.perform(form("/slotpool/origins/east/down").with(consoleToken(mvc))).andExpect(status().isForbidden());
             assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "UP");
         });
     }
@@ -335,7 +458,7 @@ class SlotPoolConsoleTest {
 
     @Test
     void aCustomPathMovesEverything() {
-        runner("path").withPropertyValues("slotpool.console.path=/ops/pool").run(ctx -> {
+        runner("path").withPropertyValues("slotpool.console.path=/ops/pool", ACTIONS_ON).run(ctx -> {
             MockMvc mvc = mvc(ctx);
             assertThat(mvc.perform(get("/ops/pool")).andExpect(status().isOk()).andReturn().getResponse()
                     .getContentAsString()).contains("action=\"/ops/pool/origins/east/drain\"",

@@ -11,7 +11,8 @@ import java.util.Properties;
 /**
  * Opens one physical connection for an origin, on a pool thread (S6): with the origin's properties, or with the
  * user and password a {@link CredentialsProvider} gives at this very connect (docs/architecture.md, "Creation").
- * A driver error that echoes a provided password is rethrown without it.
+ * A driver failure (an SQLException, or a RuntimeException or LinkageError) that echoes a provided password is
+ * rethrown as an SQLException without it.
  */
 final class Connector {
 
@@ -40,7 +41,8 @@ final class Connector {
         props.setProperty("password", given.password());
         try {
             return connect(o, props);
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException | LinkageError e) {
+            // A driver's unchecked failure may echo the password as well as an SQLException does.
             throw Secrets.scrub(e, List.of(given.password()));
         }
     }

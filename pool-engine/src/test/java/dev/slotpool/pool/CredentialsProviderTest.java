@@ -91,6 +91,33 @@ class CredentialsProviderTest {
         assertThat(pool.detector.currentFailure().getMessage()).doesNotContain("Tok-9xQ-provided");
     }
 
+    /**
+     * A driver that fails with a RuntimeException echoing the provided password: the password is in no output,
+     * neither the CREATION_FAILED event (which is also the log line), nor {@code lastCreationFailure}, nor a borrow
+     * timeout's message and causes.
+     */
+    @Test
+    void aDriverRuntimeExceptionThatEchoesAProvidedPasswordIsRedacted() {
+        RecordedEvents events = new RecordedEvents();
+        pool = new ConnectionPool(Pools.stub(StubDatabase.reset("credentials-echo-runtime")).url("jdbc:echo-rt:x")
+                .driverClassName(RuntimeEchoingDriver.class.getName()).minSize(1).maxSize(1).downAfterFailures(0)
+                .borrowTimeout(Duration.ofMillis(300)).creationBackoffMax(Duration.ofMinutes(1)).listener(events)
+                .credentialsProvider(origin -> new CredentialsProvider.Credentials("app", "Tok-7rT-provided"))
+                .config());
+
+        Pools.await(pool, s -> events.events.stream().anyMatch(e -> e.type() == PoolEvent.Type.CREATION_FAILED),
+                "the refused login");
+        assertThat(events.events).filteredOn(e -> e.type() == PoolEvent.Type.CREATION_FAILED).first()
+                .satisfies(e -> assertThat(e.detail()).contains("IllegalStateException", "password '***' refused")
+                        .doesNotContain("Tok-7rT-provided"));
+        assertThat(pool.snapshot().lastCreationFailure()).get().asString().contains("refused")
+                .doesNotContain("Tok-7rT-provided");
+        SQLException timeout = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, pool::borrow);
+        java.io.StringWriter trace = new java.io.StringWriter();
+        timeout.printStackTrace(new java.io.PrintWriter(trace));
+        assertThat(trace.toString()).contains("refused").doesNotContain("Tok-7rT-provided");
+    }
+
     @Test
     void credentialsNeverShowThePassword() {
         assertThat(new CredentialsProvider.Credentials("app", "Tok-9xQ").toString()).doesNotContain("Tok-9xQ")
@@ -108,6 +135,20 @@ class CredentialsProviderTest {
         public Connection connect(String url, Properties info) throws SQLException {
             throw new SQLException("login as " + info.getProperty("user") + " with password '"
                     + info.getProperty("password") + "' refused", "28000");
+        }
+    }
+
+    /** A driver whose every connect fails with a RuntimeException that echoes the password it was given. */
+    public static final class RuntimeEchoingDriver extends TestDriver {
+
+        public RuntimeEchoingDriver() {
+            super("jdbc:echo-rt:");
+        }
+
+        @Override
+        public Connection connect(String url, Properties info) {
+            throw new IllegalStateException("login as " + info.getProperty("user") + " with password '"
+                    + info.getProperty("password") + "' refused");
         }
     }
 }

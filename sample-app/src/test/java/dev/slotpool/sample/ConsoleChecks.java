@@ -36,7 +36,7 @@ interface ConsoleChecks extends SampleApp {
     @Test
     default void theViewerCannotDrainAndTheAdminCanWithACsrfToken() {
         Session viewer = http().login(User.VIEWER);
-        String viewerToken = viewer.csrfTokenOf("/slotpool"); // the page shows the forms; the chain refuses the post
+        String viewerToken = viewer.csrfTokenOf("/slotpool"); // no buttons for a viewer; the chain refuses the post
         Response refused = viewer.postForm("/slotpool/origins/north/drain", Map.of("timeout", "30s", "_csrf", viewerToken));
         assertThat(refused.status()).as("%s", refused).isEqualTo(403);
         assertThat(pool().snapshot().origin("north").orElseThrow().state()).isEqualTo(OriginState.UP);
@@ -82,7 +82,7 @@ interface ConsoleChecks extends SampleApp {
                     .as("POST %s with Basic and no session", action).isEqualTo(403);
         }
         assertThat(poolState().routing()).isEqualTo(before.routing());
-        // A slot's detail names the holder thread: it is the admins' (toConsoleActions()), not the viewer's.
+        // A slot's detail names the holder thread: it is the operators' (toConsoleActions()), not the viewer's.
         assertThat(viewer.get("/slotpool/origins/east/slots/0").status()).isEqualTo(403);
     }
 }

@@ -128,6 +128,11 @@ final class Http {
 
     /** The CSRF token of the first form on the page. */
     static String csrfToken(String html) {
+        // A page without forms (the console for a viewer) carries the token in its _csrf meta tag.
+        Matcher meta = java.util.regex.Pattern.compile("<meta name=\"_csrf\" content=\"([^\"]+)\"").matcher(html);
+        if (!CSRF_INPUT.matcher(html).find() && meta.find()) {
+            return meta.group(1);
+        }
         Matcher input = CSRF_INPUT.matcher(html);
         assertThat(input.find()).as("a form with a CSRF token in %s", html).isTrue();
         Matcher value = VALUE.matcher(input.group());
@@ -142,17 +147,35 @@ final class Http {
                 .collect(Collectors.joining("&"));
     }
 
-    /** A browser session: keeps the session cookie the app sets (it changes at login). */
+    /**
+     * A browser session: keeps the session cookie the app sets (it changes at login), and as a browser running the
+     * console page does, the console's cookie and token (docs/console.md, Security model), which it sends with
+     * every post below {@code /slotpool/}.
+     */
     final class Session {
 
+        private static final java.util.regex.Pattern CONSOLE_TOKEN =
+                java.util.regex.Pattern.compile("<meta name=\"slotpool-console-token\" content=\"([^\"]+)\"");
+
         private String cookie;
+        private String consoleCookie;
+        private String consoleToken;
 
         private Session(String cookie) {
             this.cookie = cookie;
         }
 
         Response get(String path) {
-            return keepCookie(send(request(path, User.ANONYMOUS, cookie).GET()));
+            Response r = keepCookie(send(request(path, User.ANONYMOUS, cookies()).GET()));
+            java.util.regex.Matcher token = CONSOLE_TOKEN.matcher(r.body());
+            if (token.find()) {
+                consoleToken = token.group(1);
+            }
+            return r;
+        }
+
+        private String cookies() {
+            return consoleCookie == null ? cookie : cookie == null ? consoleCookie : cookie + "; " + consoleCookie;
         }
 
         Response postForm(String path, Map<String, String> fields) {
@@ -164,8 +187,11 @@ final class Http {
         }
 
         Response post(String path, String contentType, String body, Map<String, String> headers) {
-            HttpRequest.Builder r = request(path, User.ANONYMOUS, cookie).header("Content-Type", contentType);
+            HttpRequest.Builder r = request(path, User.ANONYMOUS, cookies()).header("Content-Type", contentType);
             headers.forEach(r::header);
+            if (consoleToken != null && path.startsWith("/slotpool/")) {
+                r.header("X-Slotpool-Console-Token", consoleToken);
+            }
             return keepCookie(send(r.POST(HttpRequest.BodyPublishers.ofString(body))));
         }
 
@@ -175,7 +201,7 @@ final class Http {
          */
         Response firstEvent(String path) {
             try {
-                HttpResponse<java.io.InputStream> r = client.send(request(path, User.ANONYMOUS, cookie)
+                HttpResponse<java.io.InputStream> r = client.send(request(path, User.ANONYMOUS, cookies())
                         .header("Accept", "text/event-stream").timeout(TIMEOUT).GET().build(),
                         HttpResponse.BodyHandlers.ofInputStream());
                 StringBuilder event = new StringBuilder();
@@ -209,9 +235,14 @@ final class Http {
         private Response keepCookie(Response r) {
             r.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("Set-Cookie"))
                     .flatMap(e -> e.getValue().stream())
-                    .filter(c -> c.startsWith("JSESSIONID="))
-                    .findFirst()
-                    .ifPresent(c -> cookie = c.substring(0, c.indexOf(';') < 0 ? c.length() : c.indexOf(';')));
+                    .forEach(c -> {
+                        String pair = c.substring(0, c.indexOf(';') < 0 ? c.length() : c.indexOf(';'));
+                        if (c.startsWith("JSESSIONID=")) {
+                            cookie = pair;
+                        } else if (c.startsWith("SLOTPOOL_CONSOLE=")) {
+                            consoleCookie = pair;
+                        }
+                    });
             return r;
         }
     }

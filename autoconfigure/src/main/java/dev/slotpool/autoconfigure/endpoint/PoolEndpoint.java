@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure.endpoint;
 
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
 import dev.slotpool.autoconfigure.PoolActions.Outcome;
@@ -10,6 +11,10 @@ import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -18,6 +23,7 @@ import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -32,33 +38,55 @@ import java.util.function.Function;
  *
  * <p>Read-only unless the application grants more ({@code management.endpoint.pool.access=unrestricted}): the
  * write operations change production routing, so they are off by default.
+ *
+ * <p>What a reader sees is the {@link PoolAccessPolicy}'s, as in the console: holder threads, labels and borrow
+ * stacks, and failure texts with client addresses and user names, only for a reader who may act; URLs by Boot's
+ * {@code show-values} rule ({@code management.endpoint.pool.show-values}, {@code .roles}; never by default),
+ * through the application's {@code SanitizingFunction}s when shown (docs/console.md, Security model).
  */
 @WebEndpoint(id = "pool", defaultAccess = Access.READ_ONLY)
 public class PoolEndpoint {
 
     private final SlotPools pools;
+    private final PoolAccessPolicy policy;
+    private final Show showValues;
+    private final Set<String> roles;
+    private final Sanitizer sanitizer;
 
-    public PoolEndpoint(SlotPools pools) {
+    /**
+     * @param showValues when URLs are shown ({@code management.endpoint.pool.show-values})
+     * @param roles      the roles {@link Show#WHEN_AUTHORIZED} asks for ({@code management.endpoint.pool.roles})
+     * @param sanitizer  the application's sanitizing functions, applied to a URL that is shown
+     */
+    public PoolEndpoint(SlotPools pools, PoolAccessPolicy policy, Show showValues, Set<String> roles,
+                        Sanitizer sanitizer) {
         this.pools = pools;
+        this.policy = policy;
+        this.showValues = showValues;
+        this.roles = Set.copyOf(roles);
+        this.sanitizer = sanitizer;
     }
 
     /** One pool's view; without {@code pool} and with several pools, every pool's view by key. */
     @ReadOperation
-    public WebEndpointResponse<Object> pool(@Nullable String pool) {
+    public WebEndpointResponse<Object> pool(@Nullable SecurityContext reader, @Nullable String pool) {
         if (pool == null && pools.size() != 1) {
             Map<String, PoolViews.PoolView> all = new LinkedHashMap<>();
-            pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot())));
+            pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot(), reader(reader, p))));
             return new WebEndpointResponse<>(new PoolsView(all));
         }
-        return find(pool, WebEndpointResponse.STATUS_NOT_FOUND, p -> new WebEndpointResponse<>(PoolViews.pool(p.snapshot())));
+        return find(pool, WebEndpointResponse.STATUS_NOT_FOUND,
+                p -> new WebEndpointResponse<>(PoolViews.pool(p.snapshot(), reader(reader, p))));
     }
 
     @ReadOperation
-    public WebEndpointResponse<Object> origin(@Selector String origin, @Nullable String pool) {
+    public WebEndpointResponse<Object> origin(@Nullable SecurityContext reader, @Selector String origin,
+                                             @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_NOT_FOUND, p -> {
             PoolSnapshot s = p.snapshot();
             return s.origin(origin)
-                    .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o)))
+                    .<WebEndpointResponse<Object>>map(o -> new WebEndpointResponse<>(PoolViews.originDetail(o,
+                            reader(reader, p))))
                     .orElseGet(() -> problem(WebEndpointResponse.STATUS_NOT_FOUND, PoolActionInput.unknownOrigin(origin, s)));
         });
     }
@@ -87,9 +115,10 @@ public class PoolEndpoint {
      * flat map of strings, so the weights travel as one string of {@code origin=weight} pairs.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> poolAction(String action, @Nullable String weights, @Nullable String pool) {
+    public WebEndpointResponse<Object> poolAction(@Nullable SecurityContext reader, String action,
+                                                  @Nullable String weights, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.poolAction(p, action, weights)));
+                p -> answer(p, PoolActions.poolAction(p, action, weights), reader(reader, p)));
     }
 
     /**
@@ -98,17 +127,33 @@ public class PoolEndpoint {
      * {@code host=db3} (every origin on that host).
      */
     @WriteOperation
-    public WebEndpointResponse<Object> originAction(@Selector String origin, String action, @Nullable String timeout,
-                                                    @Nullable String pool) {
+    public WebEndpointResponse<Object> originAction(@Nullable SecurityContext reader, @Selector String origin,
+                                                    String action, @Nullable String timeout, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.originAction(p, origin, action, timeout)));
+                p -> answer(p, PoolActions.originAction(p, origin, action, timeout), reader(reader, p)));
+    }
+
+    /**
+     * What this reader of this pool sees ({@link PoolAccessPolicy}, Boot's show-values rule for URLs). Actuator
+     * always passes the reader; it is {@code @Nullable} so the read without a selector stays a parameterless read
+     * (Boot then offers {@code management.endpoint.pool.cache.time-to-live}), and null reads as nobody logged in.
+     */
+    private PoolViews.Reader reader(@Nullable SecurityContext context, SlotPoolDataSource pool) {
+        SecurityContext reader = context == null ? SecurityContext.NONE : context;
+        boolean mayAct = policy.mayActAtEndpoint(held -> held.stream().anyMatch(reader::isUserInRole));
+        boolean showUrls = showValues.isShown(reader, roles);
+        return new PoolViews.Reader(mayAct,
+                url -> url == null ? null : String.valueOf(sanitizer.sanitize(new SanitizableData(null,
+                        "slotpool.origins.url", url), showUrls)),
+                PoolAccessPolicy.forReaders(pool.config()));
     }
 
     /** The action's answer: the outcome with the pool's view after it, or the refusal with its status. */
-    private static WebEndpointResponse<Object> answer(SlotPoolDataSource pool, PoolActions.Result result) {
+    private static WebEndpointResponse<Object> answer(SlotPoolDataSource pool, PoolActions.Result result,
+                                                      PoolViews.Reader reader) {
         if (result instanceof Outcome o) {
             return new WebEndpointResponse<>(new ActionResult(o.action(), o.origin(), o.outcome(),
-                    PoolViews.pool(pool.snapshot())));
+                    PoolViews.pool(pool.snapshot(), reader)));
         }
         Problem p = (Problem) result;
         return new WebEndpointResponse<>(p, p.status());

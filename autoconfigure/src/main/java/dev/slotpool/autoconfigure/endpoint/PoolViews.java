@@ -8,10 +8,12 @@ import dev.slotpool.SlotState;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The JSON shapes of {@code /actuator/pool} (documented in {@code docs/operations.md}), made from a
- * {@link PoolSnapshot}. URLs arrive redacted from the engine; no password or connection property is copied.
+ * {@link PoolSnapshot} for one reader ({@link Reader}). URLs arrive redacted from the engine; no password or
+ * connection property is copied.
  */
 public final class PoolViews {
 
@@ -65,32 +67,50 @@ public final class PoolViews {
     public record ActionResult(String action, String origin, String outcome, PoolView pool) {
     }
 
-    public static PoolView pool(PoolSnapshot s) {
+    /**
+     * What one reader sees (docs/console.md, Security model).
+     *
+     * @param mayAct   whether it may act: only then holder threads, labels, borrow stacks, and failure texts with
+     *                 client addresses and user names ({@link dev.slotpool.autoconfigure.PoolAccessPolicy#forReaders})
+     * @param url      an origin's URL as this reader sees it (Boot's show-values rule)
+     * @param forReaders a failure text as a reader who may not act sees it
+     */
+    public record Reader(boolean mayAct, UnaryOperator<String> url, UnaryOperator<String> forReaders) {
+
+        String failure(String text) {
+            return mayAct || text == null ? text : forReaders.apply(text);
+        }
+    }
+
+    public static PoolView pool(PoolSnapshot s, Reader r) {
         return new PoolView(s.name(), s.closed(),
                 new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.creating(), s.closing()),
                 new Waiting(s.waiting(), s.oldestWaitMillis()), s.borrows(), s.timeouts(), s.connectionsOpened(),
-                s.connectionsClosed(), s.lastCreationFailure().orElse(null),
-                s.origins().stream().map(PoolViews::origin).toList());
+                s.connectionsClosed(), r.failure(s.lastCreationFailure().orElse(null)),
+                s.origins().stream().map(o -> origin(o, r)).toList());
     }
 
-    static OriginView origin(OriginSnapshot o) {
-        return new OriginView(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.refusingNewSessions(),
+    static OriginView origin(OriginSnapshot o, Reader r) {
+        return new OriginView(o.name(), r.url().apply(o.url()), dimensions(o), o.state(), r.failure(o.stateReason()),
+                o.refusingNewSessions(),
                 o.weight(),
                 oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
                 statementCache(o),
                 o.slots().stream().map(x -> new SlotSummary(x.index(), x.state(), x.retiring(), x.borrowCount())).toList());
     }
 
-    public static OriginDetail originDetail(OriginSnapshot o) {
-        return new OriginDetail(o.name(), o.url(), dimensions(o), o.state(), o.stateReason(), o.refusingNewSessions(),
-                o.weight(),
-                oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o), o.borrows(), o.consecutiveFailures(),
-                statementCache(o), o.slots().stream().map(PoolViews::slot).toList());
+    public static OriginDetail originDetail(OriginSnapshot o, Reader r) {
+        return new OriginDetail(o.name(), r.url().apply(o.url()), dimensions(o), o.state(), r.failure(o.stateReason()),
+                o.refusingNewSessions(), o.weight(), oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), sizes(o),
+                o.borrows(), o.consecutiveFailures(), statementCache(o),
+                o.slots().stream().map(x -> slot(x, r.mayAct())).toList());
     }
 
-    private static SlotDetail slot(SlotSnapshot x) {
+    /** A slot in full; who holds it (thread, labels, borrow stack) only for a reader who may act. */
+    private static SlotDetail slot(SlotSnapshot x, boolean mayAct) {
         return new SlotDetail(x.index(), x.state(), x.retiring(), x.borrowCount(), x.ageMillis(), x.idleMillis(),
-                x.heldMillis(), x.holderThread(), x.labels(), x.borrowStack());
+                x.heldMillis(), mayAct ? x.holderThread() : null, mayAct ? x.labels() : null,
+                mayAct ? x.borrowStack() : null);
     }
 
     private static Dimensions dimensions(OriginSnapshot o) {

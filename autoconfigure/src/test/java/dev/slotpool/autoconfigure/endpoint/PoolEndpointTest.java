@@ -5,6 +5,7 @@ import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.SlotState;
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
@@ -14,6 +15,9 @@ import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,6 +25,7 @@ import java.sql.Connection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,7 +45,7 @@ class PoolEndpointTest {
                 .origin(OriginConfig.named("west").url(StubDatabase.reset("ep-west").url()).weight(30))
                 .origin(OriginConfig.named("north").url(StubDatabase.reset("ep-north").url()).weight(20))
                 .build();
-        endpoint = new PoolEndpoint(SlotPools.of(Map.of("dataSource", pool)));
+        endpoint = endpoint(pool);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (pool.snapshot().available() < 3) {
             assertThat(System.nanoTime()).as("3 connections opened").isLessThan(deadline);
@@ -51,6 +56,15 @@ class PoolEndpointTest {
     @AfterEach
     void stop() {
         pool.close();
+    }
+
+    /**
+     * The endpoint as an application with write access and no Spring Security has it: whoever reaches it may act,
+     * so it shows holders; URLs always shown. What other readers see is {@link PoolEndpointReadersTest}'s.
+     */
+    private static PoolEndpoint endpoint(SlotPoolDataSource pool) {
+        return new PoolEndpoint(SlotPools.of(Map.of("dataSource", pool)),
+                new PoolAccessPolicy(null, List.of(), false), Show.ALWAYS, Set.of(), new Sanitizer());
     }
 
     private Map<String, Integer> weights() {
@@ -70,7 +84,7 @@ class PoolEndpointTest {
     @Test
     void readsTheWholePoolWithEveryOriginAndSlot() throws Exception {
         try (Connection held = pool.getConnection()) {
-            PoolView view = (PoolView) endpoint.pool(null).getBody();
+            PoolView view = (PoolView) endpoint.pool(SecurityContext.NONE, null).getBody();
             assertThat(view.name()).isEqualTo("ep");
             assertThat(view.sizes().max()).isEqualTo(6);
             assertThat(view.sizes().borrowed()).isEqualTo(1);
@@ -94,8 +108,8 @@ class PoolEndpointTest {
                 c.prepareStatement("select 1").close();
                 c.prepareStatement("select 1").close();
             }
-            PoolEndpoint ep = new PoolEndpoint(SlotPools.of(Map.of("dataSource", cached)));
-            PoolView view = (PoolView) ep.pool(null).getBody();
+            PoolEndpoint ep = endpoint(cached);
+            PoolView view = (PoolView) ep.pool(SecurityContext.NONE, null).getBody();
             assertThat(view.origins().get(0).statementCache()).isEqualTo(new PoolViews.StatementCacheCounts(1, 1, 0));
             String json = JsonMapper.builder().build().writeValueAsString(view);
             assertThat(json).contains("\"statementCache\":{\"hits\":1,\"misses\":1,\"evictions\":0}");
@@ -108,7 +122,7 @@ class PoolEndpointTest {
             String holder = Thread.currentThread().getName();
             List<OriginDetail> details = new java.util.ArrayList<>();
             for (String name : List.of("east", "west", "north")) {
-                WebEndpointResponse<Object> r = endpoint.origin(name, null);
+                WebEndpointResponse<Object> r = endpoint.origin(SecurityContext.NONE, name, null);
                 assertThat(r.getStatus()).isEqualTo(200);
                 details.add((OriginDetail) r.getBody());
             }
@@ -120,19 +134,19 @@ class PoolEndpointTest {
                         assertThat(s.ageMillis()).isGreaterThanOrEqualTo(0);
                     });
         }
-        WebEndpointResponse<Object> missing = endpoint.origin("south", null);
+        WebEndpointResponse<Object> missing = endpoint.origin(SecurityContext.NONE, "south", null);
         assertThat(missing.getStatus()).isEqualTo(404);
         assertThat(message(missing)).contains("unknown origin 'south'", "east, west, north");
     }
 
     @Test
     void rebalancesToGivenWeightsAndBackToTheConfiguredOnes() {
-        WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", " east=70, west = 20,north=10", null);
+        WebEndpointResponse<Object> r = endpoint.poolAction(SecurityContext.NONE, "rebalance", " east=70, west = 20,north=10", null);
         assertThat(r.getStatus()).isEqualTo(200);
         assertThat(((ActionResult) r.getBody()).action()).isEqualTo("rebalance");
         assertThat(weights()).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
 
-        assertThat(endpoint.poolAction("REBALANCE", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.poolAction(SecurityContext.NONE, "REBALANCE", null, null).getStatus()).isEqualTo(200);
         assertThat(weights()).isEqualTo(Map.of("east", 50, "west", 30, "north", 20));
     }
 
@@ -142,45 +156,45 @@ class PoolEndpointTest {
         List<String> bad = List.of("east=-1,west=50", "east=0,west=0,north=0", "east=lots", "east=1.5", "east=true",
                 "south=10", "", "east", "east=70,", "=5", "east=1,east=2", "east=99999999999");
         for (String weights : bad) {
-            WebEndpointResponse<Object> r = endpoint.poolAction("rebalance", weights, null);
+            WebEndpointResponse<Object> r = endpoint.poolAction(SecurityContext.NONE, "rebalance", weights, null);
             assertThat(r.getStatus()).as("weights %s", weights).isEqualTo(400);
             assertThat(message(r)).as("weights %s", weights).isNotBlank();
             assertThat(weights()).as("unchanged after %s", weights).isEqualTo(before);
         }
-        WebEndpointResponse<Object> unknownAction = endpoint.poolAction("shuffle", null, null);
+        WebEndpointResponse<Object> unknownAction = endpoint.poolAction(SecurityContext.NONE, "shuffle", null, null);
         assertThat(unknownAction.getStatus()).isEqualTo(400);
         assertThat(message(unknownAction)).contains("shuffle", "rebalance");
     }
 
     @Test
     void drainDownAndUpChangeTheOriginAndRepeatsAreHarmless() {
-        assertThat(endpoint.originAction("north", "drain", "2s", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction("north", "drain", "2s", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction("north", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction("west", "down", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.DOWN);
-        assertThat(endpoint.originAction("west", "down", null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction("west", "up", null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction("west", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        ActionResult drained = (ActionResult) endpoint.originAction("east", "drain", null, null).getBody();
+        ActionResult drained = (ActionResult) endpoint.originAction(SecurityContext.NONE, "east", "drain", null, null).getBody();
         assertThat(drained.outcome()).isEqualTo("draining within 30s");
     }
 
     @Test
     void originActionsTakeDimensionSelectors() {
-        assertThat(endpoint.originAction("host=db1", "down", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "host=db1", "down", null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.DOWN);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction("name=east", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "name=east", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.UP);
-        WebEndpointResponse<Object> none = endpoint.originAction("host=db9", "down", null, null);
+        WebEndpointResponse<Object> none = endpoint.originAction(SecurityContext.NONE, "host=db9", "down", null, null);
         assertThat(none.getStatus()).isEqualTo(400);
         assertThat(message(none)).startsWith("no origin matches 'host=db9'");
-        WebEndpointResponse<Object> badKey = endpoint.originAction("rack=r1", "down", null, null);
+        WebEndpointResponse<Object> badKey = endpoint.originAction(SecurityContext.NONE, "rack=r1", "down", null, null);
         assertThat(badKey.getStatus()).isEqualTo(400);
         assertThat(message(badKey)).contains("bad origin selector 'rack=r1'");
         assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::state).containsOnly(OriginState.UP);
@@ -198,7 +212,7 @@ class PoolEndpointTest {
                 new Case("east", "up", "5s", "drain only"),
                 new Case("east", null, null, "unknown origin action"));
         for (Case c : cases) {
-            WebEndpointResponse<Object> r = endpoint.originAction(c.origin(), c.action(), c.timeout(), null);
+            WebEndpointResponse<Object> r = endpoint.originAction(SecurityContext.NONE, c.origin(), c.action(), c.timeout(), null);
             assertThat(r.getStatus()).as("%s", c).isEqualTo(400);
             assertThat(message(r)).as("%s", c).contains(c.expected());
         }
@@ -218,13 +232,13 @@ class PoolEndpointTest {
         }
         String fiveMegabytes = "7".repeat(5 * 1024 * 1024);
         List<WebEndpointResponse<Object>> answers = List.of(
-                endpoint.poolAction("rebalance", "east=" + fiveMegabytes, null),
-                endpoint.poolAction("rebalance", unknown.toString(), null),
-                endpoint.poolAction("rebalance", "east=1,x" + fiveMegabytes.substring(0, 1000) + "=oops", null),
-                endpoint.poolAction(fiveMegabytes, null, null),
-                endpoint.originAction("north", "drain", fiveMegabytes + "s", null),
-                endpoint.originAction("north", fiveMegabytes, null, null),
-                endpoint.originAction("x".repeat(100_000), "down", null, null));
+                endpoint.poolAction(SecurityContext.NONE, "rebalance", "east=" + fiveMegabytes, null),
+                endpoint.poolAction(SecurityContext.NONE, "rebalance", unknown.toString(), null),
+                endpoint.poolAction(SecurityContext.NONE, "rebalance", "east=1,x" + fiveMegabytes.substring(0, 1000) + "=oops", null),
+                endpoint.poolAction(SecurityContext.NONE, fiveMegabytes, null, null),
+                endpoint.originAction(SecurityContext.NONE, "north", "drain", fiveMegabytes + "s", null),
+                endpoint.originAction(SecurityContext.NONE, "north", fiveMegabytes, null, null),
+                endpoint.originAction(SecurityContext.NONE, "x".repeat(100_000), "down", null, null));
         for (WebEndpointResponse<Object> r : answers) {
             assertThat(r.getStatus()).isEqualTo(400);
             assertThat(message(r)).hasSizeLessThan(2100);
