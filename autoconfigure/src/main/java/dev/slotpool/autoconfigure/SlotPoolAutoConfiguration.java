@@ -61,19 +61,21 @@ public class SlotPoolAutoConfiguration {
                                          ObjectProvider<PoolListener> listeners,
                                          ObjectProvider<LabelingCallback> labeling,
                                          ObjectProvider<CredentialsProvider> credentials,
-                                         ObjectProvider<SqlExceptionOverride> exceptionOverride) {
+                                         ObjectProvider<SqlExceptionOverride> exceptionOverride,
+                                         HikariCarryOver hikari) {
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
                 connectionDetails.getIfUnique());
         SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
         if (properties.getName() == null && StringUtils.hasText(dataSourceProperties.getName())) {
             builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
         }
+        hikari.applyTo(builder, properties); // after spring.datasource.name, which hikari.pool-name overrides
         labeling.ifUnique(builder::labeling);
         credentials.ifUnique(builder::credentialsProvider);
         exceptionOverride.ifUnique(builder::exceptionOverride);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(c -> c.customize(builder));
-        SlotPoolPropertiesMapper.validate(builder, properties, connection);
+        SlotPoolPropertiesMapper.validate(builder, properties, connection, hikari::propertyOf);
         return builder.build();
     }
 
@@ -93,11 +95,18 @@ public class SlotPoolAutoConfiguration {
         return new LenientSlotPoolBinding(environment);
     }
 
-    /** One startup WARN for spring.datasource.hikari.* keys while slotpool is the pool. */
+    /** The spring.datasource.hikari.* keys with an exact slotpool equivalent, for the auto-configured pool. */
+    @Bean
+    static HikariCarryOver slotPoolHikariCarryOver(Environment environment) {
+        return HikariCarryOver.bind(environment);
+    }
+
+    /** One startup WARN for the spring.datasource.hikari.* keys no pool read while slotpool is the pool. */
     @Bean
     static HikariPropertiesWarning slotPoolHikariPropertiesWarning(Environment environment,
-                                                                   ObjectProvider<SlotPoolDataSource> pool) {
-        return new HikariPropertiesWarning(environment, pool);
+                                                                   ObjectProvider<DataSource> dataSources,
+                                                                   ObjectProvider<HikariCarryOver> carryOver) {
+        return new HikariPropertiesWarning(environment, dataSources, carryOver);
     }
 
     static DefaultConnection defaultConnection(SlotPoolProperties properties, DataSourceProperties dataSource,
