@@ -15,11 +15,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.boot.jdbc.autoconfigure.JndiDataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.XADataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -33,8 +36,11 @@ import javax.sql.XADataSource;
 
 /**
  * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
- * wins over HikariCP even when HikariCP is on the class path; backs off for a user's DataSource bean,
- * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool. Excluding
+ * wins over HikariCP even when HikariCP is on the class path, and after Boot's JNDI and XA DataSource
+ * configurations and R2DBC's, as Boot's pools do; backs off for a user's DataSource bean (a JNDI DataSource, an XA
+ * one from a JTA wrapper), an R2DBC {@code ConnectionFactory} bean, {@code slotpool.enabled=false}, or a
+ * {@code spring.datasource.type} that names another pool; {@code spring.datasource.connection-fetch=lazy} wraps it
+ * as Boot wraps HikariCP ({@link LazyConnectionFetch}). Excluding
  * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
  * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP.
  *
@@ -42,18 +48,23 @@ import javax.sql.XADataSource;
  * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
  * {@code slotpool.origins}, Boot's embedded database (H2, HSQLDB, Derby) is used, as Boot does for HikariCP.
  */
-@AutoConfiguration(before = DataSourceAutoConfiguration.class)
+@AutoConfiguration(before = DataSourceAutoConfiguration.class,
+        after = {JndiDataSourceAutoConfiguration.class, XADataSourceAutoConfiguration.class},
+        afterName = SlotPoolAutoConfiguration.R2DBC_AUTO_CONFIGURATION)
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
 @ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
 @Conditional(SlotPoolAutoConfiguration.DataSourceAutoConfigurationNotExcludedCondition.class)
 @EnableConfigurationProperties({SlotPoolProperties.class, DataSourceProperties.class})
 public class SlotPoolAutoConfiguration {
 
+    /** Boot's R2DBC auto-configuration (spring-boot-r2dbc), which runs before Boot's DataSource one. */
+    static final String R2DBC_AUTO_CONFIGURATION = "org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration";
+
     /** The class Boot's own {@code PropertiesJdbcConnectionDetails} has: it only echoes spring.datasource.*. */
     private static final String PROPERTIES_DETAILS = "PropertiesJdbcConnectionDetails";
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean({DataSource.class, XADataSource.class})
+    @ConditionalOnMissingBean(value = {DataSource.class, XADataSource.class}, type = "io.r2dbc.spi.ConnectionFactory")
     @Conditional(DataSourceTypeCondition.class)
     public SlotPoolDataSource dataSource(SlotPoolProperties properties, DataSourceProperties dataSourceProperties,
                                          ObjectProvider<JdbcConnectionDetails> connectionDetails,
@@ -87,6 +98,13 @@ public class SlotPoolAutoConfiguration {
             SlotPoolDataSource pool = SlotPools.unwrap(dataSource);
             return pool == null ? null : new SlotPoolDataSourcePoolMetadata(pool);
         };
+    }
+
+    /** spring.datasource.connection-fetch=lazy: the pool behind a LazyConnectionDataSourceProxy. */
+    @Bean
+    @ConditionalOnProperty(name = LazyConnectionFetch.PROPERTY, havingValue = "lazy")
+    static LazyConnectionFetch slotPoolLazyConnectionFetch() {
+        return new LazyConnectionFetch();
     }
 
     /** slotpool.fail-on-unknown-properties=false turns unknown slotpool.* keys from a startup failure into a WARN. */
