@@ -74,8 +74,9 @@ public class SlotPoolAutoConfiguration {
                                          ObjectProvider<CredentialsProvider> credentials,
                                          ObjectProvider<SqlExceptionOverride> exceptionOverride,
                                          HikariCarryOver hikari) {
+        // As Boot's pools take it: several JdbcConnectionDetails beans (none primary) fail, not fall back.
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
-                connectionDetails.getIfUnique());
+                connectionDetails.getIfAvailable());
         SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
         if (properties.getName() == null && StringUtils.hasText(dataSourceProperties.getName())) {
             builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
@@ -133,13 +134,19 @@ public class SlotPoolAutoConfiguration {
             return new DefaultConnection(details.getJdbcUrl(), details.getUsername(), details.getPassword(),
                     driverClassName(details), "JdbcConnectionDetails(" + details.getClass().getSimpleName() + ")");
         }
-        if (dataSource.getUrl() == null && properties.getOrigins().isEmpty()) {
-            // Boot's embedded-database fallback; throws Boot's own "url is not specified" failure if there is none.
-            return new DefaultConnection(dataSource.determineUrl(), dataSource.determineUsername(),
-                    dataSource.determinePassword(), dataSource.getDriverClassName(), "spring.datasource");
+        if (dataSource.getUrl() == null && !properties.getOrigins().isEmpty()) {
+            // The origins name their URLs; spring.datasource.* only gives credentials to those that name none.
+            return new DefaultConnection(null, textOrNull(dataSource.getUsername()),
+                    textOrNull(dataSource.getPassword()), dataSource.getDriverClassName(), "spring.datasource");
         }
-        return new DefaultConnection(dataSource.getUrl(), dataSource.getUsername(), dataSource.getPassword(),
-                dataSource.getDriverClassName(), "spring.datasource");
+        // As Boot's PropertiesJdbcConnectionDetails: the embedded-database fallback when there is no URL (Boot's own
+        // "url is not specified" failure if there is none), and "sa" for an embedded database without a username.
+        return new DefaultConnection(dataSource.determineUrl(), dataSource.determineUsername(),
+                dataSource.determinePassword(), dataSource.getDriverClassName(), "spring.datasource");
+    }
+
+    private static String textOrNull(String value) {
+        return StringUtils.hasText(value) ? value : null;
     }
 
     /**
