@@ -33,16 +33,12 @@ final class HikariCarryOver {
     /** HikariCP's {@code maximumPoolSize} when none is set. */
     private static final int HIKARI_DEFAULT_MAX = 10;
 
-    private final Keys keys;
+    private final Environment environment;
     /** HikariCP key to the engine setting it set; written once, by {@link #applyTo}. */
     private Map<String, String> read = Map.of();
 
-    private HikariCarryOver(Keys keys) {
-        this.keys = keys;
-    }
-
-    static HikariCarryOver bind(Environment environment) {
-        return new HikariCarryOver(Binder.get(environment).bind(PREFIX, Bindable.of(Keys.class)).orElseGet(Keys::new));
+    HikariCarryOver(Environment environment) {
+        this.environment = environment;
     }
 
     /**
@@ -50,6 +46,8 @@ final class HikariCarryOver {
      * and those a twin overrides (never values). Call after the {@code slotpool.*} properties are mapped.
      */
     void applyTo(SlotPoolBuilder b, SlotPoolProperties p) {
+        // Bound here, not before: with another pool as the DataSource, the keys are that pool's business.
+        Keys keys = Binder.get(environment).bind(PREFIX, Bindable.of(Keys.class)).orElseGet(Keys::new);
         Map<String, String> applied = new TreeMap<>();
         Map<String, String> overridden = new TreeMap<>();
         Step step = new Step(applied, overridden);

@@ -33,6 +33,7 @@ import org.springframework.util.StringUtils;
 
 import javax.sql.DataSource;
 import javax.sql.XADataSource;
+import java.util.function.Supplier;
 
 /**
  * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
@@ -117,7 +118,7 @@ public class SlotPoolAutoConfiguration {
     /** The spring.datasource.hikari.* keys with an exact slotpool equivalent, for the auto-configured pool. */
     @Bean
     static HikariCarryOver slotPoolHikariCarryOver(Environment environment) {
-        return HikariCarryOver.bind(environment);
+        return new HikariCarryOver(environment);
     }
 
     /** One startup WARN for the spring.datasource.hikari.* keys no pool read while slotpool is the pool. */
@@ -141,8 +142,22 @@ public class SlotPoolAutoConfiguration {
         }
         // As Boot's PropertiesJdbcConnectionDetails: the embedded-database fallback when there is no URL (Boot's own
         // "url is not specified" failure if there is none), and "sa" for an embedded database without a username.
-        return new DefaultConnection(dataSource.determineUrl(), dataSource.determineUsername(),
-                dataSource.determinePassword(), dataSource.getDriverClassName(), "spring.datasource");
+        return new DefaultConnection(dataSource.determineUrl(),
+                determined(dataSource::determineUsername, dataSource.getUsername()),
+                determined(dataSource::determinePassword, dataSource.getPassword()),
+                dataSource.getDriverClassName(), "spring.datasource");
+    }
+
+    /**
+     * Boot's determined credential; where Boot cannot tell the database from the URL and driver (not a JDBC URL, a
+     * driver class it cannot load), the value set, and the engine's check reports the URL or the driver by name.
+     */
+    private static String determined(Supplier<String> determine, String set) {
+        try {
+            return determine.get();
+        } catch (IllegalArgumentException | IllegalStateException undetermined) {
+            return textOrNull(set);
+        }
     }
 
     private static String textOrNull(String value) {

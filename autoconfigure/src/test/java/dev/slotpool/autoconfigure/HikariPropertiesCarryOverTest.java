@@ -10,7 +10,9 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -202,6 +204,13 @@ class HikariPropertiesCarryOverTest {
                     assertThat(output.getOut().lines().filter(l -> l.contains(WARNING))).singleElement()
                             .satisfies(l -> assertThat(l).contains("maximum-pool-size → slotpool.max-size"));
                 });
+    }
+
+    @Test
+    void hikariKeysAreNoBusinessOfSlotpoolWhenTheApplicationHasItsOwnDataSource() {
+        runner.withPropertyValues("spring.datasource.hikari.maximum-pool-size=not-a-number")
+                .withBean("own", DataSource.class, SimpleDriverDataSource::new)
+                .run(ctx -> assertThat(ctx).hasNotFailed());
     }
 
     @Test
