@@ -12,7 +12,9 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -22,13 +24,13 @@ import javax.sql.DataSource;
  *
  * <p>Also a JavaBean, for tools that create a {@code DataSource} by type and setters (Spring Boot's
  * {@code DataSourceBuilder} and {@code spring.datasource.type}): the public no-argument constructor gives an
- * unstarted pool whose setters configure it until its first use ({@link #getConnection()}, a snapshot or an
- * origin operation) validates the settings and starts it; after that every setter throws
- * {@link IllegalStateException}. One caller starts it while the others wait for that start (a few milliseconds:
- * it does not wait for a first connection), then each borrows within its own borrow timeout, counted from its own
- * call; a database that does not answer yet is the pool's to wait for, not a failed start. A pool from
- * {@link #builder()} is started at once and its setters always throw; its {@code getConnection} reads only final
- * fields, as before.
+ * unstarted pool whose setters (one per builder setting with a single value) configure it until its first use
+ * ({@link #getConnection()} or an origin operation) validates the settings and starts it; a snapshot does not start
+ * it. After that every setter throws {@link IllegalStateException}. One caller starts it while the others wait for
+ * that start (a few milliseconds: it does not wait for a first connection), then each borrows within its own borrow
+ * timeout, counted from its own call; a database that does not answer yet is the pool's to wait for, not a failed
+ * start. A pool from {@link #builder()} is started at once and its setters always throw; its {@code getConnection}
+ * reads only final fields, as before.
  *
  * <pre>{@code
  * SlotPoolDataSource ds = SlotPoolDataSource.builder()
@@ -145,9 +147,22 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
                 + "origin; getConnection(user, password) is not supported");
     }
 
-    /** An immutable view of every origin and slot; cheap enough to call every second. */
+    /**
+     * An immutable view of every origin and slot; cheap enough to call every second. A bean-style instance not
+     * started yet (or closed before its first use) is not started by it: its snapshot has its name and sizes, no
+     * connection and no origin yet.
+     */
     public PoolSnapshot snapshot() {
-        return pool().snapshot();
+        ConnectionPool p = pool;
+        if (p != null) {
+            return p.snapshot();
+        }
+        Object s = state;
+        if (s instanceof Running running) {
+            return running.pool().snapshot();
+        }
+        return new PoolSnapshot(settings.name, s == CLOSED, settings.minSize, settings.maxSize, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, Optional.empty(), List.of());
     }
 
     /**
@@ -265,7 +280,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     }
 
     // JavaBean properties: the names Boot's DataSourceBuilder looks for (url, username, password,
-    // driverClassName), HikariCP's jdbcUrl and poolName, and the common sizing ones.
+    // driverClassName), HikariCP's jdbcUrl and poolName, and one per builder setting with a single value, so
+    // @ConfigurationProperties on a bean-style pool binds every setting.
 
     public String getUrl() { PoolConfig c = runningConfig(); return c != null ? c.url : settings.url; }
     public void setUrl(String url) { settingsBeforeStart("url").url(url); }
@@ -290,6 +306,81 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     public void setBorrowTimeout(Duration borrowTimeout) { settingsBeforeStart("borrowTimeout").borrowTimeout(borrowTimeout); }
     public int getStatementCacheSize() { PoolConfig c = runningConfig(); return c != null ? c.statementCacheSize : settings.statementCacheSize; }
     public void setStatementCacheSize(int size) { settingsBeforeStart("statementCacheSize").statementCacheSize(size); }
+    public int getInitialSize() { return property(PoolConfig::initialSize, b -> b.initialSize != null ? b.initialSize : b.minSize); }
+    public void setInitialSize(int initialSize) { settingsBeforeStart("initialSize").initialSize(initialSize); }
+    public Duration getTurnDuration() { return property(PoolConfig::turnDuration, b -> b.turnDuration); }
+    public void setTurnDuration(Duration turnDuration) { settingsBeforeStart("turnDuration").turnDuration(turnDuration); }
+    public int getCreatorThreads() { return property(PoolConfig::creatorThreads, b -> b.creatorThreads); }
+    public void setCreatorThreads(int creatorThreads) { settingsBeforeStart("creatorThreads").creatorThreads(creatorThreads); }
+    public Duration getCreationBackoffMax() { return property(PoolConfig::creationBackoffMax, b -> b.creationBackoffMax); }
+    public void setCreationBackoffMax(Duration max) { settingsBeforeStart("creationBackoffMax").creationBackoffMax(max); }
+    public Duration getConnectTimeout() { return property(PoolConfig::connectTimeout, b -> b.connectTimeout); }
+    public void setConnectTimeout(Duration connectTimeout) { settingsBeforeStart("connectTimeout").connectTimeout(connectTimeout); }
+    public Duration getInactiveTimeout() { return property(PoolConfig::inactiveTimeout, b -> b.inactiveTimeout); }
+    public void setInactiveTimeout(Duration inactiveTimeout) { settingsBeforeStart("inactiveTimeout").inactiveTimeout(inactiveTimeout); }
+    public Duration getMaxLifetime() { return property(PoolConfig::maxLifetime, b -> b.maxLifetime); }
+    public void setMaxLifetime(Duration maxLifetime) { settingsBeforeStart("maxLifetime").maxLifetime(maxLifetime); }
+    public Duration getAbandonedTimeout() { return property(PoolConfig::abandonedTimeout, b -> b.abandonedTimeout); }
+    public void setAbandonedTimeout(Duration abandonedTimeout) { settingsBeforeStart("abandonedTimeout").abandonedTimeout(abandonedTimeout); }
+    public Duration getTimeToLive() { return property(PoolConfig::timeToLive, b -> b.timeToLive); }
+    public void setTimeToLive(Duration timeToLive) { settingsBeforeStart("timeToLive").timeToLive(timeToLive); }
+    public Duration getKeepaliveInterval() { return property(PoolConfig::keepaliveInterval, b -> b.keepaliveInterval); }
+    public void setKeepaliveInterval(Duration interval) { settingsBeforeStart("keepaliveInterval").keepaliveInterval(interval); }
+    public Duration getValidateAfterIdle() { return property(PoolConfig::validateAfterIdle, b -> b.validateAfterIdle); }
+    public void setValidateAfterIdle(Duration idle) { settingsBeforeStart("validateAfterIdle").validateAfterIdle(idle); }
+    public Duration getValidationTimeout() { return property(PoolConfig::validationTimeout, b -> b.validationTimeout); }
+    public void setValidationTimeout(Duration timeout) { settingsBeforeStart("validationTimeout").validationTimeout(timeout); }
+    public String getValidationQuery() { return property(PoolConfig::validationQuery, b -> b.validationQuery); }
+    public void setValidationQuery(String query) { settingsBeforeStart("validationQuery").validationQuery(query); }
+    public Duration getHousekeepingPeriod() { return property(PoolConfig::housekeepingPeriod, b -> b.housekeepingPeriod); }
+    public void setHousekeepingPeriod(Duration period) { settingsBeforeStart("housekeepingPeriod").housekeepingPeriod(period); }
+    public Duration getShutdownTimeout() { return property(PoolConfig::shutdownTimeout, b -> b.shutdownTimeout); }
+    public void setShutdownTimeout(Duration timeout) { settingsBeforeStart("shutdownTimeout").shutdownTimeout(timeout); }
+    public Duration getDownGracePeriod() { return property(PoolConfig::downGracePeriod, b -> b.downGracePeriod); }
+    public void setDownGracePeriod(Duration period) { settingsBeforeStart("downGracePeriod").downGracePeriod(period); }
+    public boolean isAbortBorrowedOnDown() { return property(PoolConfig::abortBorrowedOnDown, b -> b.abortBorrowedOnDown); }
+    public void setAbortBorrowedOnDown(boolean abort) { settingsBeforeStart("abortBorrowedOnDown").abortBorrowedOnDown(abort); }
+    public Balancing getBalancing() { return property(PoolConfig::balancing, b -> b.balancing); }
+    public void setBalancing(Balancing balancing) { settingsBeforeStart("balancing").balancing(balancing); }
+    public int getDownAfterFailures() { return property(PoolConfig::downAfterFailures, b -> b.downAfterFailures); }
+    public void setDownAfterFailures(int failures) { settingsBeforeStart("downAfterFailures").downAfterFailures(failures); }
+    public int getRebalanceStep() { return property(PoolConfig::rebalanceStep, b -> b.rebalanceStep); }
+    public void setRebalanceStep(int step) { settingsBeforeStart("rebalanceStep").rebalanceStep(step); }
+    public boolean isLeakTracing() { return property(PoolConfig::leakTracing, b -> b.leakTracing); }
+    public void setLeakTracing(boolean leakTracing) { settingsBeforeStart("leakTracing").leakTracing(leakTracing); }
+    public Duration getLeakDetectionThreshold() { return property(PoolConfig::leakDetectionThreshold, b -> b.leakDetectionThreshold); }
+    public void setLeakDetectionThreshold(Duration threshold) { settingsBeforeStart("leakDetectionThreshold").leakDetectionThreshold(threshold); }
+    /** Null until set on an instance not started yet: the engine then uses the connect timeout. */
+    public Duration getInitializationFailTimeout() { return property(PoolConfig::initializationFailTimeout, b -> b.initializationFailTimeout); }
+    public void setInitializationFailTimeout(Duration timeout) { settingsBeforeStart("initializationFailTimeout").initializationFailTimeout(timeout); }
+    /** Null when unset: the driver's. */
+    public Boolean getAutoCommit() { return property(PoolConfig::autoCommit, b -> b.autoCommit); }
+    public void setAutoCommit(boolean autoCommit) { settingsBeforeStart("autoCommit").autoCommit(autoCommit); }
+    /** Null when unset: the driver's; a running pool names the level as JDBC's constant does. */
+    public String getTransactionIsolation() { return property(c -> TransactionIsolations.name(c.transactionIsolation()), b -> b.transactionIsolation); }
+    public void setTransactionIsolation(String level) { settingsBeforeStart("transactionIsolation").transactionIsolation(level); }
+    /** Null when unset: the driver's. */
+    public Boolean getReadOnly() { return property(PoolConfig::readOnly, b -> b.readOnly); }
+    public void setReadOnly(boolean readOnly) { settingsBeforeStart("readOnly").readOnly(readOnly); }
+    public String getCatalog() { return property(PoolConfig::catalog, b -> b.catalog); }
+    public void setCatalog(String catalog) { settingsBeforeStart("catalog").catalog(catalog); }
+    public String getSchema() { return property(PoolConfig::schema, b -> b.schema); }
+    public void setSchema(String schema) { settingsBeforeStart("schema").schema(schema); }
+    public String getConnectionInitSql() { return property(PoolConfig::connectionInitSql, b -> b.connectionInitSql); }
+    public void setConnectionInitSql(String sql) { settingsBeforeStart("connectionInitSql").connectionInitSql(sql); }
+    /** A copy of the driver properties; values are never printed. */
+    public Map<String, String> getConnectionProperties() { return property(PoolConfig::connectionProperties, b -> Map.copyOf(b.connectionProperties)); }
+    /** Adds these driver properties (a key set before keeps its value unless this map names it). */
+    public void setConnectionProperties(Map<String, String> properties) {
+        SlotPoolBuilder b = settingsBeforeStart("connectionProperties");
+        properties.forEach(b::connectionProperty);
+    }
+
+    /** A bean property's value: the running pool's, else the settings so far. */
+    private <T> T property(Function<PoolConfig, T> running, Function<SlotPoolBuilder, T> configured) {
+        PoolConfig c = runningConfig();
+        return c != null ? running.apply(c) : configured.apply(settings);
+    }
 
     /** The bean-style instance's settings, while they may still change. */
     private SlotPoolBuilder settingsBeforeStart(String property) {

@@ -3,12 +3,15 @@ package dev.slotpool;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -191,5 +194,25 @@ class BeanStyleDataSourceTest {
             assertThatThrownBy(() -> ds.setPassword("x")).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("builder").hasMessageContaining("password");
         }
+    }
+
+    @Test
+    void everySingleValuedBuilderSettingHasABeanPropertyOfTheSameName() {
+        Set<Class<?>> values = Set.of(int.class, boolean.class, String.class, Duration.class, Balancing.class);
+        List<String> missing = new ArrayList<>();
+        for (Method setting : SlotPoolBuilder.class.getDeclaredMethods()) {
+            if (!Modifier.isPublic(setting.getModifiers()) || setting.getParameterCount() != 1
+                    || !values.contains(setting.getParameterTypes()[0])) {
+                continue;
+            }
+            String property = setting.getName().equals("name") ? "PoolName"
+                    : Character.toUpperCase(setting.getName().charAt(0)) + setting.getName().substring(1);
+            try {
+                SlotPoolDataSource.class.getMethod("set" + property, setting.getParameterTypes()[0]);
+            } catch (NoSuchMethodException e) {
+                missing.add(setting.getName());
+            }
+        }
+        assertThat(missing).as("builder settings without a JavaBean setter").isEmpty();
     }
 }

@@ -1,6 +1,5 @@
 package dev.slotpool.autoconfigure;
 
-import dev.slotpool.SlotPoolDataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -11,14 +10,16 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
 
+import javax.sql.DataSource;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
  * Once the context is up with slotpool as its pool, logs one WARN naming every {@code spring.datasource.hikari.*}
- * key in the environment (never its value) with its slotpool equivalent, or "none"; the full table with reasons
- * is {@code docs/migrating-from-hikaricp.md}.
+ * key in the environment (never its value) that the auto-configured pool did not read ({@link HikariCarryOver}),
+ * with its slotpool equivalent, or "none"; the full table with reasons is {@code docs/migrating-from-hikaricp.md}.
  */
 final class HikariPropertiesWarning implements SmartInitializingSingleton {
 
@@ -33,7 +34,7 @@ final class HikariPropertiesWarning implements SmartInitializingSingleton {
             Map.entry("password", "spring.datasource.password"),
             Map.entry("driver-class-name", "spring.datasource.driver-class-name"),
             Map.entry("maximum-pool-size", "slotpool.max-size"),
-            Map.entry("minimum-idle", "slotpool.min-size"),
+            Map.entry("minimum-idle", "none (slotpool.min-size counts busy connections too; read where it means the same)"),
             Map.entry("connection-timeout", "slotpool.borrow-timeout"),
             Map.entry("idle-timeout", "slotpool.inactive-timeout"),
             Map.entry("max-lifetime", "slotpool.max-lifetime"),
@@ -58,19 +59,23 @@ final class HikariPropertiesWarning implements SmartInitializingSingleton {
             .collect(Collectors.toMap(k -> k.replace("-", ""), k -> k));
 
     private final Environment environment;
-    private final ObjectProvider<SlotPoolDataSource> pool;
+    private final ObjectProvider<DataSource> dataSources;
+    private final ObjectProvider<HikariCarryOver> carryOver;
 
-    HikariPropertiesWarning(Environment environment, ObjectProvider<SlotPoolDataSource> pool) {
+    HikariPropertiesWarning(Environment environment, ObjectProvider<DataSource> dataSources,
+                            ObjectProvider<HikariCarryOver> carryOver) {
         this.environment = environment;
-        this.pool = pool;
+        this.dataSources = dataSources;
+        this.carryOver = carryOver;
     }
 
     @Override
     public void afterSingletonsInstantiated() {
-        if (pool.stream().findAny().isEmpty()) {
+        if (dataSources.stream().map(SlotPools::unwrap).allMatch(Objects::isNull)) {
             return; // another pool is the DataSource: its keys may well be HikariCP's own
         }
         Map<String, String> keys = hikariKeys(environment);
+        carryOver.ifAvailable(read -> read.readKeys().forEach(k -> keys.remove(HIKARI + "." + k)));
         if (!keys.isEmpty()) {
             log.warn("spring.datasource.hikari.* keys have no effect: slotpool is the connection pool. Use instead: "
                     + keys.entrySet().stream().map(e -> e.getKey() + " → " + e.getValue())

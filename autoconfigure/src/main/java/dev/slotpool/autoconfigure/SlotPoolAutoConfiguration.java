@@ -15,11 +15,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.boot.jdbc.autoconfigure.JndiDataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.XADataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -31,11 +34,15 @@ import org.springframework.util.StringUtils;
 import javax.sql.DataSource;
 import javax.sql.XADataSource;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
- * wins over HikariCP even when HikariCP is on the class path; backs off for a user's DataSource bean,
- * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool. Excluding
+ * wins over HikariCP even when HikariCP is on the class path, and after Boot's JNDI and XA DataSource
+ * configurations and R2DBC's, as Boot's pools do; backs off for a user's DataSource bean (a JNDI DataSource, an XA
+ * one from a JTA wrapper), an R2DBC {@code ConnectionFactory} bean, {@code slotpool.enabled=false}, or a
+ * {@code spring.datasource.type} that names another pool; {@code spring.datasource.connection-fetch=lazy} wraps it
+ * as Boot wraps HikariCP ({@link LazyConnectionFetch}). Excluding
  * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
  * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP.
  *
@@ -48,12 +55,17 @@ import java.time.Duration;
  * connection and fills in the background, each borrow waits up to its borrow timeout, and the health contributor
  * reports DOWN while no origin is UP (docs/configuration.md, "Starting when the database is slow or down").
  */
-@AutoConfiguration(before = DataSourceAutoConfiguration.class)
+@AutoConfiguration(before = DataSourceAutoConfiguration.class,
+        after = {JndiDataSourceAutoConfiguration.class, XADataSourceAutoConfiguration.class},
+        afterName = SlotPoolAutoConfiguration.R2DBC_AUTO_CONFIGURATION)
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
 @ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
 @Conditional(SlotPoolAutoConfiguration.DataSourceAutoConfigurationNotExcludedCondition.class)
 @EnableConfigurationProperties({SlotPoolProperties.class, DataSourceProperties.class})
 public class SlotPoolAutoConfiguration {
+
+    /** Boot's R2DBC auto-configuration (spring-boot-r2dbc), which runs before Boot's DataSource one. */
+    static final String R2DBC_AUTO_CONFIGURATION = "org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration";
 
     /** The class Boot's own {@code PropertiesJdbcConnectionDetails} has: it only echoes spring.datasource.*. */
     private static final String PROPERTIES_DETAILS = "PropertiesJdbcConnectionDetails";
@@ -61,7 +73,7 @@ public class SlotPoolAutoConfiguration {
     private static final Duration START_WITHOUT_WAITING = Duration.ofMillis(-1);
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean({DataSource.class, XADataSource.class})
+    @ConditionalOnMissingBean(value = {DataSource.class, XADataSource.class}, type = "io.r2dbc.spi.ConnectionFactory")
     @Conditional(DataSourceTypeCondition.class)
     public SlotPoolDataSource dataSource(SlotPoolProperties properties, DataSourceProperties dataSourceProperties,
                                          ObjectProvider<JdbcConnectionDetails> connectionDetails,
@@ -69,9 +81,11 @@ public class SlotPoolAutoConfiguration {
                                          ObjectProvider<PoolListener> listeners,
                                          ObjectProvider<LabelingCallback> labeling,
                                          ObjectProvider<CredentialsProvider> credentials,
-                                         ObjectProvider<SqlExceptionOverride> exceptionOverride) {
+                                         ObjectProvider<SqlExceptionOverride> exceptionOverride,
+                                         HikariCarryOver hikari) {
+        // As Boot's pools take it: several JdbcConnectionDetails beans (none primary) fail, not fall back.
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
-                connectionDetails.getIfUnique());
+                connectionDetails.getIfAvailable());
         SlotPoolBuilder builder = SlotPoolPropertiesMapper.toBuilder(properties, connection);
         if (properties.getInitializationFailTimeout() == null) {
             builder.initializationFailTimeout(START_WITHOUT_WAITING); // Boot's start (class comment); a customizer may still set it
@@ -79,12 +93,13 @@ public class SlotPoolAutoConfiguration {
         if (properties.getName() == null && StringUtils.hasText(dataSourceProperties.getName())) {
             builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
         }
+        hikari.applyTo(builder, properties); // after spring.datasource.name, which hikari.pool-name overrides
         labeling.ifUnique(builder::labeling);
         credentials.ifUnique(builder::credentialsProvider);
         exceptionOverride.ifUnique(builder::exceptionOverride);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(c -> c.customize(builder));
-        SlotPoolPropertiesMapper.validate(builder, properties, connection);
+        SlotPoolPropertiesMapper.validate(builder, properties, connection, hikari::propertyOf);
         return builder.build();
     }
 
@@ -98,17 +113,31 @@ public class SlotPoolAutoConfiguration {
         };
     }
 
+    /** spring.datasource.connection-fetch=lazy: the pool behind a LazyConnectionDataSourceProxy. */
+    @Bean
+    @ConditionalOnProperty(name = LazyConnectionFetch.PROPERTY, havingValue = "lazy")
+    static LazyConnectionFetch slotPoolLazyConnectionFetch() {
+        return new LazyConnectionFetch();
+    }
+
     /** slotpool.fail-on-unknown-properties=false turns unknown slotpool.* keys from a startup failure into a WARN. */
     @Bean
     static LenientSlotPoolBinding slotPoolLenientBinding(Environment environment) {
         return new LenientSlotPoolBinding(environment);
     }
 
-    /** One startup WARN for spring.datasource.hikari.* keys while slotpool is the pool. */
+    /** The spring.datasource.hikari.* keys with an exact slotpool equivalent, for the auto-configured pool. */
+    @Bean
+    static HikariCarryOver slotPoolHikariCarryOver(Environment environment) {
+        return new HikariCarryOver(environment);
+    }
+
+    /** One startup WARN for the spring.datasource.hikari.* keys no pool read while slotpool is the pool. */
     @Bean
     static HikariPropertiesWarning slotPoolHikariPropertiesWarning(Environment environment,
-                                                                   ObjectProvider<SlotPoolDataSource> pool) {
-        return new HikariPropertiesWarning(environment, pool);
+                                                                   ObjectProvider<DataSource> dataSources,
+                                                                   ObjectProvider<HikariCarryOver> carryOver) {
+        return new HikariPropertiesWarning(environment, dataSources, carryOver);
     }
 
     static DefaultConnection defaultConnection(SlotPoolProperties properties, DataSourceProperties dataSource,
@@ -117,13 +146,33 @@ public class SlotPoolAutoConfiguration {
             return new DefaultConnection(details.getJdbcUrl(), details.getUsername(), details.getPassword(),
                     driverClassName(details), "JdbcConnectionDetails(" + details.getClass().getSimpleName() + ")");
         }
-        if (dataSource.getUrl() == null && properties.getOrigins().isEmpty()) {
-            // Boot's embedded-database fallback; throws Boot's own "url is not specified" failure if there is none.
-            return new DefaultConnection(dataSource.determineUrl(), dataSource.determineUsername(),
-                    dataSource.determinePassword(), dataSource.getDriverClassName(), "spring.datasource");
+        if (dataSource.getUrl() == null && !properties.getOrigins().isEmpty()) {
+            // The origins name their URLs; spring.datasource.* only gives credentials to those that name none.
+            return new DefaultConnection(null, textOrNull(dataSource.getUsername()),
+                    textOrNull(dataSource.getPassword()), dataSource.getDriverClassName(), "spring.datasource");
         }
-        return new DefaultConnection(dataSource.getUrl(), dataSource.getUsername(), dataSource.getPassword(),
+        // As Boot's PropertiesJdbcConnectionDetails: the embedded-database fallback when there is no URL (Boot's own
+        // "url is not specified" failure if there is none), and "sa" for an embedded database without a username.
+        return new DefaultConnection(dataSource.determineUrl(),
+                determined(dataSource::determineUsername, dataSource.getUsername()),
+                determined(dataSource::determinePassword, dataSource.getPassword()),
                 dataSource.getDriverClassName(), "spring.datasource");
+    }
+
+    /**
+     * Boot's determined credential; where Boot cannot tell the database from the URL and driver (not a JDBC URL, a
+     * driver class it cannot load), the value set, and the engine's check reports the URL or the driver by name.
+     */
+    private static String determined(Supplier<String> determine, String set) {
+        try {
+            return determine.get();
+        } catch (IllegalArgumentException | IllegalStateException undetermined) {
+            return textOrNull(set);
+        }
+    }
+
+    private static String textOrNull(String value) {
+        return StringUtils.hasText(value) ? value : null;
     }
 
     /**

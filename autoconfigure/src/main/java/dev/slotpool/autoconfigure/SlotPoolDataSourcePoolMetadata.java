@@ -4,7 +4,10 @@ import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import org.springframework.boot.jdbc.metadata.AbstractDataSourcePoolMetadata;
 
-/** Boot's view of the pool's sizes ({@code jdbc.connections.active/idle/max/min}, the {@code db} health query). */
+/**
+ * Boot's view of the pool's sizes ({@code jdbc.connections.active/idle/max/min}, the {@code db} health query), read
+ * through the pool's bean properties and snapshots, neither of which starts a bean-style pool.
+ */
 final class SlotPoolDataSourcePoolMetadata extends AbstractDataSourcePoolMetadata<SlotPoolDataSource> {
 
     SlotPoolDataSourcePoolMetadata(SlotPoolDataSource dataSource) {
@@ -23,24 +26,24 @@ final class SlotPoolDataSourcePoolMetadata extends AbstractDataSourcePoolMetadat
 
     @Override
     public Integer getMax() {
-        return getDataSource().config().maxSize();
+        return getDataSource().getMaxSize();
     }
 
     @Override
     public Integer getMin() {
-        return getDataSource().config().minSize();
+        return getDataSource().getMinSize();
     }
 
     @Override
     public String getValidationQuery() {
-        return getDataSource().config().validationQuery();
+        return getDataSource().getValidationQuery();
     }
 
     /** The configured auto-commit (set on each new connection, restored at return); null when it is left to the
      * driver. */
     @Override
     public Boolean getDefaultAutoCommit() {
-        return getDataSource().config().autoCommit();
+        return getDataSource().getAutoCommit();
     }
 
     private PoolSnapshot snapshot() {

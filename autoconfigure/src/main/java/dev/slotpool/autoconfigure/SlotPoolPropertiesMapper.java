@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.PropertyMapper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -115,6 +116,15 @@ public final class SlotPoolPropertiesMapper {
      * @throws InvalidSlotPoolPropertiesException naming every bad property as the user wrote it
      */
     public static void validate(SlotPoolBuilder builder, SlotPoolProperties p, DefaultConnection connection) {
+        validate(builder, p, connection, setting -> null);
+    }
+
+    /**
+     * As {@link #validate(SlotPoolBuilder, SlotPoolProperties, DefaultConnection)}, naming a setting by the property
+     * {@code writtenAs} gives for it (such as a {@code spring.datasource.hikari.*} key) where it gives one.
+     */
+    static void validate(SlotPoolBuilder builder, SlotPoolProperties p, DefaultConnection connection,
+                         Function<String, String> writtenAs) {
         List<ConfigViolation> problems = new ArrayList<>();
         Integer prefetch = p.getOracle().getDefaultRowPrefetch();
         if (prefetch != null && prefetch < 1) {
@@ -128,7 +138,9 @@ public final class SlotPoolPropertiesMapper {
             }
         } catch (InvalidPoolConfigException e) {
             for (ConfigViolation v : e.violations()) {
-                problems.add(new ConfigViolation(propertyName(v, p, connection), written(v.value()),
+                String property = writtenAs.apply(v.property());
+                problems.add(new ConfigViolation(property != null ? property : propertyName(v, p, connection),
+                        written(v.value()),
                         written(v.problem())));
             }
         }

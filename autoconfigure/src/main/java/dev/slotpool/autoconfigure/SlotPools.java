@@ -35,12 +35,12 @@ public final class SlotPools {
             SlotPoolDataSource pool = unwrap(dataSource);
             if (pool != null && !byBean.containsValue(pool)) {
                 byBean.put(bean, pool);
-                names.merge(pool.config().name(), 1, Integer::sum);
+                names.merge(pool.getPoolName(), 1, Integer::sum);
             }
         });
         Map<String, SlotPoolDataSource> byKey = new LinkedHashMap<>();
         byBean.forEach((bean, pool) -> {
-            String name = pool.config().name();
+            String name = pool.getPoolName();
             String key = names.get(name) == 1 ? name : bean;
             if (byKey.putIfAbsent(key, pool) != null) {
                 throw new IllegalStateException("two slotpool DataSources are both keyed '" + key
