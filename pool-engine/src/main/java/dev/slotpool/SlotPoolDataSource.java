@@ -316,6 +316,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     public void setCreationBackoffMax(Duration max) { settingsBeforeStart("creationBackoffMax").creationBackoffMax(max); }
     public Duration getConnectTimeout() { return property(PoolConfig::connectTimeout, b -> b.connectTimeout); }
     public void setConnectTimeout(Duration connectTimeout) { settingsBeforeStart("connectTimeout").connectTimeout(connectTimeout); }
+    public Duration getSilenceTimeout() { return property(PoolConfig::silenceTimeout, b -> b.silenceTimeout); }
+    public void setSilenceTimeout(Duration silenceTimeout) { settingsBeforeStart("silenceTimeout").silenceTimeout(silenceTimeout); }
     public Duration getInactiveTimeout() { return property(PoolConfig::inactiveTimeout, b -> b.inactiveTimeout); }
     public void setInactiveTimeout(Duration inactiveTimeout) { settingsBeforeStart("inactiveTimeout").inactiveTimeout(inactiveTimeout); }
     public Duration getMaxLifetime() { return property(PoolConfig::maxLifetime, b -> b.maxLifetime); }
