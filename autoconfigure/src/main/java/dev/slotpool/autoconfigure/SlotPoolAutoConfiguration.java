@@ -36,13 +36,17 @@ import javax.sql.XADataSource;
  * wins over HikariCP even when HikariCP is on the class path; backs off for a user's DataSource bean,
  * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool. Excluding
  * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
- * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP.
+ * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP. It runs after Boot's
+ * test-database configuration, so the embedded DataSource of {@code @AutoConfigureTestDatabase(replace =
+ * AUTO_CONFIGURED)} makes it back off as it makes HikariCP's ({@code SlotPoolTestDatabaseAutoConfiguration} does
+ * the same for {@code NON_TEST}).
  *
  * <p>The default connection comes from a {@link JdbcConnectionDetails} bean when one is declared (Testcontainers
  * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
  * {@code slotpool.origins}, Boot's embedded database (H2, HSQLDB, Derby) is used, as Boot does for HikariCP.
  */
-@AutoConfiguration(before = DataSourceAutoConfiguration.class)
+@AutoConfiguration(before = DataSourceAutoConfiguration.class,
+        afterName = "org.springframework.boot.jdbc.test.autoconfigure.TestDatabaseAutoConfiguration")
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
 @ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
 @Conditional(SlotPoolAutoConfiguration.DataSourceAutoConfigurationNotExcludedCondition.class)
