@@ -9,12 +9,11 @@ import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,9 +30,10 @@ import java.util.function.Function;
  * by key. With one pool {@code pool} is optional and the answers are those of a single pool (docs/operations.md).
  *
  * <p>Read-only unless the application grants more ({@code management.endpoint.pool.access=unrestricted}): the
- * write operations change production routing, so they are off by default.
+ * write operations change production routing, so they are off by default. The endpoint itself (id, access, the
+ * JMX face) is {@link PoolOperationsEndpoint}; this web extension answers every operation over HTTP in its place.
  */
-@WebEndpoint(id = "pool", defaultAccess = Access.READ_ONLY)
+@EndpointWebExtension(endpoint = PoolOperationsEndpoint.class)
 public class PoolEndpoint {
 
     private final SlotPools pools;
