@@ -44,7 +44,10 @@ import java.util.function.Supplier;
  * {@code spring.datasource.type} that names another pool; {@code spring.datasource.connection-fetch=lazy} wraps it
  * as Boot wraps HikariCP ({@link LazyConnectionFetch}). Excluding
  * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
- * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP.
+ * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP. It runs after Boot's
+ * test-database configuration, so the embedded DataSource of {@code @AutoConfigureTestDatabase(replace =
+ * AUTO_CONFIGURED)} makes it back off as it makes HikariCP's ({@code SlotPoolTestDatabaseAutoConfiguration} does
+ * the same for {@code NON_TEST}).
  *
  * <p>The default connection comes from a {@link JdbcConnectionDetails} bean when one is declared (Testcontainers
  * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
@@ -57,7 +60,8 @@ import java.util.function.Supplier;
  */
 @AutoConfiguration(before = DataSourceAutoConfiguration.class,
         after = {JndiDataSourceAutoConfiguration.class, XADataSourceAutoConfiguration.class},
-        afterName = SlotPoolAutoConfiguration.R2DBC_AUTO_CONFIGURATION)
+        afterName = {SlotPoolAutoConfiguration.R2DBC_AUTO_CONFIGURATION,
+                "org.springframework.boot.jdbc.test.autoconfigure.TestDatabaseAutoConfiguration"})
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
 @ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
 @Conditional(SlotPoolAutoConfiguration.DataSourceAutoConfigurationNotExcludedCondition.class)

@@ -3,6 +3,7 @@ package dev.slotpool.autoconfigure;
 import dev.slotpool.NativeImageProxies;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpoint;
 import dev.slotpool.autoconfigure.endpoint.PoolViews;
+import dev.slotpool.autoconfigure.jmx.PoolMBeans;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
@@ -26,7 +27,7 @@ import java.util.Properties;
  * {@code META-INF/spring/aot.factories}): the engine's JDK proxies ({@link NativeImageProxies}), the classes this
  * module lists in {@code META-INF/spring.factories} (instantiated by reflection), the {@code slotpool.*}
  * properties' binding, and the endpoint's view records (its operations return {@code Object}, so Actuator's own
- * hints cannot name them).
+ * hints cannot name them), and the interfaces the pool MBeans are read and invoked through ({@link PoolMBeans}).
  */
 public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
 
@@ -40,6 +41,11 @@ public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
         }
         BindableRuntimeHintsRegistrar.forTypes(SlotPoolProperties.class).registerHints(hints, classLoader);
         new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), endpointViews());
+        for (Class<?> face : PoolMBeans.class.getDeclaredClasses()) {
+            if (face.isInterface()) {
+                hints.reflection().registerType(face, MemberCategory.INVOKE_PUBLIC_METHODS);
+            }
+        }
     }
 
     /** The classes of this module named in {@code META-INF/spring.factories}, whatever the factory type. */

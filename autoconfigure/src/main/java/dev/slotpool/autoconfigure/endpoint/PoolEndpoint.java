@@ -10,7 +10,6 @@ import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -19,7 +18,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,14 +36,15 @@ import java.util.function.Function;
  * by key. With one pool {@code pool} is optional and the answers are those of a single pool (docs/operations.md).
  *
  * <p>Read-only unless the application grants more ({@code management.endpoint.pool.access=unrestricted}): the
- * write operations change production routing, so they are off by default.
+ * write operations change production routing, so they are off by default. The endpoint itself (id, access, the
+ * JMX face) is {@link PoolOperationsEndpoint}; this web extension answers every operation over HTTP in its place.
  *
  * <p>What a reader sees is the {@link PoolAccessPolicy}'s, as in the console: holder threads, labels and borrow
  * stacks, and failure texts with client addresses and user names, only for a reader who may act; URLs by Boot's
  * {@code show-values} rule ({@code management.endpoint.pool.show-values}, {@code .roles}; never by default),
  * through the application's {@code SanitizingFunction}s when shown (docs/console.md, Security model).
  */
-@WebEndpoint(id = "pool", defaultAccess = Access.READ_ONLY)
+@EndpointWebExtension(endpoint = PoolOperationsEndpoint.class)
 public class PoolEndpoint {
 
     private final SlotPools pools;

@@ -6,6 +6,7 @@ import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
 import org.springframework.boot.actuate.endpoint.Show;
@@ -24,11 +25,15 @@ import javax.sql.DataSource;
 import java.util.Map;
 import java.util.Set;
 
-/** The {@code pool} Actuator endpoint over every slotpool ({@link SlotPools}), when Actuator is present and the endpoint is exposed. */
+/**
+ * The {@code pool} Actuator endpoint over every slotpool ({@link SlotPools}), when Actuator is present and the
+ * endpoint is exposed: {@link PoolOperationsEndpoint} for any exposure (JMX, web), its web extension
+ * {@link PoolEndpoint} when exposed over the web.
+ */
 @AutoConfiguration(after = SlotPoolAutoConfiguration.class)
 @ConditionalOnClass({Endpoint.class, SlotPoolDataSource.class})
 @ConditionalOnBean(SlotPoolDataSource.class)
-@ConditionalOnAvailableEndpoint(PoolEndpoint.class)
+@ConditionalOnAvailableEndpoint(PoolOperationsEndpoint.class)
 public class PoolEndpointAutoConfiguration {
 
     /** {@code management.endpoint.pool.show-values} and {@code .roles}, as Boot's env and configprops have them. */
@@ -37,6 +42,13 @@ public class PoolEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    PoolOperationsEndpoint poolOperationsEndpoint(Map<String, DataSource> dataSources) {
+        return new PoolOperationsEndpoint(SlotPools.of(dataSources));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(endpoint = PoolOperationsEndpoint.class, exposure = EndpointExposure.WEB)
     PoolEndpoint poolEndpoint(Map<String, DataSource> dataSources, Environment environment,
                               ObjectProvider<SanitizingFunction> sanitizingFunctions, ResourceLoader resourceLoader) {
         Binder binder = Binder.get(environment);

@@ -1,0 +1,93 @@
+package dev.slotpool.autoconfigure.endpoint;
+
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolActionInput;
+import dev.slotpool.autoconfigure.PoolActions;
+import dev.slotpool.autoconfigure.PoolActions.Outcome;
+import dev.slotpool.autoconfigure.PoolActions.Problem;
+import dev.slotpool.autoconfigure.SlotPools;
+import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code pool} endpoint as every technology sees it, JMX included
+ * ({@code management.endpoints.jmx.exposure.include=pool}); over HTTP its web extension {@link PoolEndpoint}
+ * answers every operation instead (statuses, the web's view of an origin). Same operations and parameters as
+ * the web face: read the pool or one origin, rebalance, drain, down, up; refused input raises Boot's
+ * {@link InvalidEndpointRequestException} with the message the web face answers with 400/404, the pool unchanged.
+ * An origin read shows the origin as the pool view does (one summary per slot), without holder threads, labels
+ * or borrow stacks, which stay with the web face's policy. Read-only unless the application grants
+ * {@code management.endpoint.pool.access=unrestricted}, as over HTTP (one setting for both).
+ */
+@Endpoint(id = "pool", defaultAccess = Access.READ_ONLY)
+public class PoolOperationsEndpoint {
+
+    private final SlotPools pools;
+
+    public PoolOperationsEndpoint(SlotPools pools) {
+        this.pools = pools;
+    }
+
+    /** One pool's view; without {@code pool} and with several pools, every pool's view by key. */
+    @ReadOperation
+    public Object pool(@Nullable String pool) {
+        if (pool == null && pools.size() != 1) {
+            Map<String, PoolViews.PoolView> all = new LinkedHashMap<>();
+            pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot())));
+            return new PoolEndpoint.PoolsView(all);
+        }
+        return PoolViews.pool(find(pool).snapshot());
+    }
+
+    @ReadOperation
+    public PoolViews.OriginView origin(@Selector String origin, @Nullable String pool) {
+        PoolSnapshot s = find(pool).snapshot();
+        return s.origin(origin).map(PoolViews::origin)
+                .orElseThrow(() -> refused(PoolActionInput.unknownOrigin(origin, s)));
+    }
+
+    /** {@code action} {@code rebalance}, with {@code weights} such as {@code east=70,west=30} or none. */
+    @WriteOperation
+    public ActionResult poolAction(String action, @Nullable String weights, @Nullable String pool) {
+        SlotPoolDataSource p = find(pool);
+        return answer(p, PoolActions.poolAction(p, action, weights));
+    }
+
+    /** {@code action} {@code drain} (with {@code timeout}, e.g. {@code 30s}), {@code down} or {@code up}. */
+    @WriteOperation
+    public ActionResult originAction(@Selector String origin, String action, @Nullable String timeout,
+                                     @Nullable String pool) {
+        SlotPoolDataSource p = find(pool);
+        return answer(p, PoolActions.originAction(p, origin, action, timeout));
+    }
+
+    private SlotPoolDataSource find(@Nullable String key) {
+        if (key == null) {
+            return pools.single().orElseThrow(() -> refused("several pools (" + String.join(", ", pools.keys())
+                    + "): name one with 'pool'"));
+        }
+        return pools.get(key).orElseThrow(() -> refused("unknown pool '" + PoolActionInput.quoted(key)
+                + "' (known pools: " + String.join(", ", pools.keys()) + ")"));
+    }
+
+    private static ActionResult answer(SlotPoolDataSource pool, PoolActions.Result result) {
+        if (result instanceof Outcome o) {
+            return new ActionResult(o.action(), o.origin(), o.outcome(), PoolViews.pool(pool.snapshot()));
+        }
+        throw refused(((Problem) result).message());
+    }
+
+    private static InvalidEndpointRequestException refused(String message) {
+        return new InvalidEndpointRequestException(message, message);
+    }
+}
