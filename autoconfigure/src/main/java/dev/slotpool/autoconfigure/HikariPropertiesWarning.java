@@ -52,7 +52,8 @@ final class HikariPropertiesWarning implements SmartInitializingSingleton {
             Map.entry("pool-name", "slotpool.name"),
             Map.entry("data-source-properties", "slotpool.connection-properties"),
             Map.entry("exception-override-class-name", "a dev.slotpool.SqlExceptionOverride bean"),
-            Map.entry("credentials", "a dev.slotpool.CredentialsProvider bean"));
+            Map.entry("credentials", "a dev.slotpool.CredentialsProvider bean"),
+            Map.entry("register-mbeans", "spring.jmx.enabled (pool and origin MBeans, docs/operations.md)"));
 
     /** The same keys without dashes, as a relaxed name such as {@code connectionTimeout} reads in uniform form. */
     private static final Map<String, String> KEBAB_BY_UNIFORM = EQUIVALENTS.keySet().stream()

@@ -36,7 +36,7 @@ class HikariPropertiesWarningTest {
                     assertThat(output.getOut().lines().filter(l -> l.contains(WARNING))).singleElement()
                             .satisfies(line -> assertThat(line).contains("WARN")
                                     .doesNotContain("maximum-pool-size").doesNotContain("connection-timeout")
-                                    .contains("spring.datasource.hikari.register-mbeans → none")
+                                    .contains("spring.datasource.hikari.register-mbeans → spring.jmx.enabled")
                                     .contains("spring.datasource.hikari.password → spring.datasource.password"));
                     assertThat(output).doesNotContain("hikari-secret-value");
                 });

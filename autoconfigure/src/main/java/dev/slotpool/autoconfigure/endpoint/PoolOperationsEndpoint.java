@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure.endpoint;
 
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
 import dev.slotpool.autoconfigure.PoolActions.Outcome;
@@ -11,6 +12,7 @@ import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -43,16 +45,18 @@ public class PoolOperationsEndpoint {
     public Object pool(@Nullable String pool) {
         if (pool == null && pools.size() != 1) {
             Map<String, PoolViews.PoolView> all = new LinkedHashMap<>();
-            pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot())));
+            pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot(), reader(p))));
             return new PoolEndpoint.PoolsView(all);
         }
-        return PoolViews.pool(find(pool).snapshot());
+        SlotPoolDataSource p = find(pool);
+        return PoolViews.pool(p.snapshot(), reader(p));
     }
 
     @ReadOperation
     public PoolViews.OriginView origin(@Selector String origin, @Nullable String pool) {
-        PoolSnapshot s = find(pool).snapshot();
-        return s.origin(origin).map(PoolViews::origin)
+        SlotPoolDataSource p = find(pool);
+        PoolSnapshot s = p.snapshot();
+        return s.origin(origin).map(o -> PoolViews.origin(o, reader(p)))
                 .orElseThrow(() -> refused(PoolActionInput.unknownOrigin(origin, s)));
     }
 
@@ -82,9 +86,18 @@ public class PoolOperationsEndpoint {
 
     private static ActionResult answer(SlotPoolDataSource pool, PoolActions.Result result) {
         if (result instanceof Outcome o) {
-            return new ActionResult(o.action(), o.origin(), o.outcome(), PoolViews.pool(pool.snapshot()));
+            return new ActionResult(o.action(), o.origin(), o.outcome(), PoolViews.pool(pool.snapshot(), reader(pool)));
         }
         throw refused(((Problem) result).message());
+    }
+
+    /**
+     * JMX names no reader, so it sees what a web reader who may not act sees (docs/console.md, Security model): no
+     * origin URL, failure texts without client addresses or user names.
+     */
+    private static PoolViews.Reader reader(SlotPoolDataSource pool) {
+        return new PoolViews.Reader(false, url -> url == null ? null : SanitizableData.SANITIZED_VALUE,
+                PoolAccessPolicy.forReaders(pool.config()));
     }
 
     private static InvalidEndpointRequestException refused(String message) {

@@ -3,6 +3,7 @@ package dev.slotpool.autoconfigure.jmx;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
 import dev.slotpool.autoconfigure.PoolActions.Outcome;
@@ -12,6 +13,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.util.ObjectUtils;
 
 import javax.management.InstanceAlreadyExistsException;
@@ -195,6 +197,14 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
         return text == null || text.isBlank() ? null : text.trim();
     }
 
+    /**
+     * JMX names no reader, so its attributes show what a web reader who may not act sees (docs/console.md, Security
+     * model): no origin URL, failure texts without client addresses or user names.
+     */
+    private static String forReaders(SlotPoolDataSource pool, String text) {
+        return text == null ? null : PoolAccessPolicy.forReaders(pool.config()).apply(text);
+    }
+
     static final class PoolBean implements PoolOperations {
 
         private final SlotPoolDataSource pool;
@@ -223,7 +233,7 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
         @Override public long getTimeouts() { return s().timeouts(); }
         @Override public long getConnectionsOpened() { return s().connectionsOpened(); }
         @Override public long getConnectionsClosed() { return s().connectionsClosed(); }
-        @Override public String getLastCreationFailure() { return s().lastCreationFailure().orElse(null); }
+        @Override public String getLastCreationFailure() { return forReaders(pool, s().lastCreationFailure().orElse(null)); }
         @Override public int getActiveConnections() { return getBorrowed(); }
         @Override public int getIdleConnections() { return getAvailable(); }
         @Override public int getTotalConnections() { return getTotal(); }
@@ -281,9 +291,9 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
 
         @Override public String getName() { return origin; }
         @Override public String getPool() { return key; }
-        @Override public String getUrl() { return o().url(); }
+        @Override public String getUrl() { return o().url() == null ? null : SanitizableData.SANITIZED_VALUE; }
         @Override public String getState() { return o().state().name(); }
-        @Override public String getStateReason() { return o().stateReason(); }
+        @Override public String getStateReason() { return forReaders(pool, o().stateReason()); }
         @Override public int getWeight() { return o().weight(); }
         @Override public double getTargetShare() { return o().targetShare(); }
         @Override public double getActualShare() { return o().actualShare(); }
