@@ -21,8 +21,9 @@ final class SettingsCheck {
      * cannot wrap around.
      */
     static final Duration MAX_TIMER = Duration.ofDays(365);
-    /** A borrower's longest wait: a borrow that waits a day for a connection is a hang in all but name. */
-    static final Duration MAX_BORROW_TIMEOUT = Duration.ofHours(24);
+    /** A borrower's longest wait: room for HikariCP's "no limit" ({@code connectionTimeout=0} is
+     * Integer.MAX_VALUE ms, 24.9 days), which a carried-over {@code spring.datasource.hikari} key may mean. */
+    static final Duration MAX_BORROW_TIMEOUT = Duration.ofDays(30);
     /** How long close() may wait for borrowed connections (it also waits up to 3 s for pool threads). */
     static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofHours(1);
     /** A turn is measured in microseconds; past a second the queue's oldest waiter starves behind it. */

@@ -104,7 +104,7 @@ public final class SlotPoolBuilder {
     /** Connections opened at start. Default minSize; minSize ≤ initialSize ≤ maxSize. */
     public SlotPoolBuilder initialSize(int initialSize) { this.initialSize = initialSize; return this; }
 
-    /** Longest a borrow waits for a connection. Default 30 s; 0 – 24 h (0 fails at once when none is free). */
+    /** Longest a borrow waits for a connection. Default 30 s; 0 – 30 d (0 fails at once when none is free). */
     public SlotPoolBuilder borrowTimeout(Duration borrowTimeout) { this.borrowTimeout = borrowTimeout; return this; }
 
     /**

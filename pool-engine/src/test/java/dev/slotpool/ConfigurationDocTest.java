@@ -151,7 +151,7 @@ class ConfigurationDocTest {
     /** {@code | `setting` | default | unit | range |}: the setting and its range cell. */
     private static final Pattern ROW_RANGE = Pattern.compile(
             "^\\| `([a-zA-Z]+)(?:\\([^`]*\\))?` \\| [^|]+ \\| [^|]+ \\| ([^|]+) \\|", Pattern.MULTILINE);
-    /** The maximum a range cell states: {@code 1 s – 365 d}, {@code 0 – 24 h}, {@code ≤ 10 min}. */
+    /** The maximum a range cell states: {@code 1 s – 365 d}, {@code 0 – 30 d}, {@code ≤ 10 min}. */
     private static final Pattern MAXIMUM = Pattern.compile("(?:–|≤) (\\d+) (µs|ms|s|min|h|d)\\b");
 
     /**
