@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The user code of a {@link PoolHistory}: one listener, borrow observer and labeling callback that, when the
- * history's mix says so, throw an {@link InjectedError} now and then, and that pause or yield at the points where a
+ * history's mix says so, throw an {@link InjectedError} now and then (the labeling callback on its own switch), and that pause or yield at the points where a
  * pause widens a race window (user code may take as long as it likes): after a lend, before the proxy exists
  * ({@code onBorrow}), and inside the housekeeper's visit of a borrowed connection ({@code LEAK} events).
  *
@@ -33,13 +33,15 @@ final class MisbehavingUserCode implements PoolListener, BorrowObserver, Labelin
     private static final int ERROR_ONE_IN = 40;
 
     private final boolean errors;
+    private final boolean labelingErrors;
     private final boolean noise;
     /** Origin state changes and the history's disruptive operator calls, so far. */
     private final AtomicLong disruptions = new AtomicLong();
     private final AtomicLong thrown = new AtomicLong();
 
-    MisbehavingUserCode(boolean errors, boolean noise) {
+    MisbehavingUserCode(boolean errors, boolean labelingErrors, boolean noise) {
         this.errors = errors;
+        this.labelingErrors = labelingErrors;
         this.noise = noise;
     }
 
@@ -96,14 +98,14 @@ final class MisbehavingUserCode implements PoolListener, BorrowObserver, Labelin
 
     @Override
     public int cost(Map<String, String> requested, Map<String, String> current) {
-        maybeThrow("LabelingCallback.cost");
+        maybeThrow(labelingErrors, "LabelingCallback.cost");
         return current.entrySet().containsAll(requested.entrySet()) ? 0 : 1;
     }
 
     @Override
     public boolean configure(Map<String, String> requested, Connection connection) {
         pause(5, 300);
-        maybeThrow("LabelingCallback.configure");
+        maybeThrow(labelingErrors, "LabelingCallback.configure");
         return true;
     }
 
@@ -124,7 +126,11 @@ final class MisbehavingUserCode implements PoolListener, BorrowObserver, Labelin
     }
 
     private void maybeThrow(String where) {
-        if (errors && ThreadLocalRandom.current().nextInt(ERROR_ONE_IN) == 0) {
+        maybeThrow(errors, where);
+    }
+
+    private void maybeThrow(boolean on, String where) {
+        if (on && ThreadLocalRandom.current().nextInt(ERROR_ONE_IN) == 0) {
             thrown.incrementAndGet();
             throw new InjectedError(where);
         }

@@ -46,8 +46,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class PoolHistory {
 
-    /** What user code does: throw Errors, pause at race windows. */
-    record Mix(boolean errors, boolean noise) {
+    /** What user code does: the listener and observer throw Errors, the labeling callback too, pauses at race
+     * windows. */
+    record Mix(boolean errors, boolean labelingErrors, boolean noise) {
     }
 
     private static final Duration LEAK = Duration.ofSeconds(30);
@@ -88,7 +89,7 @@ final class PoolHistory {
     PoolHistory(long seed, Mix mix) {
         this.seed = seed;
         this.rnd = new Random(scramble(seed));
-        this.user = new MisbehavingUserCode(mix.errors(), mix.noise());
+        this.user = new MisbehavingUserCode(mix.errors(), mix.labelingErrors(), mix.noise());
         this.maxSize = 3 + rnd.nextInt(4);
         this.capB = rnd.nextBoolean() ? 0 : 1 + rnd.nextInt(maxSize - 1);
         this.pool = new ConnectionPool(Pools.stub(a).url(null).ticker(clock)

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The quiet end of a wait, over and over (docs/reliability.md, "Pool-level model check"): a one-connection pool,
  * its holder in its turn (it got the connection from the queue), two threads queued behind it. The holder
- * interrupts the first waiter, waits a seeded 0–20 µs and returns the connection; nobody else borrows. So the
+ * interrupts the first waiter, waits a seeded 10–30 µs and returns the connection; nobody else borrows. So the
  * return's signal to the head meets the head leaving, and the second waiter is the only one left to take the
  * connection: it must get it at once. A waiter still parked 1.2 s later beside the AVAILABLE connection is a lost
  * wake-up (it would park its whole borrow timeout). The thread that got the connection holds it for the next round.
@@ -77,7 +77,7 @@ final class WakeUpRounds {
                 LockSupport.parkNanos(50_000);
                 Connection c = held;
                 Thread head = threads[w1];
-                long delay = rnd.nextInt(20_000);
+                long delay = 10_000 + rnd.nextInt(20_000);
                 actors[holder].submit(() -> {
                     head.interrupt();
                     long until = System.nanoTime() + delay;
