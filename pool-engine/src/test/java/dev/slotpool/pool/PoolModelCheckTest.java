@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code mvn -o -pl pool-engine -am test -Dtest=PoolModelCheckTest -Dsurefire.failIfNoSpecifiedTests=false
  * -Dmodelcheck.iterations=2000 -Dmodelcheck.keepGoing=true} (and {@code -Dmodelcheck.seed=N} for the first seed,
  * {@code -Dmodelcheck.errors=false} or {@code -Dmodelcheck.noise=false} for a narrower mix,
- * {@code -Dmodelcheck.labelingErrors=true} for Errors from the labeling callback too,
+ * {@code -Dmodelcheck.labelingErrors=false} without Errors from the labeling callback,
  * {@code -Dmodelcheck.rounds=N} for more wake-up rounds).
  */
 class PoolModelCheckTest {
@@ -29,8 +29,7 @@ class PoolModelCheckTest {
     private static final boolean KEEP_GOING = Boolean.getBoolean("modelcheck.keepGoing");
     private static final PoolHistory.Mix MIX = new PoolHistory.Mix(
             Boolean.parseBoolean(System.getProperty("modelcheck.errors", "true")),
-            // Off by default: Labels lets an Error from the callback out after the lend (docs/reliability.md).
-            Boolean.getBoolean("modelcheck.labelingErrors"),
+            Boolean.parseBoolean(System.getProperty("modelcheck.labelingErrors", "true")),
             Boolean.parseBoolean(System.getProperty("modelcheck.noise", "true")));
 
     @Test
