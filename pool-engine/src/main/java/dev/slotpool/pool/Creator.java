@@ -210,13 +210,33 @@ final class Creator {
             if (o == null) {
                 return null;
             }
-            if (capacity.claim(o, occupied)) {
-                // Any creation while replacements are owed is one: a retirement that dropped the pool below
-                // minSize is refilled by this connection whichever rule asked for it.
-                capacity.replacementSettled();
+            if (claim(o, occupied)) {
                 return o;
             }
         }
+    }
+
+    /**
+     * Claims room for one connection to {@code o}, the origin {@link Placement#choose} found UP when the plan read
+     * {@code seenOccupied}. The claim stands only if {@code o} is still UP after it: a creator preempted between
+     * the choice and the claim would otherwise open a connection to an origin drained or marked DOWN meanwhile,
+     * even one whose drain had already ended (S7). Dekker with {@link OriginOperations#finishDrain}: the claim's
+     * CAS on the origin's count comes before this read of its state, a drain's state CAS before its read of the
+     * count (both volatile), so either this sees the drain or the drain sees the claim and ends only once the
+     * claim is given back.
+     */
+    boolean claim(Origin o, int seenOccupied) {
+        if (!capacity.claim(o, seenOccupied)) {
+            return false;
+        }
+        if (!o.isUp()) {
+            unclaim(o);
+            return false;
+        }
+        // Any creation while replacements are owed is one: a retirement that dropped the pool below minSize is
+        // refilled by this connection whichever rule asked for it.
+        capacity.replacementSettled();
+        return true;
     }
 
     /**

@@ -159,6 +159,8 @@ class H2EndToEndTest extends TransactionHygieneContract {
     void weightedOriginsEachServeBorrowsAndADrainedOriginServesNoMore() throws Exception {
         var listener = new E2e.RecordingListener();
         SlotPoolDataSource ds = start(threeOrigins("three-origins", listener));
+        // build() returns at the first connection; a load started before north has one is served by the others.
+        awaitEveryOriginConnected(ds);
 
         Load load = run(ds, listener, 3_000);
         assertThat(load.mismatches).as("borrows whose origin is not the database they talk to").isEmpty();
@@ -192,6 +194,7 @@ class H2EndToEndTest extends TransactionHygieneContract {
     void noBorrowBegunAfterADrainReturnedLandsOnTheDrainedOrigin() throws Exception {
         var listener = new E2e.RecordingListener();
         SlotPoolDataSource ds = start(threeOrigins("drain-under-load", listener));
+        awaitEveryOriginConnected(ds); // east served borrows before the drain, asserted below
         int threads = 8;
         int afterDrainPerThread = 100;
         AtomicLong borrows = new AtomicLong();
@@ -279,6 +282,13 @@ class H2EndToEndTest extends TransactionHygieneContract {
             builder.origin(OriginConfig.named(origin).url(db).weight(weights.get(origin)));
         }
         return builder;
+    }
+
+    /** Waits until each origin has a connection (minSize gives each one): a borrow preferring an origin that has
+     * none yet is served by another, as it must be. */
+    private static void awaitEveryOriginConnected(SlotPoolDataSource ds) {
+        awaitSnapshot(ds, "a connection on every origin",
+                s -> s.origins().stream().allMatch(o -> o.available() + o.borrowed() > 0));
     }
 
     private static Map<String, Long> borrowsByOrigin(PoolSnapshot s) {

@@ -45,7 +45,7 @@ class FailoverOperationsTest {
                 .origin(OriginConfig.named("a").url(a.url()).weight(1))
                 .origin(OriginConfig.named("b").url(b.url()).weight(1)).config());
         try {
-            Pools.await(pool, p -> p.available() == 8, "min filled");
+            Pools.fillToShares(pool, p -> p.origin("a").orElseThrow().total() == 4, "4 on a, 4 on b");
             pool.operations.drain("a", Duration.ofSeconds(10));
 
             // Reserved for close at once (no borrower can take them), closed on schedule: k of 4 at k/5 of 10 s.
@@ -82,7 +82,7 @@ class FailoverOperationsTest {
                 .origin(OriginConfig.named("b").url(b.url()).weight(1)).config());
         List<Connection> held = new ArrayList<>();
         try {
-            Pools.await(pool, p -> p.available() == 4, "min filled");
+            Pools.fillToShares(pool, p -> p.origin("a").orElseThrow().total() == 2, "2 on a, 2 on b");
             pool.operations.drain("a", Duration.ofMinutes(10));
             // b's two connections are taken; a's two sit in the drain's queue; the pool is at maxSize.
             held.add(pool.borrow());

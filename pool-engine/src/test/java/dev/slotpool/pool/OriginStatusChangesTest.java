@@ -93,6 +93,39 @@ class OriginStatusChangesTest {
         return null;
     }
 
+    /**
+     * The interleaving behind the rare {@code total=1} after a drain: a creator chose origin a while it was UP, was
+     * preempted, and claimed its room only after the drain had emptied a and turned it DOWN. The claim stood, so a
+     * connection was opened to a DOWN origin and shown (CLOSING) after the drain had ended. Here the test is that
+     * creator: it makes the claim, the choice having been made while a was UP.
+     */
+    @Test
+    void aCreationClaimedAfterADrainEndedIsGivenUp() {
+        StubDatabase a = StubDatabase.reset("osc-claim-a");
+        StubDatabase b = StubDatabase.reset("osc-claim-b");
+        pool = new ConnectionPool(Pools.stub(a).listener(events).minSize(2).maxSize(4)
+                .origin(OriginConfig.named("a").url(a.url()))
+                .origin(OriginConfig.named("b").url(b.url()))
+                .config());
+        Pools.await(pool, s -> origin(s.origins(), "a").total() == 1 && origin(s.origins(), "b").total() == 1
+                && s.creating() == 0, "one connection on each origin");
+        Origin chosen = pool.origins.find("a"); // the creator's choice, made while a was UP
+
+        pool.operations().drain("a", Duration.ZERO);
+        Pools.await(pool, s -> origin(s.origins(), "a").state() == OriginState.DOWN && s.total() == 2
+                && s.creating() == 0, "a drained and DOWN, its connection replaced on b");
+        int occupied = pool.capacity.occupied();
+        assertThat(pool.creator.claim(pool.origins.find("b"), occupied)).as("control: room for a creation").isTrue();
+        pool.capacity.unclaim(pool.origins.find("b"));
+
+        assertThat(pool.creator.claim(chosen, occupied)).as("a claim for a, DOWN since its drain ended").isFalse();
+        OriginSnapshot after = origin(pool.snapshot().origins(), "a");
+        assertThat(after.state()).isEqualTo(OriginState.DOWN);
+        assertThat(after.creating()).as("creations for a").isZero();
+        assertThat(chosen.occupied.get()).as("a's room").isZero();
+        assertThat(pool.capacity.occupied()).as("the pool's room").isEqualTo(occupied);
+    }
+
     @Test
     void aProbeAnsweringAfterAnOperatorsMarkDownLeavesTheOriginDown() throws Exception {
         StubDatabase db = StubDatabase.reset("osc-probe");

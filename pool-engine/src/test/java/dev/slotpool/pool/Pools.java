@@ -38,6 +38,28 @@ final class Pools {
         await(pool, s -> pool.housekeeper.keepaliveIdle(), "keepalive validations done");
     }
 
+    /**
+     * Waits for minSize, all idle, and then for {@code shares}, the split the weights ask for, running rebalance
+     * passes meanwhile: two creators choosing at once can overshoot an origin's share while filling (one's claim
+     * of an origin, later given back, steers the other's choice), and each pass moves a connection toward the
+     * weights' shares.
+     */
+    static PoolSnapshot fillToShares(ConnectionPool pool, Predicate<PoolSnapshot> shares, String what) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        int min = pool.config.minSize();
+        while (true) {
+            PoolSnapshot s = await(pool, p -> p.available() == min && p.creating() == 0, "minSize filled");
+            if (shares.test(s)) {
+                return s;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting for " + what + "; last snapshot: " + s.summary());
+            }
+            passAndSettle(pool);
+            closesDone(pool);
+        }
+    }
+
     /** Waits until the closes the pool started so far are done (the closer runs them off the caller's thread). */
     static void closesDone(ConnectionPool pool) {
         await(pool, s -> pool.closer.pending() == 0, "closes done");
