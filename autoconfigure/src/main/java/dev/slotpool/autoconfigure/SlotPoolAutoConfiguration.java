@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.boot.jdbc.autoconfigure.JndiDataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -34,7 +35,8 @@ import javax.sql.XADataSource;
 /**
  * Makes slotpool the application's {@link DataSource}. Runs before Boot's DataSource auto-configuration, so it
  * wins over HikariCP even when HikariCP is on the class path; backs off for a user's DataSource bean,
- * {@code slotpool.enabled=false}, or a {@code spring.datasource.type} that names another pool. Excluding
+ * {@code slotpool.enabled=false}, a {@code spring.datasource.type} that names another pool, or the DataSource
+ * Boot looks up for {@code spring.datasource.jndi-name} (it runs after that lookup's configuration). Excluding
  * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
  * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP.
  *
@@ -42,7 +44,7 @@ import javax.sql.XADataSource;
  * {@code @ServiceConnection}, Docker Compose), else from {@code spring.datasource.*}; with neither a URL nor any
  * {@code slotpool.origins}, Boot's embedded database (H2, HSQLDB, Derby) is used, as Boot does for HikariCP.
  */
-@AutoConfiguration(before = DataSourceAutoConfiguration.class)
+@AutoConfiguration(before = DataSourceAutoConfiguration.class, after = JndiDataSourceAutoConfiguration.class)
 @ConditionalOnClass({DataSource.class, SlotPoolDataSource.class})
 @ConditionalOnBooleanProperty(name = "slotpool.enabled", matchIfMissing = true)
 @Conditional(SlotPoolAutoConfiguration.DataSourceAutoConfigurationNotExcludedCondition.class)
