@@ -338,16 +338,16 @@ final class FailureDetector {
                 return true;
             }
             long stamp = e.stamp(); // the borrow judged silent: a later one of this connection is not aborted for it
-            if (PooledConnection.isLent(stamp) && silentOnDetectedDown(e, now)) {
+            if (PooledConnection.isLent(stamp) && silentOnDetectedDown(e, stamp, now)) {
                 closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP);
             }
             return true;
         });
     }
 
-    private boolean silentOnDetectedDown(PooledConnection e, long now) {
+    private boolean silentOnDetectedDown(PooledConnection e, long stamp, long now) {
         OriginStatus st = e.origin.status();
-        return st.state() == OriginState.DOWN && st.detected() && now - e.lastActivity(now) >= graceNanos;
+        return st.state() == OriginState.DOWN && st.detected() && now - e.lastActivity(stamp, now) >= graceNanos;
     }
 
     /**
@@ -378,8 +378,9 @@ final class FailureDetector {
         if (abortBorrowedOnDown) {
             long[] abortDue = {due};
             table.visit((state, e) -> {
-                if (state == SlotState.BORROWED && e.lent() && e.origin.status().detected()) {
-                    abortDue[0] = ahead(abortDue[0], e.lastActivity(now) + graceNanos, now);
+                long stamp = e.stamp();
+                if (state == SlotState.BORROWED && PooledConnection.isLent(stamp) && e.origin.status().detected()) {
+                    abortDue[0] = ahead(abortDue[0], e.lastActivity(stamp, now) + graceNanos, now);
                 }
                 return true;
             });

@@ -212,7 +212,7 @@ final class Housekeeper {
         leaks.visit(e, stamp, now);
         // Every visit notices the holder's calls since the last one, for the abandoned timer and the failure
         // detector's silence check alike (their precision is this period).
-        long lastActive = e.lastActivity(now);
+        long lastActive = e.lastActivity(stamp, now);
         if (abandonedNanos > 0 && now - lastActive >= abandonedNanos) {
             closing.reclaim(e, stamp, CloseReason.ABANDONED);
         } else if (ttlNanos > 0 && now - e.borrowedAt >= ttlNanos) {

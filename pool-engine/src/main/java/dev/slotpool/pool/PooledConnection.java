@@ -94,8 +94,11 @@ final class PooledConnection implements ConnectionLease {
     /** JDBC calls on this connection: one plain increment per call by its holder, no clock read (see
      * {@link #lastActivity}). */
     private long activity;
-    /** When the connection was last seen active (ticker time): set at each borrow by the holder, then by the
-     * housekeeper's looks ({@link #lastActivity}). */
+    /** The activity count when the current borrow began; written by its holder before the stamp. */
+    private long activityAtLend;
+    /** The borrow (its stamp) the housekeeper's looks below are about ({@link #lastActivity}). */
+    private long lookedStamp;
+    /** When that borrow was last seen active (ticker time); housekeeper thread only. */
     private long lastActivityAt;
     /** The activity count at the housekeeper's last look. */
     private long seenActivity;
@@ -119,7 +122,6 @@ final class PooledConnection implements ConnectionLease {
         this.retireAt = retireAt;
         this.statementCache = statementCacheSize > 0 ? new StatementCache(statementCacheSize) : null;
         this.returnedAt = createdAt;
-        this.lastActivityAt = createdAt;
         this.lastValidatedAt = createdAt;
     }
 
@@ -134,7 +136,7 @@ final class PooledConnection implements ConnectionLease {
     long lend(long now, long waitNanos, Thread to, Throwable stack) {
         borrowedAt = now;
         lentAfterNanos = waitNanos;
-        lastActivityAt = now;
+        activityAtLend = activity;
         borrowCount++;
         holder = to;
         borrowStack = stack;
@@ -203,16 +205,26 @@ final class PooledConnection implements ConnectionLease {
     }
 
     /**
-     * When this connection was last seen active: at its borrow, or at the first look ({@code now}) that found its
-     * holder had made JDBC calls since the look before. Never earlier than the true last call, so a timer on
-     * silence (abandoned, silent on a DOWN origin) fires at most one look late and never early. The holder's
-     * count is read opaquely: the holder does not pay for making it visible. Housekeeper thread only.
+     * When the borrow {@code stamp} (read by the caller before) was last seen active: at its start, or at the first
+     * look ({@code now}) that found its holder had made JDBC calls since the look before. Never earlier than the
+     * true last call, so a timer on silence (abandoned, silent on a DOWN origin) fires at most one look late and
+     * never early. Each look is tied to the borrow it judged: a look at an ended borrow that lands after the next
+     * lend starts over at the next borrow's first look, so it cannot age the next one (the holder writes nothing
+     * here). Fields read after the stamp belong to that borrow or a later one, whose start only makes the borrow
+     * look younger. The holder's count is read opaquely: the holder does not pay for making it visible.
+     * Housekeeper thread only.
      */
-    long lastActivity(long now) {
+    long lastActivity(long stamp, long now) {
         long calls = (long) ACTIVITY.getOpaque(this);
+        if (stamp != lookedStamp) {
+            lookedStamp = stamp;
+            seenActivity = activityAtLend;
+            lastActivityAt = borrowedAt;
+        }
         if (calls != seenActivity) {
             seenActivity = calls;
-            lastActivityAt = now;
+            // A pass's now may precede the borrow's start (lent after the pass read the clock).
+            lastActivityAt = Math.max(lastActivityAt, now);
         }
         return lastActivityAt;
     }

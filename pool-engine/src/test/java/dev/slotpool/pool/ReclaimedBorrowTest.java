@@ -140,4 +140,42 @@ class ReclaimedBorrowTest {
         second.close();
         Pools.await(pool, s -> s.total() == 1 && s.available() == 1, "the pool whole again");
     }
+
+    /**
+     * The housekeeper's look at a borrow's activity (abandoned timer, silence on a DOWN origin) is recorded late:
+     * a pass that began at T noticed the first borrow's calls, and stores "active at T" only after that borrow has
+     * ended and the connection was lent again at T + 65 s. The second borrow is 0 s old and must not be judged by
+     * the first one's look: before the fix the store overwrote the lend's and the next pass took it back as
+     * abandoned (the pool-level model check, seed 19).
+     */
+    @Test
+    void theHousekeepersLateLookAtAnEndedBorrowDoesNotAgeTheNextOne() throws Exception {
+        StubDatabase db = StubDatabase.reset("late-look");
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).listener(recorder).minSize(1).maxSize(1)
+                .abandonedTimeout(Duration.ofSeconds(60)).config());
+        Pools.await(pool, s -> s.available() == 1, "1 idle");
+
+        Connection first = pool.borrow();
+        PooledConnection e = (PooledConnection) ((ProxyConnection) first).lease();
+        long judged = e.stamp(); // the pass that began at lookedAt read it before its look
+        long lookedAt = clock.nanoTime();
+        try (Statement st = first.createStatement()) {
+            st.execute("SELECT 1"); // calls that look notices
+        }
+        first.close();
+        clock.advance(Duration.ofSeconds(65));
+        Connection second = pool.borrow();
+        assertThat(((ProxyConnection) second).lease()).as("the same connection, lent again").isSameAs(e);
+
+        e.lastActivity(judged, lookedAt); // the late look's store, judging the first borrow
+        pool.housekeeper.pass(); // at lookedAt + 65 s: the second borrow is 0 s old
+        Pools.closesDone(pool);
+
+        SoftAssertions softly = new SoftAssertions();
+        softly.assertThat(second.isClosed()).as("the 0 s old borrow is not taken back as abandoned").isFalse();
+        softly.assertThat(recorder.events).as("no LEAK event blames the next holder")
+                .noneMatch(ev -> ev.type() == PoolEvent.Type.LEAK);
+        softly.assertAll();
+        second.close();
+    }
 }
