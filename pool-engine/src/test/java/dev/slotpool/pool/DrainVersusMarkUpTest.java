@@ -112,7 +112,8 @@ class DrainVersusMarkUpTest {
 
     /** The events on {@code origin} since index {@code from}, for a failing round's message. */
     private static List<String> eventsOn(String origin, RecordedEvents events, int from) {
-        List<PoolEvent> all = events.events;
+        // A copy first: the pool keeps recording, and a sublist of a CopyOnWriteArrayList fails once it changes.
+        List<PoolEvent> all = List.copyOf(events.events);
         return all.subList(Math.min(from, all.size()), all.size()).stream()
                 .filter(e -> origin.equals(e.origin()))
                 .map(e -> e.type() + (e.reason() != null ? " " + e.reason() : "")
