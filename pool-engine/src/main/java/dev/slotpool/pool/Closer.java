@@ -5,7 +5,6 @@ import dev.slotpool.table.Parking;
 import java.sql.Connection;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -120,11 +119,7 @@ final class Closer {
     void finish(long deadline) {
         stopping = true;
         Parking.unpark(thread);
-        try {
-            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        PoolThreads.joinUntil(thread, deadline);
     }
 
     /** Closes submitted and not yet done: the operations that started them see their effect only after. */

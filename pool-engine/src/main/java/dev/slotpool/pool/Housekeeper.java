@@ -107,10 +107,7 @@ final class Housekeeper {
      * validation that outlasts this closes its connection when it ends.
      */
     void join(long deadline) {
-        try {
-            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!PoolThreads.joinUntil(thread, deadline)) {
             return;
         }
         if (thread.isAlive()) {

@@ -6,7 +6,6 @@ import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -79,10 +78,7 @@ final class Keepalive {
     /** Waits for the thread until {@code deadline} (System.nanoTime), then interrupts it; a validation that
      * outlasts this closes its connection when it ends ({@link #validate}). */
     void join(long deadline) {
-        try {
-            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!PoolThreads.joinUntil(thread, deadline)) {
             return;
         }
         if (thread.isAlive()) {

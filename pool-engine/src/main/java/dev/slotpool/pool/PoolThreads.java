@@ -3,6 +3,7 @@ package dev.slotpool.pool;
 import dev.slotpool.PoolConfig;
 
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Makes the pool's threads (creators, connect and probe attempts, the housekeeper, keepalive, the closer) with the configured
@@ -30,5 +31,19 @@ final class PoolThreads {
         t.setName("slotpool-" + poolName + "-" + job);
         t.setDaemon(true);
         return t;
+    }
+
+    /**
+     * Waits for {@code t} to end until {@code deadline} (System.nanoTime). False if the waiting thread was
+     * interrupted meanwhile: it keeps its interrupt and should stop waiting for anything else.
+     */
+    static boolean joinUntil(Thread t, long deadline) {
+        try {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }
