@@ -26,6 +26,7 @@ public final class SlotPoolBuilder {
     String driverClassName;
     final Map<String, String> connectionProperties = new LinkedHashMap<>();
     final List<OriginConfig> origins = new ArrayList<>();
+    Pooler pooler = Pooler.NONE;
     int minSize = 2;
     int maxSize = 10;
     Integer initialSize;
@@ -91,6 +92,10 @@ public final class SlotPoolBuilder {
         connectionProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         return this;
     }
+
+    /** What sits in front of the database for every origin that names none (docs/poolers.md). Default
+     * {@link Pooler#NONE}. */
+    public SlotPoolBuilder pooler(Pooler pooler) { this.pooler = pooler; return this; }
 
     /** Adds an origin. Without any, the pool has one origin named {@code default} on {@link #url(String)}. */
     public SlotPoolBuilder origin(OriginConfig origin) { origins.add(Objects.requireNonNull(origin, "origin")); return this; }
