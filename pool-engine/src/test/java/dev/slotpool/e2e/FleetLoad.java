@@ -35,6 +35,8 @@ final class FleetLoad {
     private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
+    private long startedAt;
+    private long stoppedAt;
 
     FleetLoad(List<? extends DataSource> pools, int threadsPerPool) {
         this.pools = pools;
@@ -54,6 +56,7 @@ final class FleetLoad {
 
     /** Starts every pool's threads. */
     FleetLoad start() {
+        startedAt = System.nanoTime();
         for (int p = 0; p < pools.size(); p++) {
             DataSource ds = pools.get(p);
             for (int t = 0; t < threadsPerPool; t++) {
@@ -76,6 +79,7 @@ final class FleetLoad {
     /** Stops the threads after their current transaction and waits for them. */
     FleetLoad stopAndJoin() throws InterruptedException {
         stop.set(true);
+        stoppedAt = System.nanoTime();
         for (Thread th : threads) {
             th.join(Duration.ofMinutes(1).toMillis());
             if (th.isAlive()) {
@@ -101,10 +105,10 @@ final class FleetLoad {
     }
 
     /** One line for the test output and docs/poolers.md. */
-    String summary(String label, Duration length) {
-        double seconds = length.toMillis() / 1000.0;
-        return String.format("FLEET %s: committed %d (%.0f tx/s), failed %d%s", label, committed(),
-                committed() / seconds, failed(), failed() == 0 ? "" : " " + failures());
+    String summary(String label) {
+        double seconds = (stoppedAt - startedAt) / 1e9;
+        return String.format("FLEET %s: committed %d in %.1f s (%.0f tx/s), failed %d%s", label, committed(),
+                seconds, committed() / seconds, failed(), failed() == 0 ? "" : " " + failures());
     }
 
     private void loop(DataSource ds) {

@@ -135,7 +135,7 @@ class PgBouncerTransactionModeTest {
     }
 
     private static FleetLoad report(String label, FleetLoad load) {
-        System.out.println(load.summary(label, RUN));
+        System.out.println(load.summary(label));
         return load;
     }
 }
