@@ -225,14 +225,35 @@ final class FailureDetector {
         }
     }
 
-    /** A lent connection was evicted; only a connection-level error counts toward DOWN. */
+    /** A lent connection was evicted; only a connection-level error counts toward DOWN, and a pooler refusing work
+     * counts as a refused connect instead (docs/poolers.md, "Pooler signals"). */
     void evicted(Origin o, SQLException cause) {
         if (!SqlErrors.isFatal(cause)) {
+            return;
+        }
+        if (SqlErrors.isPoolerRefusal(cause)) {
+            refusedByPooler(o, Secrets.sanitize(cause, o.config, "the pooler refused work"), ticker.nanoTime());
             return;
         }
         SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
         markDownAt(o, o.brokenInARow.incrementAndGet(), "connection errors in a row", sanitized,
                 ticker.nanoTime());
+    }
+
+    /**
+     * The pooler in front of the origin closed a lent connection refusing work (e.g. {@code query_wait_timeout}):
+     * the origin's capacity, not its sessions, said no. Counted in the run of connect failures without judging
+     * it, so creation backs off and, at the threshold, the origin shows as refusing new sessions (UP, serving with
+     * the sessions it has) until a connect succeeds; never DOWN for this.
+     */
+    private void refusedByPooler(Origin o, SQLException sanitized, long now) {
+        o.lastFailure = sanitized;
+        int failures = o.connectFailures.incrementAndGet();
+        o.nextAttemptAt = now + backoffNanos(failures);
+        if (threshold > 0 && failures == threshold && o.isUp()) {
+            events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, refusing new sessions: the pooler refused "
+                    + failures + " times in a row; last: " + sanitized.getMessage(), System.Logger.Level.WARNING);
+        }
     }
 
     /** A connection came back healthy: the run of connection errors ends. Read first, so the return path writes

@@ -161,9 +161,9 @@ final class FleetLoad {
                     // the connection may be the broken part; the pool decides what to do with it
                 }
                 throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
+            // No setAutoCommit(true) afterwards: both pools restore auto-commit at return, and a finally block
+            // that threw on a closed connection would hide the error that failed the transaction.
         }
     }
 
