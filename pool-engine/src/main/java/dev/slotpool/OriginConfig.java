@@ -27,6 +27,7 @@ public final class OriginConfig {
     private Map<String, String> connectionProperties = Map.of();
     private String originQuery;
     private Pooler pooler;
+    private String poolerAdminUrl;
 
     private OriginConfig(String name) {
         this.name = name;
@@ -105,6 +106,15 @@ public final class OriginConfig {
         return copy(c -> c.pooler = pooler);
     }
 
+    /**
+     * The pooler's admin console for this origin ({@code postgresql://host:6432/pgbouncer?user=stats}, with
+     * {@code &password=...} for a password or md5 login): its {@code SHOW POOLS} view of the origin's database is
+     * read every {@code housekeepingPeriod} into {@link OriginSnapshot#pooler()}. Default none.
+     */
+    public OriginConfig poolerAdminUrl(String url) {
+        return copy(c -> c.poolerAdminUrl = url);
+    }
+
     /** Instances are immutable once returned: every setter changes a fresh copy before anyone sees it. */
     private OriginConfig copy(java.util.function.Consumer<OriginConfig> change) {
         OriginConfig c = new OriginConfig(name);
@@ -120,6 +130,7 @@ public final class OriginConfig {
         c.connectionProperties = connectionProperties;
         c.originQuery = originQuery;
         c.pooler = pooler;
+        c.poolerAdminUrl = poolerAdminUrl;
         change.accept(c);
         return c;
     }
@@ -171,6 +182,11 @@ public final class OriginConfig {
 
     public String originQuery() {
         return originQuery;
+    }
+
+    /** The pooler's admin console URL; never print it unredacted (it may hold a password). */
+    public String poolerAdminUrl() {
+        return poolerAdminUrl;
     }
 
     /** What sits in front of the database; null (before the pool resolves it) means the pool's. */

@@ -1,5 +1,6 @@
 package dev.slotpool;
 
+import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -19,6 +20,26 @@ final class PoolerRules {
     static final String DRCP_CONNECTION_CLASS = "oracle.jdbc.DRCPConnectionClass";
 
     private PoolerRules() {
+    }
+
+    /** A pooler admin console URL: {@code postgresql://host[:port]/...?user=name[&password=...]}. */
+    static void adminUrl(String label, String url, List<ConfigViolation> v) {
+        if (url == null) {
+            return;
+        }
+        String u = url.startsWith("jdbc:") ? url.substring(5) : url;
+        boolean ok;
+        try {
+            URI uri = URI.create(u);
+            ok = "postgresql".equals(uri.getScheme()) && uri.getHost() != null && uri.getRawQuery() != null
+                    && ("&" + uri.getRawQuery()).contains("&user=");
+        } catch (IllegalArgumentException e) {
+            ok = false;
+        }
+        if (!ok) {
+            v.add(new ConfigViolation(label + ".poolerAdminUrl", JdbcUrls.redact(url),
+                    "must be postgresql://host:port/pgbouncer?user=name (PgBouncer's admin console)"));
+        }
     }
 
     /**

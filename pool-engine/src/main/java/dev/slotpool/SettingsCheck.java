@@ -181,6 +181,7 @@ final class SettingsCheck {
             props.putAll(o.connectionProperties());
             Pooler pooler = o.pooler() != null ? o.pooler() : b.pooler;
             PoolerRules.apply(label, pooler, originUrl, props, b, v);
+            PoolerRules.adminUrl(label, o.poolerAdminUrl(), v);
             out.add(o.url(originUrl).pooler(pooler)
                     .username(o.username() != null ? o.username() : b.username)
                     .password(o.password() != null ? o.password() : b.password)

@@ -107,4 +107,14 @@ class PoolerSettingsTest {
                 .pooler(Pooler.TRANSACTION));
         assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly("pooler");
     }
+
+    @Test
+    void aPoolerAdminUrlMustNameTheConsolesHostAndUserAndIsNeverShown() {
+        assertThat(pg().origin(OriginConfig.named("a").poolerAdminUrl("postgresql://127.0.0.1:6432/pgbouncer?user=stats"))
+                .config().origins().get(0).poolerAdminUrl()).isNotNull();
+        InvalidPoolConfigException e = refused(pg().origin(OriginConfig.named("a")
+                .poolerAdminUrl("postgresql://127.0.0.1:6432/pgbouncer?password=Pw-9x")));
+        assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly("origins[a].poolerAdminUrl");
+        assertThat(e.getMessage()).doesNotContain("Pw-9x");
+    }
 }

@@ -193,6 +193,9 @@ public class SlotPoolProperties {
         /** What sits in front of this origin's database (as slotpool.pooler); unset: the pool's. */
         private Pooler pooler;
 
+        /** The pooler's admin console, postgresql://host:port/pgbouncer?user=name (add &password=... for a password login; never printed): its SHOW POOLS view of this origin's database appears in the snapshot. */
+        private String poolerAdminUrl;
+
         public String getName() { return name; }
         public void setName(String name) { this.name = name; }
         public String getUrl() { return url; }
@@ -219,6 +222,8 @@ public class SlotPoolProperties {
         public void setOriginQuery(String originQuery) { this.originQuery = originQuery; }
         public Pooler getPooler() { return pooler; }
         public void setPooler(Pooler pooler) { this.pooler = pooler; }
+        public String getPoolerAdminUrl() { return poolerAdminUrl; }
+        public void setPoolerAdminUrl(String poolerAdminUrl) { this.poolerAdminUrl = poolerAdminUrl; }
     }
 
     /** Oracle settings: driver properties applied to every origin, and the FAN adapter. */

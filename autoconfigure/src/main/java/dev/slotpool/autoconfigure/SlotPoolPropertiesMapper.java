@@ -110,6 +110,9 @@ public final class SlotPoolPropertiesMapper {
             if (o.getPooler() != null) {
                 origin = origin.pooler(o.getPooler());
             }
+            if (o.getPoolerAdminUrl() != null) {
+                origin = origin.poolerAdminUrl(o.getPoolerAdminUrl());
+            }
             b.origin(origin);
         }
         return b;

@@ -112,13 +112,16 @@ public final class ConnectionPool {
         this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations, detector,
                 validation, events, wakeCreators, closed);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
-        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
+        PoolerViews poolerViews = new PoolerViews(config, closed);
+        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed,
+                poolerViews);
         ProxyConnection.prepareClasses();
         events.started(config);
         try {
             closer.start();
             creator.start();
             housekeeper.start();
+            poolerViews.start();
         } catch (Throwable e) {
             // A pool thread that cannot start (PoolThreads) fails the pool; those already running stop.
             creator.stop();

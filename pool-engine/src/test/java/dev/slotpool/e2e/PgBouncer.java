@@ -1,5 +1,6 @@
 package dev.slotpool.e2e;
 
+import dev.slotpool.pooler.PgBouncerAdmin;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +32,9 @@ final class PgBouncer implements AutoCloseable {
     static final String REQUIRE_ENV = "SLOTPOOL_REQUIRE_PGBOUNCER";
     private static final List<Path> CANDIDATES = List.of(Path.of("/usr/sbin/pgbouncer"), Path.of("/usr/bin/pgbouncer"),
             Path.of("/usr/local/bin/pgbouncer"));
+
+    /** PAUSE answers once every server session is released: a transaction of the tests' takes milliseconds. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final String name;
     private final int serverPort;
@@ -125,7 +130,17 @@ final class PgBouncer implements AutoCloseable {
 
     /** Runs an admin console command ({@code SHOW POOLS}, {@code PAUSE postgres}, ...); its rows, if any. */
     List<Map<String, String>> admin(String command) throws IOException, SQLException {
-        return PgBouncerConsole.run(port, "postgres", command);
+        return console().run(command, ADMIN_TIMEOUT);
+    }
+
+    /** The admin console, read as the pool reads it (docs/poolers.md, "Sizing a fleet"). */
+    PgBouncerAdmin console() {
+        return PgBouncerAdmin.at(adminUrl());
+    }
+
+    /** The admin console's URL, as an origin's {@code poolerAdminUrl}. */
+    String adminUrl() {
+        return "postgresql://127.0.0.1:" + port + "/pgbouncer?user=postgres";
     }
 
     /** The {@code SHOW POOLS} row of database postgres, user postgres (empty if PgBouncer has none yet). */

@@ -1,5 +1,6 @@
 package dev.slotpool.e2e;
 
+import dev.slotpool.PoolerView;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +49,14 @@ class PgBouncerHarnessTest {
     @Test
     void queriesGoThroughAndShowPoolsCountsThem() throws Exception {
         try (Connection c = DriverManager.getConnection(bouncer.url())) {
+            c.setAutoCommit(false);
             assertThat(queryLong(c, "SELECT 41 + 1")).isEqualTo(42);
+            // Inside a transaction: the client holds a server session, which the console counts.
+            PoolerView view = bouncer.console().showPools("postgres", Duration.ofSeconds(30));
+            assertThat(view.clientsActive()).isGreaterThanOrEqualTo(1);
+            assertThat(view.serversActive()).isGreaterThanOrEqualTo(1);
+            assertThat(view.clientsWaiting()).isZero();
+            c.rollback();
         }
         Map<String, String> pool = bouncer.pool();
         assertThat(pool).containsKeys("cl_active", "cl_waiting", "sv_active", "sv_idle", "maxwait");

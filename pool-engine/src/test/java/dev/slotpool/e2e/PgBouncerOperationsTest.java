@@ -4,6 +4,7 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.Pooler;
+import dev.slotpool.PoolerView;
 import dev.slotpool.SlotPoolDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -71,6 +72,7 @@ class PgBouncerOperationsTest {
             long atPause = load.committed();
             // Most of the 20 threads hold a transaction that waits: the pause is seen, not a moment's blip.
             await("clients waiting on the paused database", () -> waiting(bouncer), w -> w >= 10);
+            // Printed, not asserted: a commit that returned just after PAUSE did is counted here.
             long duringPause = load.committed() - atPause;
             bouncer.admin("RESUME postgres");
             long atResume = load.committed();
@@ -78,7 +80,6 @@ class PgBouncerOperationsTest {
             load.stopAndJoin();
             System.out.println(load.summary("PAUSE/RESUME (committed while paused: " + duringPause + ")"));
             assertThat(load.failed()).as("failed transactions: %s", load.failures()).isZero();
-            assertThat(duringPause).as("transactions committed while paused").isZero();
         }
     }
 
@@ -124,15 +125,22 @@ class PgBouncerOperationsTest {
     void twentyPoolsOfFiveShareTenServerSessions() throws Exception {
         try (PgBouncer bouncer = new PgBouncer("twenty", server.getPort(), Map.of("default_pool_size", "10",
                 "max_client_conn", "200")).start();
-             Fleet fleet = new Fleet(20, i -> SlotPoolDataSource.builder().name("twenty-" + i).url(bouncer.url())
-                     .pooler(Pooler.TRANSACTION).minSize(5).maxSize(5).build())) {
+             Fleet fleet = new Fleet(20, i -> SlotPoolDataSource.builder().name("twenty-" + i)
+                     .origin(OriginConfig.named("bouncer").url(bouncer.url()).poolerAdminUrl(bouncer.adminUrl()))
+                     .pooler(Pooler.TRANSACTION).minSize(5).maxSize(5).housekeepingPeriod(Duration.ofMillis(200))
+                     .build())) {
             FleetLoad.SessionSampler sessions = new FleetLoad.SessionSampler(PgBouncerOperationsTest::serverSessions);
             FleetLoad load = new FleetLoad(fleet.pools, 5).runFor(RUN);
             long most = sessions.stopAndMax();
+            // The fleet's arithmetic as one instance sees it: every instance's clients on the pooler's sessions.
+            PoolerView view = awaitSnapshot(fleet.pools.get(0), "the pooler's view of all 100 clients",
+                    s -> s.origins().get(0).pooler() != null && s.origins().get(0).pooler().clientsActive() == 100)
+                    .origins().get(0).pooler();
             System.out.println(load.summary("20 pools of 5 behind default_pool_size=10 (most server sessions: "
-                    + most + ", SHOW POOLS after: " + bouncer.pool() + ")"));
+                    + most + ", the pool's pooler view after: " + view + ")"));
             assertThat(load.failed()).as("failed transactions: %s", load.failures()).isZero();
             assertThat(most).as("server sessions at once").isPositive().isLessThanOrEqualTo(10);
+            assertThat(view.serversActive() + view.serversIdle()).isLessThanOrEqualTo(10);
         }
     }
 
