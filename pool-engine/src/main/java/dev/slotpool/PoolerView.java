@@ -11,9 +11,11 @@ import java.time.Instant;
  * @param clientsWaiting client connections with a transaction waiting for a server session ({@code cl_waiting})
  * @param serversActive  server sessions linked to a client ({@code sv_active})
  * @param serversIdle    server sessions free for the next transaction ({@code sv_idle})
+ * @param serversUsed    idle server sessions PgBouncer checks before reuse ({@code sv_used}); active + idle + used
+ *                       is what the pooler holds of the server's {@code max_connections}
  * @param maxWaitMicros  how long the oldest waiting client has waited ({@code maxwait}, {@code maxwait_us})
  * @param readAt         when the console answered
  */
-public record PoolerView(int clientsActive, int clientsWaiting, int serversActive, int serversIdle,
+public record PoolerView(int clientsActive, int clientsWaiting, int serversActive, int serversIdle, int serversUsed,
                          long maxWaitMicros, Instant readAt) {
 }

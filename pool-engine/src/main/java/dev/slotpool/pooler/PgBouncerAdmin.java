@@ -82,6 +82,7 @@ public final class PgBouncerAdmin {
         int clWaiting = 0;
         int svActive = 0;
         int svIdle = 0;
+        int svUsed = 0;
         long maxWait = 0;
         for (Map<String, String> row : run("SHOW POOLS", timeout)) {
             if (!database.equals(row.get("database"))) {
@@ -91,9 +92,10 @@ public final class PgBouncerAdmin {
             clWaiting += number(row, "cl_waiting");
             svActive += number(row, "sv_active");
             svIdle += number(row, "sv_idle");
+            svUsed += number(row, "sv_used");
             maxWait = Math.max(maxWait, number(row, "maxwait") * 1_000_000 + number(row, "maxwait_us"));
         }
-        return new PoolerView(clActive, clWaiting, svActive, svIdle, maxWait, Instant.now());
+        return new PoolerView(clActive, clWaiting, svActive, svIdle, svUsed, maxWait, Instant.now());
     }
 
     /** Runs one console command; its rows (column label to text), if any. */

@@ -123,13 +123,22 @@ class PgBouncerOperationsTest {
 
     @Test
     void twentyPoolsOfFiveShareTenServerSessions() throws Exception {
+        // One probe connection throughout: a backend ends a moment after its client closes, so a probe per sample
+        // would count the previous sample's; likewise the other scenarios' PgBouncers' server sessions.
+        try (Connection probe = direct()) {
+            await("no server session left from other scenarios", () -> serverSessions(probe), n -> n == 0);
+            runTwentyPools(probe);
+        }
+    }
+
+    private void runTwentyPools(Connection probe) throws Exception {
         try (PgBouncer bouncer = new PgBouncer("twenty", server.getPort(), Map.of("default_pool_size", "10",
                 "max_client_conn", "200")).start();
              Fleet fleet = new Fleet(20, i -> SlotPoolDataSource.builder().name("twenty-" + i)
                      .origin(OriginConfig.named("bouncer").url(bouncer.url()).poolerAdminUrl(bouncer.adminUrl()))
                      .pooler(Pooler.TRANSACTION).minSize(5).maxSize(5).housekeepingPeriod(Duration.ofMillis(200))
                      .build())) {
-            FleetLoad.SessionSampler sessions = new FleetLoad.SessionSampler(PgBouncerOperationsTest::serverSessions);
+            FleetLoad.SessionSampler sessions = new FleetLoad.SessionSampler(() -> serverSessions(probe));
             FleetLoad load = new FleetLoad(fleet.pools, 5).runFor(RUN);
             long most = sessions.stopAndMax();
             // The fleet's arithmetic as one instance sees it: every instance's clients on the pooler's sessions.
@@ -140,14 +149,13 @@ class PgBouncerOperationsTest {
                     + most + ", the pool's pooler view after: " + view + ")"));
             assertThat(load.failed()).as("failed transactions: %s", load.failures()).isZero();
             assertThat(most).as("server sessions at once").isPositive().isLessThanOrEqualTo(10);
-            assertThat(view.serversActive() + view.serversIdle()).isLessThanOrEqualTo(10);
+            assertThat(view.serversActive() + view.serversIdle() + view.serversUsed()).isBetween(1, 10);
         }
     }
 
-    /** Backends of database postgres other than this query's own: PgBouncers' server sessions (the tests' direct
-     * connections are closed by then). */
-    private static long serverSessions() throws SQLException {
-        try (Connection c = direct(); Statement st = c.createStatement();
+    /** Backends of database postgres other than the probe's own: PgBouncers' server sessions. */
+    private static long serverSessions(Connection probe) throws SQLException {
+        try (Statement st = probe.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = 'postgres' "
                      + "AND backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
             rs.next();
