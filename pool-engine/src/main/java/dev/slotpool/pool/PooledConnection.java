@@ -200,6 +200,11 @@ final class PooledConnection implements ConnectionLease {
     }
 
     @Override
+    public boolean isolationPerTransaction() {
+        return origin.config.pooler() != null && origin.config.pooler().sharesSessionsPerTransaction();
+    }
+
+    @Override
     public void touch() {
         activity++;
     }

@@ -109,4 +109,41 @@ class PgBouncerSessionStateTest {
         assertThat(notApplied).isZero();
         assertThat(leaks).isZero();
     }
+
+    /**
+     * A holder's setTransactionIsolation behind a transaction pooler holds for each of its transactions and reaches
+     * no other client: pgjdbc would set it for the session (SET SESSION CHARACTERISTICS), which here is everyone's.
+     */
+    @Test
+    void aHoldersIsolationHoldsPerTransactionAndReachesNoOtherClient() throws Exception {
+        int wrong = 0;
+        int leaks = 0;
+        try (SlotPoolDataSource pool = SlotPoolDataSource.builder().name("state-iso").url(bouncer.url())
+                .pooler(Pooler.TRANSACTION).minSize(1).maxSize(1).build();
+             Connection other = otherClient()) {
+            for (int i = 0; i < ROUNDS; i++) {
+                try (Connection c = pool.getConnection()) {
+                    c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                    c.setAutoCommit(false);
+                    for (int tx = 0; tx < 2; tx++) {
+                        if (!"serializable".equals(queryString(c, "SHOW transaction_isolation"))) {
+                            wrong++;
+                        }
+                        c.commit();
+                        // Between the holder's transactions the other client runs on the same server session.
+                        if (!"read committed".equals(queryString(other, "SHOW transaction_isolation"))) {
+                            leaks++;
+                        }
+                    }
+                    if (c.getTransactionIsolation() != Connection.TRANSACTION_SERIALIZABLE) {
+                        wrong++;
+                    }
+                }
+            }
+        }
+        System.out.println("FLEET holder's isolation per transaction, " + ROUNDS + " rounds on one server session: "
+                + wrong + " of the holder's transactions not serializable, " + leaks + " of the other client's");
+        assertThat(leaks).as("the other client's transactions at the holder's isolation").isZero();
+        assertThat(wrong).as("the holder's transactions not at its isolation").isZero();
+    }
 }
