@@ -363,7 +363,7 @@ final class Creator {
             if (landed != o && o.isUp() && !shutdown.getAsBoolean()) {
                 detector.landedOnOriginNotUp(o, landed, now);
             }
-            table.publishOwned(slot, e);
+            table.publishHeld(slot, e);
             capacity.doneCreating(o);
             closing.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
             return;

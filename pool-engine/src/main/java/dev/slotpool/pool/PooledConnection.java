@@ -81,7 +81,7 @@ final class PooledConnection implements ConnectionLease {
     private volatile long lease = IDLE;
     /** Set by anyone (drain, max lifetime, rebalance); read by the holder at return. */
     volatile boolean retireAtReturn;
-    /** Why it is retired; written before {@link #retireAtReturn} (volatile store publishes it). */
+    /** Why it is retired; written before {@link #retireAtReturn} (volatile store publishes it), never null then. */
     volatile CloseReason retireReason;
     /** Set by the holder's proxy on a fatal error; read at return. */
     volatile SQLException broken;
@@ -170,13 +170,23 @@ final class PooledConnection implements ConnectionLease {
         return (stamp & STATE_BITS) == LENT;
     }
 
-    boolean lent() {
-        return ((long) LEASE.getVolatile(this) & STATE_BITS) == LENT;
-    }
-
-    /** Whether the connection must be closed rather than reused at return. */
-    boolean mustClose() {
-        return broken != null || retireAtReturn || origin.state() != OriginState.UP;
+    /**
+     * Why the connection must be closed rather than reused at {@code now} (ticker time), or null if it may be
+     * reused: the one decider of a close's reason for its owner, whether a returning holder, a borrower checking
+     * it or the keepalive. A mark to retire names its own reason, so a retirement met idle is counted as what it
+     * is (rebalance, drain), not as a lifetime's end.
+     */
+    CloseReason closeReason(long now) {
+        if (broken != null) {
+            return CloseReason.BROKEN;
+        }
+        if (origin.state() != OriginState.UP) {
+            return CloseReason.ORIGIN_NOT_UP;
+        }
+        if (retireAtReturn) {
+            return retireReason;
+        }
+        return now - retireAt >= 0 ? CloseReason.MAX_LIFETIME : null;
     }
 
     @Override

@@ -74,9 +74,9 @@ final class Returns implements PooledConnection.Owner {
                 e.origin.sampleHold(held);
             }
         }
-        boolean closed = shutdown.getAsBoolean();
-        if (e.mustClose() || now - e.retireAt >= 0 || closed) {
-            closing.closeOwned(e, closeReason(e, closed), false);
+        CloseReason reason = shutdown.getAsBoolean() ? CloseReason.POOL_CLOSED : e.closeReason(now);
+        if (reason != null) {
+            closing.closeOwned(e, reason, false);
         } else {
             detector.healthyReturn(e.origin);
             table.release(e.slot);
@@ -93,18 +93,5 @@ final class Returns implements PooledConnection.Owner {
         if (events.any()) {
             events.returned(e.origin.name, held);
         }
-    }
-
-    private static CloseReason closeReason(PooledConnection e, boolean shutdown) {
-        if (shutdown) {
-            return CloseReason.POOL_CLOSED;
-        }
-        if (e.broken != null) {
-            return CloseReason.BROKEN;
-        }
-        if (!e.origin.isUp()) {
-            return CloseReason.ORIGIN_NOT_UP;
-        }
-        return e.retireAtReturn && e.retireReason != null ? e.retireReason : CloseReason.MAX_LIFETIME;
     }
 }

@@ -14,12 +14,12 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Lincheck on the slot table's non-blocking API ({@code reserve}, {@code publish}, {@code cancel},
- * {@code tryBorrow}, {@code release}, {@code tryReserveForClose} (entry-checked), {@code closeOwned}, {@code empty}); the parking
- * {@code borrow} is left to the pool tests.
+ * {@code tryBorrow}, {@code release}, {@code tryCloseIdle} (entry-checked), {@code closeOwned}, {@code empty});
+ * the parking {@code borrow} is left to the pool tests.
  *
  * <p>Each operation is one call into the table, so it has one linearization point, and a thread keeps what it
  * owns between operations. Composite operations (create = reserve + publish, borrow-and-release, close-idle =
- * reserve-for-close + empty) are not linearizable, by design: their RESERVED, BORROWED and CLOSING phases are
+ * tryCloseIdle + empty) are not linearizable, by design: their RESERVED, BORROWED and CLOSING phases are
  * visible to other threads (a borrow-and-release that overlaps another can fail although the other's succeeds).
  *
  * <p>Two models:
@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * Either fails if {@link Slot#tryBorrow()} stops being a CAS (read AVAILABLE, then store BORROWED).
  *
  * <p>Bounds are small (3 threads, 2 operations each, 200 interleavings per scenario) so the class runs in well
- * under a minute on a loaded 2-core machine. With tryBorrow or tryReserveForClose made a plain read-then-store,
+ * under a minute on a loaded 2-core machine. With tryBorrow or tryCloseIdle made a plain read-then-store,
  * both model-checking tests fail within 8 iterations (ThreeSlots alone for tryReserve), so 30 leave a margin.
  */
 public class SlotTableLincheckTest {
@@ -269,7 +269,7 @@ public class SlotTableLincheckTest {
             }
             for (int i = 0; i < table.highWater(); i++) {
                 Slot<Integer> s = table.slot(i);
-                if (s.state() == SlotState.AVAILABLE && table.tryReserveForClose(s, s.entry())) {
+                if (s.state() == SlotState.AVAILABLE && table.tryCloseIdle(s, s.entry())) {
                     take(tid, s, SlotState.CLOSING);
                     return s.entry();
                 }
