@@ -16,7 +16,7 @@ import java.util.function.LongConsumer;
  * holder's proxy ends its lease here after hygiene, and the connection goes to the longest waiter (S5) or back to
  * its slot, unless it must close.
  */
-final class Returns implements PooledConnection.Owner {
+final class Returns implements PooledConnection.ReturnPath {
 
     private final Ticker ticker;
     /** The configured override, guarded: the proxies call it on the holder's thread, and it never throws. */
