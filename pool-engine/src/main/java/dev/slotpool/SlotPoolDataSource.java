@@ -127,7 +127,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         if (p != null) {
             return p.borrow();
         }
-        long since = System.nanoTime(); // a first use's wait for the start counts against its borrow timeout
+        long since = settings.ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
         return startedToBorrow().borrowSince(since);
     }
 
