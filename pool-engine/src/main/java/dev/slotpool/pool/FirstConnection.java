@@ -2,6 +2,8 @@ package dev.slotpool.pool;
 
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolInitializationException;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.Parking;
 
 import java.sql.SQLException;

@@ -4,6 +4,16 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.Origins;
+import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 

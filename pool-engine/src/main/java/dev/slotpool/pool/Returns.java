@@ -5,6 +5,11 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.UserCode;
+import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.table.SlotTable;
 
 import java.util.concurrent.Executor;

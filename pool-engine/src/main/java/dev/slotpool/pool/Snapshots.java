@@ -9,6 +9,13 @@ import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.StatementCache;
 import dev.slotpool.jdbc.StatementCacheTotals;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.StackTexts;
+import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.SlotTable;
 
 import java.util.ArrayList;
@@ -140,7 +147,7 @@ final class Snapshots {
         return new SlotSnapshot(index, state, borrowed && e.retireAtReturn, e.borrowCount, millis(now - e.createdAt),
                 state == SlotState.AVAILABLE ? millis(now - e.returnedAt) : -1,
                 borrowed ? millis(now - e.borrowedAt) : -1, holder == null ? null : holder.getName(), e.labels(),
-                stack == null ? null : Labels.stackText(stack));
+                stack == null ? null : StackTexts.of(stack));
     }
 
     private static long millis(long nanos) {

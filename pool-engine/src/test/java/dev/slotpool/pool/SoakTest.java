@@ -5,6 +5,8 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.e2e.E2e;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

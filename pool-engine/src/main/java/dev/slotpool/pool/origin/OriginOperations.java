@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.Balancing;
 import dev.slotpool.CloseReason;
@@ -7,6 +7,12 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.SlotTable;
 
 import java.time.Duration;
@@ -38,7 +44,7 @@ public final class OriginOperations {
     private final OriginSelector originSelector;
     private final Rebalancer rebalancer;
 
-    OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
+    public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
                      Closing closing, PacedDrains drains, Events events, Runnable wakeCreators,
                      Runnable wakeHousekeeper) {
         this.ticker = config.ticker();
@@ -185,7 +191,7 @@ public final class OriginOperations {
     }
 
     /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
-    void housekeep(long now) {
+    public void housekeep(long now) {
         dueWork(now);
         if (latency) {
             rebalancer.followLatency();
@@ -194,7 +200,7 @@ public final class OriginOperations {
     }
 
     /** A discovered origin this pool marked DOWN got a new connection: its server answers again. */
-    void landedOnDetectedDown(Origin o) {
+    public void landedOnDetectedDown(Origin o) {
         OriginStatus st = o.status();
         if (st.detected()) {
             upIfStill(o, st, "a new connection landed on it");
@@ -203,7 +209,7 @@ public final class OriginOperations {
 
     /** Work due before the next housekeeping visit: paced drain closes and aborts at deadlines
      * ({@link PacedDrains}), then drains that emptied turn DOWN. */
-    void dueWork(long now) {
+    public void dueWork(long now) {
         drains.dueWork(now);
         for (Origin o : origins.all()) {
             finishDrain(o);
@@ -216,7 +222,7 @@ public final class OriginOperations {
     /** DRAINING → DOWN once empty, by CAS: a markUp or markDown that came first wins. Called by the
      * housekeeper, and by whoever closes or gives up a drained origin's last connection (which may come after
      * the housekeeper's last look). */
-    void finishDrain(Origin o) {
+    public void finishDrain(Origin o) {
         OriginStatus st = o.status();
         if (st.state() == OriginState.DRAINING && o.occupied.get() == 0) {
             change(o, st, new OriginStatus(OriginState.DOWN, "drained", false, st.abortBorrowedAt()));
@@ -224,12 +230,12 @@ public final class OriginOperations {
     }
 
     /**
-     * Takes every origin out of service for a checkpoint ({@link Suspension}): DOWN as by an operator (so neither
+     * Takes every origin out of service for a checkpoint ({@code Suspension}): DOWN as by an operator (so neither
      * the creator nor a probe opens a connection), idle connections closed now, borrowed ones closed at return and
      * aborted {@code abortAfter} from now. Returns the origins to bring back at {@link #resumeAll}: those that were
      * UP, or DOWN by the pool's own detection (an operator's DOWN or drain stays as the operator left it).
      */
-    List<Origin> suspendAll(String reason, Duration abortAfter) {
+    public List<Origin> suspendAll(String reason, Duration abortAfter) {
         List<Origin> resume = new ArrayList<>();
         for (Origin o : origins.all()) {
             OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
@@ -248,7 +254,7 @@ public final class OriginOperations {
     }
 
     /** UP again after a checkpoint, each origin {@link #suspendAll} returned; the creator refills to minSize. */
-    void resumeAll(List<Origin> origins, String reason) {
+    public void resumeAll(List<Origin> origins, String reason) {
         for (Origin o : origins) {
             up(o, reason);
         }

@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
@@ -17,12 +17,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * An origin at run time: its configuration, state, weight and the counts the creator needs. Nothing here is
  * touched on the borrow/return fast path except the volatile {@link #state()} read (S7).
  */
-final class Origin {
+public final class Origin {
 
     private static final VarHandle STATUS;
 
     /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
-    static final int LATENCY_SCALE = 100;
+    public static final int LATENCY_SCALE = 100;
 
     static {
         try {
@@ -32,78 +32,78 @@ final class Origin {
         }
     }
 
-    final OriginConfig config;
-    final String name;
-    final Driver driver;
-    final Properties connectProperties;
+    public final OriginConfig config;
+    public final String name;
+    public final Driver driver;
+    public final Properties connectProperties;
     /** For an origin found by a discovery query: the configured origin whose URL it was reached through (its
      * {@link #occupied} counts the whole group, so the configured cap and weight apply to the group). */
-    final Origin parent;
+    public final Origin parent;
 
     /** Accessed through {@link #STATUS} after construction: volatile reads, changes by CAS only. */
     private volatile OriginStatus status;
     /** The weight borrows and placement follow; under latency-aware balancing, {@link #baseWeight} scaled. */
-    volatile int weight;
+    public volatile int weight;
     /** The configured or rebalanced weight; for a discovered origin, its group's weight split among the group's
      * UP origins unless a rebalance named it ({@link #weightPinned}). */
-    volatile int baseWeight;
+    public volatile int baseWeight;
     /** A discovered origin whose weight an operator's rebalance set: no longer split from its group's. */
-    volatile boolean weightPinned;
+    public volatile boolean weightPinned;
     /** A discovered origin the pool forgot (no connection for a while): a connection landing on it is not lent. */
-    volatile boolean forgotten;
+    public volatile boolean forgotten;
     /** Whether, and since when (ticker time), a discovered origin has had no connection (housekeeper only). */
-    boolean seenEmpty;
-    long emptySince;
+    public boolean seenEmpty;
+    public long emptySince;
 
     /** Live connections plus those being opened (S3 per origin). Changed on creation and close only. */
-    final AtomicInteger occupied = new AtomicInteger();
+    public final AtomicInteger occupied = new AtomicInteger();
     /** Connections being opened now. */
-    final AtomicInteger creating = new AtomicInteger();
+    public final AtomicInteger creating = new AtomicInteger();
     /** Borrows of connections of this origin that have since been closed (live ones count in their entry). */
-    final AtomicLong retiredBorrows = new AtomicLong();
+    public final AtomicLong retiredBorrows = new AtomicLong();
     /** Statement cache counts of this origin's closed connections (live ones count in their own cache). */
-    final StatementCacheTotals retiredStatements = new StatementCacheTotals();
-    /** Failed connects and probes in a row, and unanswered periods (see {@link FailureDetector}). */
-    final AtomicInteger connectFailures = new AtomicInteger();
+    public final StatementCacheTotals retiredStatements = new StatementCacheTotals();
+    /** Failed connects and probes in a row, and unanswered periods (see {@code FailureDetector}). */
+    public final AtomicInteger connectFailures = new AtomicInteger();
     /** For a discovery group: new connections in a row that landed on a discovered origin not UP. */
-    final AtomicInteger landedAway = new AtomicInteger();
-    /** Lent connections evicted for a connection-level error in a row (see {@link FailureDetector}). */
-    final AtomicInteger brokenInARow = new AtomicInteger();
+    public final AtomicInteger landedAway = new AtomicInteger();
+    /** Lent connections evicted for a connection-level error in a row (see {@code FailureDetector}). */
+    public final AtomicInteger brokenInARow = new AtomicInteger();
     /** The last connect failure (sanitized), kept while {@link #connectFailures} is not zero. */
-    volatile java.sql.SQLException lastFailure;
+    public volatile java.sql.SQLException lastFailure;
     /** Earliest next connection attempt after a failure (ticker time); racy but benign: a creator may try a
      * little early or late. */
-    volatile long nextAttemptAt;
+    public volatile long nextAttemptAt;
     /** Mean connect time since the last connect failure (0: none yet); fed by connect threads, reset by the
      * failure detector. */
-    final MovingMean createTime = new MovingMean();
+    public final MovingMean createTime = new MovingMean();
     /** Whether a connect or probe ever answered: from then on an unanswered attempt is judged by silenceTimeout,
      * not connectTimeout. Set by the failure detector on the connect threads and never cleared: racy but benign,
      * every writer stores true. */
-    volatile boolean answered;
+    public volatile boolean answered;
     /** Connects and probes running now, on their own threads. */
-    final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
+    public final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
     /** A probe is wanted (a failed validation, or every connection stuck); cleared when one starts. */
-    volatile boolean probeWanted;
+    public volatile boolean probeWanted;
     /** Claimed by CAS by the thread that starts this origin's probe, released once its attempt is unlisted:
-     * one probe at a time ({@link Probes} only). */
-    final AtomicBoolean probing = new AtomicBoolean();
+     * one probe at a time ({@code Probes} only). */
+    public final AtomicBoolean probing = new AtomicBoolean();
     /** Earliest next probe of an UP origin (ticker time), pushed back after each probe that answered. */
-    volatile long nextProbeAt;
+    public volatile long nextProbeAt;
     /** The last push-back; doubles while probes keep answering (written by probe threads, one at a time). */
-    volatile long probeSpacingNanos;
+    public volatile long probeSpacingNanos;
 
     /** Latency-aware balancing: mean borrow-to-return time fed by the same 1-in-16 return samples as the
      * creator's estimate, and their count (racy but benign, as the mean). */
-    final MovingMean holdTime = new MovingMean();
-    volatile long holdSamples;
+    public final MovingMean holdTime = new MovingMean();
+    public volatile long holdSamples;
     /** Connections of this origin closed as broken (fatal SQL error, failed validation). */
-    final AtomicLong brokenCloses = new AtomicLong();
+    public final AtomicLong brokenCloses = new AtomicLong();
     /** The two counts above at the housekeeper's last visit (housekeeper thread only). */
-    long seenSamples;
-    long seenBroken;
+    public long seenSamples;
+    public long seenBroken;
 
-    Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
+    public Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
         this.config = config;
         this.parent = parent;
         this.nextAttemptAt = now;
@@ -117,41 +117,41 @@ final class Origin {
 
     /** Volatile read: a borrower checks it after winning a slot so that no connection of a DRAINING or DOWN
      * origin is lent once the state change is visible (S7). */
-    OriginState state() {
+    public OriginState state() {
         return status().state();
     }
 
-    OriginStatus status() {
+    public OriginStatus status() {
         return (OriginStatus) STATUS.getVolatile(this);
     }
 
     /** Replaces {@code expected} by {@code next} (CAS, volatile): false if another change came first. Callers
      * report a change to listeners. */
-    boolean changeStatus(OriginStatus expected, OriginStatus next) {
+    public boolean changeStatus(OriginStatus expected, OriginStatus next) {
         return STATUS.compareAndSet(this, expected, next);
     }
 
-    boolean isUp() {
+    public boolean isUp() {
         return state() == OriginState.UP;
     }
 
     /** Whether new connections to this configured origin land on servers named by its discovery query. */
-    boolean discovers() {
+    public boolean discovers() {
         return parent == null && config.originQuery() != null;
     }
 
-    void sampleHold(long nanos) {
+    public void sampleHold(long nanos) {
         holdTime.sample(nanos);
         holdSamples = holdSamples + 1;
     }
 
     /** Whether this origin may receive a new connection now (cap and back-off). */
-    boolean hasRoom(int poolMax, long now) {
+    public boolean hasRoom(int poolMax, long now) {
         return occupied.get() < cap(poolMax) && now - nextAttemptAt >= 0;
     }
 
     /** The most connections this origin (or discovery group) may have: its own cap, else the pool's. */
-    int cap(int poolMax) {
+    public int cap(int poolMax) {
         return config.maxConnections() == 0 ? poolMax : config.maxConnections();
     }
 

@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
@@ -7,6 +7,16 @@ import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.SqlErrors;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.Connector;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.Secrets;
+import dev.slotpool.pool.ground.SessionSetup;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.SQLException;
@@ -43,7 +53,7 @@ import java.util.function.LongSupplier;
  * {@code downGracePeriod} are aborted at once (their holders cannot finish: the server stopped answering
  * them); the others after the grace period as for any DOWN.
  */
-final class FailureDetector {
+public final class FailureDetector {
 
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -63,7 +73,7 @@ final class FailureDetector {
     private final long graceNanos;
     private final int threshold;
 
-    FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
+    public FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
                     Closing closing, OriginOperations operations, Events events, Connector connector,
                     SessionSetup setup, LongSupplier meanHoldNanos, Runnable wakeCreators, Runnable wakeHousekeeper,
                     BooleanSupplier shutdown) {
@@ -102,7 +112,7 @@ final class FailureDetector {
     }
 
     /** silenceTimeout: a connect under way longer than this brings no connection soon (creators plan around it). */
-    long silenceNanos() {
+    public long silenceNanos() {
         return silenceNanos;
     }
 
@@ -110,14 +120,14 @@ final class FailureDetector {
      * How long an attempt starting now may go unanswered before it counts as a failed connect: silenceTimeout once
      * the origin has answered before, connectTimeout until then (a first connect gets HikariCP's budget).
      */
-    long unansweredAfterNanos(Origin o) {
+    public long unansweredAfterNanos(Origin o) {
         return o.answered ? silenceNanos : connectTimeoutNanos;
     }
 
     // ---- evidence ------------------------------------------------------------------------------------------
 
     /** A connect or probe failed: back off, keep the failure for timeout messages, maybe mark the origin DOWN. */
-    void connectFailed(Origin o, SQLException sanitized, long now) {
+    public void connectFailed(Origin o, SQLException sanitized, long now) {
         o.lastFailure = sanitized;
         o.createTime.reset(); // not known to answer until it connects again: one attempt at a time
         int failures = o.connectFailures.incrementAndGet();
@@ -182,7 +192,7 @@ final class FailureDetector {
 
     /** A connect succeeded: the run of connect failures ends, and so does the failure it kept; an origin that was
      * refusing new sessions accepts them again. */
-    void connected(Origin o) {
+    public void connected(Origin o) {
         if (!o.answered) {
             o.answered = true;
         }
@@ -198,7 +208,7 @@ final class FailureDetector {
 
     /** Whether the origin is refusing new sessions: UP, with a run of connect failures at the threshold that did
      * not take it DOWN (its sessions answer). A discovered origin shows its group's. */
-    boolean refusingNewSessions(Origin o) {
+    public boolean refusingNewSessions(Origin o) {
         Origin connected = o.parent != null ? o.parent : o;
         return threshold > 0 && o.isUp() && connected.connectFailures.get() >= threshold;
     }
@@ -208,7 +218,7 @@ final class FailureDetector {
      * an operator): closed, not lent; the group backs off (50 ms doubling to {@code creationBackoffMax}) and the
      * first landing of a run is reported. Not a failure of the server: it does not count toward DOWN.
      */
-    void landedOnOriginNotUp(Origin group, Origin landed, long now) {
+    public void landedOnOriginNotUp(Origin group, Origin landed, long now) {
         int n = group.landedAway.incrementAndGet();
         long backoff = backoffNanos(n);
         group.nextAttemptAt = now + backoff;
@@ -219,14 +229,14 @@ final class FailureDetector {
     }
 
     /** A discovery group's connection landed on an UP origin: its run of landings elsewhere ends. */
-    void landedOnOriginUp(Origin group) {
+    public void landedOnOriginUp(Origin group) {
         if (group.landedAway.get() != 0) {
             group.landedAway.set(0);
         }
     }
 
     /** A lent connection was evicted; only a connection-level error counts toward DOWN. */
-    void evicted(Origin o, SQLException cause) {
+    public void evicted(Origin o, SQLException cause) {
         if (!SqlErrors.isFatal(cause)) {
             return;
         }
@@ -237,14 +247,14 @@ final class FailureDetector {
 
     /** A connection came back healthy: the run of connection errors ends. Read first, so the return path writes
      * the shared count only right after an error. */
-    void healthyReturn(Origin o) {
+    public void healthyReturn(Origin o) {
         if (o.brokenInARow.get() != 0) {
             o.brokenInARow.set(0);
         }
     }
 
     /** A validation failed: not counted (a firewall may have killed an idle connection), but worth a probe. */
-    void validationFailed(Origin o) {
+    public void validationFailed(Origin o) {
         if (o.isUp() && !o.probeWanted) {
             o.probeWanted = true;
             wakeCreators.run();
@@ -262,13 +272,13 @@ final class FailureDetector {
         }
     }
 
-    long backoffNanos(int failures) {
+    public long backoffNanos(int failures) {
         long b = FIRST_BACKOFF_NANOS << Math.min(30, Math.max(0, failures - 1));
         return Math.min(b, backoffMaxNanos);
     }
 
     /** The newest failure still current: of an origin whose connects keep failing. Null once they succeed. */
-    SQLException currentFailure() {
+    public SQLException currentFailure() {
         SQLException newest = null;
         for (Origin o : origins.configured()) {
             SQLException f = o.lastFailure;
@@ -283,7 +293,7 @@ final class FailureDetector {
      * Attempts running for silenceTimeout or longer, pool-wide: their room brings no connection soon, whether or not
      * they count as failures yet (a first connect does only after connectTimeout), so the creators plan around them.
      */
-    int unanswered(long now) {
+    public int unanswered(long now) {
         int n = 0;
         for (Origin o : origins.configured()) {
             for (ConnectAttempt a : o.attempts) {
@@ -301,7 +311,7 @@ final class FailureDetector {
      * Counts unanswered attempts, asks for probes of stuck origins and starts the probes due, and aborts the
      * silent connections of origins the pool marked DOWN. Runs on the housekeeper.
      */
-    void check(long now) {
+    public void check(long now) {
         for (Origin o : origins.configured()) {
             countUnanswered(o, now);
         }
@@ -311,7 +321,7 @@ final class FailureDetector {
     }
 
     /** Starts the probes that are due and have room (creators call it before they plan: a close made room). */
-    void startDueProbes(long now) {
+    public void startDueProbes(long now) {
         probes.startDue(now);
     }
 
@@ -355,7 +365,7 @@ final class FailureDetector {
      * count: what was due has been done by the check that just ran, or waits for room, whose close wakes the
      * creators (they start due probes), so the housekeeper never spins on it.
      */
-    long nextDue(long now) {
+    public long nextDue(long now) {
         long due = now + OriginStatus.NEVER;
         long stuck = probes.stuckNanos();
         for (Origin o : origins.configured()) {

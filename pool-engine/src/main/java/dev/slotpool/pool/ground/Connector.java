@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.CredentialsProvider;
 import dev.slotpool.JdbcUrls;
@@ -14,17 +14,17 @@ import java.util.Properties;
  * A driver failure (an SQLException, or a RuntimeException or LinkageError) that echoes a provided password is
  * rethrown as an SQLException without it.
  */
-final class Connector {
+public final class Connector {
 
     private final CredentialsProvider credentials;
     private final UserCode userCode;
 
-    Connector(CredentialsProvider credentials, UserCode userCode) {
+    public Connector(CredentialsProvider credentials, UserCode userCode) {
         this.credentials = credentials;
         this.userCode = userCode;
     }
 
-    Connection connect(Origin o) throws SQLException {
+    public Connection connect(Origin o) throws SQLException {
         if (credentials == null) {
             return connect(o, o.connectProperties);
         }

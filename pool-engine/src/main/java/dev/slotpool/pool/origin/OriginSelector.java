@@ -1,4 +1,6 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.pool.ground.Origin;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.Balancing;
 import dev.slotpool.JdbcUrls;
@@ -7,6 +7,10 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.EntryFilter;
 
 import java.sql.Connection;
@@ -32,7 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * ones, except those with a discovery query, plus every origin such a query has named. The second array grows
  * by copy and CAS, never changed in place, so readers see a consistent set without a lock.
  */
-final class Origins {
+public final class Origins {
 
     private final Ticker ticker;
     private final Events events;
@@ -43,7 +47,7 @@ final class Origins {
     /** The origins connections belong to, with their borrow filters; replaced whole (copy and CAS). */
     private final AtomicReference<Lending> all;
 
-    Origins(PoolConfig config, Events events) {
+    public Origins(PoolConfig config, Events events) {
         this.ticker = config.ticker();
         this.events = events;
         this.latency = config.balancing() == Balancing.LATENCY;
@@ -64,17 +68,17 @@ final class Origins {
     }
 
     /** The origins connections belong to (configured without a discovery query, and discovered). */
-    Origin[] all() {
+    public Origin[] all() {
         return all.get().origins;
     }
 
     /** The configured origins, where creators open connections. */
-    Origin[] configured() {
+    public Origin[] configured() {
         return configured;
     }
 
     /** An origin connections belong to, or a configured one with a discovery query; null if none. */
-    Origin find(String name) {
+    public Origin find(String name) {
         for (Origin o : all()) {
             if (o.name.equals(name)) {
                 return o;
@@ -93,7 +97,7 @@ final class Origins {
      * it on first sight (UP, with {@code via}'s weight). A name already taken by an origin of another group is
      * prefixed with {@code via}'s name.
      */
-    Origin landed(Origin via, Connection c) throws SQLException {
+    public Origin landed(Origin via, Connection c) throws SQLException {
         String name;
         String[] dims = new String[4];
         try (Statement st = c.createStatement()) {
@@ -150,7 +154,7 @@ final class Origins {
      * while the group's weight is not 0), so a group of n servers gets its configured share of borrows, not n
      * times it. Racy but benign: two callers compute the same split from the same state.
      */
-    void splitGroupWeights() {
+    public void splitGroupWeights() {
                 Origin[] os = all();
         for (Origin group : configured) {
             if (!group.discovers()) {
@@ -180,7 +184,7 @@ final class Origins {
      * group's URL) unless an operator holds them DOWN or DRAINING, whose decision must outlive a quiet spell.
      * Housekeeper only. A connection that lands on a forgotten origin meanwhile is closed, not lent.
      */
-    void forgetEmpty(long now, long afterNanos) {
+    public void forgetEmpty(long now, long afterNanos) {
         for (Origin o : all()) {
             if (o.parent == null) {
                 continue;
@@ -237,7 +241,7 @@ final class Origins {
      * over many borrows each origin's share of borrows tends to its share of the weights, as far as it has
      * available connections (the creator places connections by the same weights).
      */
-    EntryFilter<PooledConnection> pickByWeight() {
+    public EntryFilter<PooledConnection> pickByWeight() {
         Lending lending = all.get();
         Origin[] os = lending.origins;
         if (os.length < 2) {
@@ -265,7 +269,7 @@ final class Origins {
     }
 
     /** Sum of the weights of UP origins. */
-    int upWeight() {
+    public int upWeight() {
         int total = 0;
         for (Origin o : all()) {
             if (o.isUp()) {
@@ -304,7 +308,7 @@ final class Origins {
     }
 
     /** An origin's name and redacted URL, for messages. */
-    static String describe(OriginConfig o) {
+    public static String describe(OriginConfig o) {
         return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
     }
 

@@ -1,9 +1,13 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.SlotTable;
 
 import java.util.function.Predicate;

@@ -1,6 +1,9 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.OriginState;
+import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.MovingMean;
+import dev.slotpool.pool.ground.Origin;
 
 import java.util.concurrent.TimeUnit;
 
@@ -9,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * weight, skipping origins the {@link FailureDetector} doubts or backs off, and one connect at a time to an origin
  * not known to answer. Keeps the pool's mean connect time, which says when a connect under way is slow.
  */
-final class Placement {
+public final class Placement {
 
     /** Before any connect succeeded, one running this long is slow. */
     private static final long COLD_SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -20,23 +23,23 @@ final class Placement {
     /** Written racily by the connect threads: racy but benign (a lost sample). */
     private final MovingMean connectTime = new MovingMean();
 
-    Placement(Origins origins, int maxSize, long silenceNanos) {
+    public Placement(Origins origins, int maxSize, long silenceNanos) {
         this.origins = origins;
         this.maxSize = maxSize;
         this.silenceNanos = silenceNanos;
     }
 
-    void sampleConnect(long nanos) {
+    public void sampleConnect(long nanos) {
         connectTime.sample(nanos);
     }
 
     /** The pool's mean connect time (0 before the first connect). */
-    long meanConnectNanos() {
+    public long meanConnectNanos() {
         return connectTime.nanos();
     }
 
     /** The UP origin with room whose occupancy is lowest relative to its weight (ties: first listed). */
-    Origin choose(long now) {
+    public Origin choose(long now) {
         Origin best = null;
         for (Origin o : origins.configured()) {
             if (o.state() != OriginState.UP || o.weight <= 0 || !o.hasRoom(maxSize, now)
@@ -84,7 +87,7 @@ final class Placement {
      * (volatile), and {@code Probes} claims {@code o.probing} before it reads the list, another creator lists before
      * it reads: of two that race, at least one sees the other.
      */
-    boolean mayStart(Origin o, ConnectAttempt mine) {
+    public boolean mayStart(Origin o, ConnectAttempt mine) {
         if (o.probeWanted || o.probing.get()) {
             return false;
         }
@@ -92,7 +95,7 @@ final class Placement {
     }
 
     /** A connect running longer than this is slow (see {@link #attempt}); at most silenceTimeout. */
-    long slowNanos() {
+    public long slowNanos() {
         long mean = connectTime.nanos();
         long slow = mean > 0 ? 4 * mean : COLD_SLOW_NANOS;
         return Math.min(slow, silenceNanos);
