@@ -316,7 +316,7 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt attempt = ConnectAttempt.list(o.attempts, start, false, detector.unansweredAfterNanos(o),
+        ConnectAttempt attempt = ConnectAttempt.list(o.health.attempts(), start, false, detector.unansweredAfterNanos(o),
                 () -> open(o, slot, start), this::signal);
         if (!placement.mayStart(o, attempt)) {
             // Another creator or a probe got there first: this one plans again (and waits for that attempt).
@@ -366,7 +366,7 @@ final class Creator {
         }
         Origin landed = e.origin;
         placement.sampleConnect(now - start);
-        o.createTime.sample(now - start);
+        o.health.sampleConnect(now - start);
         capacity.countOpened();
         detector.connected(o);
         capacity.landed(o, landed);
@@ -416,11 +416,11 @@ final class Creator {
         }
         long slow = placement.slowNanos();
         for (Origin o : origins.configured()) {
-            long until = o.nextAttemptAt - now;
+            long until = o.health.nextAttemptAt() - now;
             if (until > 0 && (o.isUp() || o.status().detected())) {
                 park = Math.min(park, until);
             }
-            for (ConnectAttempt a : o.attempts) {
+            for (ConnectAttempt a : o.health.attempts()) {
                 // A connect waited for may turn slow: look again then (its end wakes this thread sooner).
                 long slowIn = a.startedAt + slow - now;
                 if (slowIn > 0) {

@@ -53,7 +53,7 @@ final class FirstConnection {
      * failed. */
     private static boolean anyOriginAnswered(Origins origins) {
         for (Origin o : origins.configured()) {
-            if (o.createTime.nanos() > 0) {
+            if (o.health.meanConnectNanos() > 0) {
                 return true;
             }
         }
@@ -62,7 +62,7 @@ final class FirstConnection {
 
     private static boolean everyOriginFailed(Origins origins) {
         for (Origin o : origins.configured()) {
-            if (o.weight > 0 && o.connectFailures.get() == 0) {
+            if (o.weight > 0 && o.health.connectFailures() == 0) {
                 return false;
             }
         }
@@ -77,7 +77,7 @@ final class FirstConnection {
                 .append(" ms; a negative value starts the pool without waiting):");
         SQLException newest = null;
         for (Origin o : origins.configured()) {
-            SQLException last = o.lastFailure;
+            SQLException last = o.health.lastFailure();
             String why = last != null ? last.getMessage()
                     : o.weight == 0 ? "not tried (weight 0)" : "no attempt ended yet";
             failures.put(o.name, why);

@@ -90,7 +90,7 @@ final class Shutdown {
     private void endAttempts(long deadline) {
         List<ConnectAttempt> running = new ArrayList<>();
         for (Origin o : origins.configured()) {
-            running.addAll(o.attempts); // no new ones: the creators and the housekeeper have ended
+            running.addAll(o.health.attempts()); // no new ones: the creators and the housekeeper have ended
         }
         try {
             for (ConnectAttempt a : running) {

@@ -197,7 +197,7 @@ final class Snapshots {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
-            int failures = Math.max(o.connectFailures.get(), o.brokenInARow.get());
+            int failures = Math.max(o.health.connectFailures(), o.health.brokenInARow());
             StatementCacheTotals retired = o.retiredStatements;
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
                     cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,

@@ -102,7 +102,7 @@ class NewConnectionSetupTest {
                 .satisfies(e -> assertThat(e.detail()).contains("connectionInitSql failed")
                         .doesNotContain("s3cret-pw"));
         Origin o = pool.origins.configured()[0];
-        assertThat(o.connectFailures.get()).as("the run ended with the replacement").isZero();
+        assertThat(o.health.connectFailures()).as("the run ended with the replacement").isZero();
     }
 
     @Test

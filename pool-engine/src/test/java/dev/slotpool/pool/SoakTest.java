@@ -286,7 +286,7 @@ class SoakTest {
      */
     private static Boolean s2Consistent(ConnectionPool pool, Map<String, StubDatabase> dbs) {
         for (Origin o : pool.origins.all()) {
-            if (o.status().detected() || o.attempts.stream().anyMatch(a -> a.probe)) {
+            if (o.status().detected() || o.health.attempts().stream().anyMatch(a -> a.probe)) {
                 return null;
             }
         }

@@ -8,8 +8,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.sql.Driver;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -63,35 +61,8 @@ public final class Origin {
     public final AtomicLong retiredBorrows = new AtomicLong();
     /** Statement cache counts of this origin's closed connections (live ones count in their own cache). */
     public final StatementCacheTotals retiredStatements = new StatementCacheTotals();
-    /** Failed connects and probes in a row, and unanswered periods (see {@code FailureDetector}). */
-    public final AtomicInteger connectFailures = new AtomicInteger();
-    /** For a discovery group: new connections in a row that landed on a discovered origin not UP. */
-    public final AtomicInteger landedAway = new AtomicInteger();
-    /** Lent connections evicted for a connection-level error in a row (see {@code FailureDetector}). */
-    public final AtomicInteger brokenInARow = new AtomicInteger();
-    /** The last connect failure (sanitized), kept while {@link #connectFailures} is not zero. */
-    public volatile java.sql.SQLException lastFailure;
-    /** Earliest next connection attempt after a failure (ticker time); racy but benign: a creator may try a
-     * little early or late. */
-    public volatile long nextAttemptAt;
-    /** Mean connect time since the last connect failure (0: none yet); fed by connect threads, reset by the
-     * failure detector. */
-    public final MovingMean createTime = new MovingMean();
-    /** Whether a connect or probe ever answered: from then on an unanswered attempt is judged by silenceTimeout,
-     * not connectTimeout. Set by the failure detector on the connect threads and never cleared: racy but benign,
-     * every writer stores true. */
-    public volatile boolean answered;
-    /** Connects and probes running now, on their own threads. */
-    public final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
-    /** A probe is wanted (a failed validation, or every connection stuck); cleared when one starts. */
-    public volatile boolean probeWanted;
-    /** Claimed by CAS by the thread that starts this origin's probe, released once its attempt is unlisted:
-     * one probe at a time ({@code Probes} only). */
-    public final AtomicBoolean probing = new AtomicBoolean();
-    /** Earliest next probe of an UP origin (ticker time), pushed back after each probe that answered. */
-    public volatile long nextProbeAt;
-    /** The last push-back; doubles while probes keep answering (written by probe threads, one at a time). */
-    public volatile long probeSpacingNanos;
+    /** What the failure detector and its probes know about this origin: runs, back-off, attempts, probes. */
+    public final OriginHealth health;
 
     /** Latency-aware balancing: mean borrow-to-return time fed by the same 1-in-16 return samples as the
      * creator's estimate, and their count (racy but benign, as the mean). */
@@ -106,7 +77,7 @@ public final class Origin {
     public Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
         this.config = config;
         this.parent = parent;
-        this.nextAttemptAt = now;
+        this.health = new OriginHealth(now);
         this.status = OriginStatus.up("configured", now);
         this.name = config.name();
         this.driver = driver;
@@ -147,7 +118,7 @@ public final class Origin {
 
     /** Whether this origin may receive a new connection now (cap and back-off). */
     public boolean hasRoom(int poolMax, long now) {
-        return occupied.get() < cap(poolMax) && now - nextAttemptAt >= 0;
+        return occupied.get() < cap(poolMax) && health.mayAttempt(now);
     }
 
     /** The most connections this origin (or discovery group) may have: its own cap, else the pool's. */

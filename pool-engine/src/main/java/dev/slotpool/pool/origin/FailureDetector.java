@@ -121,21 +121,19 @@ public final class FailureDetector {
      * the origin has answered before, connectTimeout until then (a first connect gets HikariCP's budget).
      */
     public long unansweredAfterNanos(Origin o) {
-        return o.answered ? silenceNanos : connectTimeoutNanos;
+        return o.health.answered() ? silenceNanos : connectTimeoutNanos;
     }
 
     // ---- evidence ------------------------------------------------------------------------------------------
 
     /** A connect or probe failed: back off, keep the failure for timeout messages, maybe mark the origin DOWN. */
     public void connectFailed(Origin o, SQLException sanitized, long now) {
-        o.lastFailure = sanitized;
-        o.createTime.reset(); // not known to answer until it connects again: one attempt at a time
-        int failures = o.connectFailures.incrementAndGet();
+        int failures = o.health.connectFailed(sanitized); // not known to answer until it connects again
         // A refused login fails the same way until someone changes the credentials: fast retries only add
         // failed logins (which can lock the account), so it backs off to the maximum at once.
         boolean refused = SqlErrors.isAuthenticationFailure(sanitized);
         long backoff = refused ? backoffMaxNanos : backoffNanos(failures);
-        o.nextAttemptAt = now + backoff;
+        o.health.backOffUntil(now + backoff);
         String detail = refused ? "authentication failed (SQLState " + sanitized.getSQLState() + ", vendor code "
                 + sanitized.getErrorCode() + "; next attempt in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms): "
                 + sanitized.getMessage() : sanitized.getMessage();
@@ -161,7 +159,7 @@ public final class FailureDetector {
             events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, refusing new sessions: " + failures
                     + " consecutive connection failures while its " + sessions.live + " session(s) answer; they keep "
                     + "serving, none is closed; next connect in "
-                    + TimeUnit.NANOSECONDS.toMillis(Math.max(0, o.nextAttemptAt - now)) + " ms; last: "
+                    + TimeUnit.NANOSECONDS.toMillis(Math.max(0, o.health.nextAttemptAt() - now)) + " ms; last: "
                     + last.getMessage(), System.Logger.Level.WARNING);
         }
     }
@@ -193,24 +191,18 @@ public final class FailureDetector {
     /** A connect succeeded: the run of connect failures ends, and so does the failure it kept; an origin that was
      * refusing new sessions accepts them again. */
     public void connected(Origin o) {
-        if (!o.answered) {
-            o.answered = true;
+        int run = o.health.endConnectRun();
+        if (threshold > 0 && run >= threshold && o.isUp()) {
+            events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, accepting new sessions again: a connect "
+                    + "succeeded after " + run + " failures", System.Logger.Level.INFO);
         }
-        if (o.connectFailures.get() != 0) {
-            int run = o.connectFailures.getAndSet(0);
-            if (threshold > 0 && run >= threshold && o.isUp()) {
-                events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, accepting new sessions again: a connect "
-                        + "succeeded after " + run + " failures", System.Logger.Level.INFO);
-            }
-        }
-        o.lastFailure = null;
     }
 
     /** Whether the origin is refusing new sessions: UP, with a run of connect failures at the threshold that did
      * not take it DOWN (its sessions answer). A discovered origin shows its group's. */
     public boolean refusingNewSessions(Origin o) {
         Origin connected = o.parent != null ? o.parent : o;
-        return threshold > 0 && o.isUp() && connected.connectFailures.get() >= threshold;
+        return threshold > 0 && o.isUp() && connected.health.connectFailures() >= threshold;
     }
 
     /**
@@ -219,9 +211,9 @@ public final class FailureDetector {
      * first landing of a run is reported. Not a failure of the server: it does not count toward DOWN.
      */
     public void landedOnOriginNotUp(Origin group, Origin landed, long now) {
-        int n = group.landedAway.incrementAndGet();
+        int n = group.health.countLandedAway();
         long backoff = backoffNanos(n);
-        group.nextAttemptAt = now + backoff;
+        group.health.backOffUntil(now + backoff);
         events.emit(PoolEvent.Type.CREATION_FAILED, group.name, null, "a new connection landed on origin '"
                 + landed.name + "', which is " + landed.state() + ": closed; " + n + " such landing(s) in a row, next "
                 + "connect in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms",
@@ -230,9 +222,7 @@ public final class FailureDetector {
 
     /** A discovery group's connection landed on an UP origin: its run of landings elsewhere ends. */
     public void landedOnOriginUp(Origin group) {
-        if (group.landedAway.get() != 0) {
-            group.landedAway.set(0);
-        }
+        group.health.endLandedAwayRun();
     }
 
     /** A lent connection was evicted; only a connection-level error counts toward DOWN. */
@@ -241,32 +231,27 @@ public final class FailureDetector {
             return;
         }
         SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
-        markDownAt(o, o.brokenInARow.incrementAndGet(), "connection errors in a row", sanitized,
+        markDownAt(o, o.health.evicted(), "connection errors in a row", sanitized,
                 ticker.nanoTime());
     }
 
     /** A connection came back healthy: the run of connection errors ends. Read first, so the return path writes
      * the shared count only right after an error. */
     public void healthyReturn(Origin o) {
-        if (o.brokenInARow.get() != 0) {
-            o.brokenInARow.set(0);
-        }
+        o.health.endBrokenRun();
     }
 
     /** A validation failed: not counted (a firewall may have killed an idle connection), but worth a probe. */
     public void validationFailed(Origin o) {
-        if (o.isUp() && !o.probeWanted) {
-            o.probeWanted = true;
+        if (o.isUp() && !o.health.probeWanted()) {
+            o.health.wantProbe();
             wakeCreators.run();
         }
     }
 
     private void markDownAt(Origin o, int failures, String what, SQLException last, long now) {
         if (threshold > 0 && failures >= threshold && o.state() == OriginState.UP) {
-            long next = now + backoffNanos(failures);
-            if (o.nextAttemptAt - next < 0) {
-                o.nextAttemptAt = next; // never sooner than a back-off already set (a refused login's maximum)
-            }
+            o.health.backOffAtLeastUntil(now + backoffNanos(failures));
             operations.detectedDown(o, failures + " " + what + "; last: " + last.getMessage(), now);
             wakeHousekeeper.run();
         }
@@ -281,8 +266,8 @@ public final class FailureDetector {
     public SQLException currentFailure() {
         SQLException newest = null;
         for (Origin o : origins.configured()) {
-            SQLException f = o.lastFailure;
-            if (f != null && o.connectFailures.get() > 0) {
+            SQLException f = o.health.currentFailure();
+            if (f != null) {
                 newest = f;
             }
         }
@@ -296,7 +281,7 @@ public final class FailureDetector {
     public int unanswered(long now) {
         int n = 0;
         for (Origin o : origins.configured()) {
-            for (ConnectAttempt a : o.attempts) {
+            for (ConnectAttempt a : o.health.attempts()) {
                 if (now - a.startedAt >= silenceNanos) {
                     n++;
                 }
@@ -326,7 +311,7 @@ public final class FailureDetector {
     }
 
     private void countUnanswered(Origin o, long now) {
-        for (ConnectAttempt a : o.attempts) {
+        for (ConnectAttempt a : o.health.attempts()) {
             long periods = (now - a.startedAt) / a.unansweredAfterNanos;
             while (a.countedPeriods < periods && !a.finished()) {
                 a.countedPeriods++;
@@ -369,19 +354,19 @@ public final class FailureDetector {
         long due = now + OriginStatus.NEVER;
         long stuck = probes.stuckNanos();
         for (Origin o : origins.configured()) {
-            for (ConnectAttempt a : o.attempts) {
+            for (ConnectAttempt a : o.health.attempts()) {
                 due = ahead(due, a.startedAt + (a.countedPeriods + 1) * a.unansweredAfterNanos, now);
             }
-            if (!Probes.probeable(o) || !o.attempts.isEmpty()) {
+            if (!Probes.probeable(o) || !o.health.attempts().isEmpty()) {
                 continue;
             }
             OriginStatus st = o.status();
             if (st.state() == OriginState.DOWN && st.detected()) {
-                due = ahead(due, o.nextAttemptAt, now);
-            } else if (st.state() == OriginState.UP && !o.probeWanted) {
+                due = ahead(due, o.health.nextAttemptAt(), now);
+            } else if (st.state() == OriginState.UP && !o.health.probeWanted()) {
                 long since = probes.stuckSince(o);
                 if (since != Long.MAX_VALUE) {
-                    due = ahead(due, Math.max(since + stuck, Math.max(o.nextProbeAt, o.nextAttemptAt)), now);
+                    due = ahead(due, Math.max(since + stuck, Math.max(o.health.nextProbeAt(), o.health.nextAttemptAt())), now);
                 }
             }
         }

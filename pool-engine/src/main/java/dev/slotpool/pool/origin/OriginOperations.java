@@ -279,10 +279,7 @@ public final class OriginOperations {
 
     private void afterUp(Origin o) {
         drains.close(o, CloseReason.ORIGIN_NOT_UP);
-        o.connectFailures.set(0);
-        o.brokenInARow.set(0);
-        o.lastFailure = null;
-        o.nextAttemptAt = ticker.nanoTime();
+        o.health.endFailureRuns(ticker.nanoTime());
         wakeCreators.run();
     }
 

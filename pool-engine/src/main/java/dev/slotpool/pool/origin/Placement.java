@@ -65,15 +65,15 @@ public final class Placement {
      * side.
      */
     private Attempt attempt(Origin o, long now) {
-        if (o.probeWanted) {
+        if (o.health.probeWanted()) {
             return Attempt.SKIP;
         }
         Attempt verdict = Attempt.ACCEPT;
-        for (ConnectAttempt a : o.attempts) {
+        for (ConnectAttempt a : o.health.attempts()) {
             if (a.probe || now - a.startedAt >= slowNanos()) {
                 return Attempt.SKIP;
             }
-            if (o.createTime.nanos() == 0) {
+            if (o.health.meanConnectNanos() == 0) {
                 verdict = Attempt.WAIT;
             }
         }
@@ -88,10 +88,10 @@ public final class Placement {
      * it reads: of two that race, at least one sees the other.
      */
     public boolean mayStart(Origin o, ConnectAttempt mine) {
-        if (o.probeWanted || o.probing.get()) {
+        if (o.health.probeWanted() || o.health.probing()) {
             return false;
         }
-        return o.createTime.nanos() != 0 || o.attempts.peek() == mine;
+        return o.health.meanConnectNanos() != 0 || o.health.attempts().peek() == mine;
     }
 
     /** A connect running longer than this is slow (see {@link #attempt}); at most silenceTimeout. */

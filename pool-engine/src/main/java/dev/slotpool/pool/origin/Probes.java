@@ -92,10 +92,10 @@ final class Probes {
     void wantStuck(long now) {
         long stuck = stuckNanos();
         for (Origin o : origins.configured()) {
-            if (probeable(o) && o.isUp() && !o.probeWanted && o.attempts.isEmpty() && now - o.nextProbeAt >= 0
-                    && now - o.nextAttemptAt >= 0
+            if (probeable(o) && o.isUp() && !o.health.probeWanted() && o.health.attempts().isEmpty() && now - o.health.nextProbeAt() >= 0
+                    && o.health.mayAttempt(now)
                     && stuckSince(o) != Long.MAX_VALUE && now - stuckSince(o) >= stuck) {
-                o.probeWanted = true;
+                o.health.wantProbe();
             }
         }
     }
@@ -104,38 +104,38 @@ final class Probes {
      * the housekeeper. A probe thread that cannot start throws here, its room released. */
     void startDue(long now) {
         for (Origin o : origins.configured()) {
-            if (!probeable(o) || !o.attempts.isEmpty() || !due(o, o.status(), now)) {
+            if (!probeable(o) || !o.health.attempts().isEmpty() || !due(o, o.status(), now)) {
                 continue;
             }
             // CAS, held until the probe's attempt is unlisted: one probe at a time, however many threads find it
             // due at once (the creators and the housekeeper wake at the same nextAttemptAt). The winner looks
             // again: a probe that ended after the first look has pushed the back-off back or answered.
-            if (!o.probing.compareAndSet(false, true)) {
+            if (!o.health.claimProbe()) {
                 continue;
             }
             OriginStatus status = o.status();
-            boolean doubted = status.state() == OriginState.UP && o.probeWanted;
-            if (!o.attempts.isEmpty() || !due(o, status, now) || !claimRoom(o)) {
-                o.probing.set(false);
+            boolean doubted = status.state() == OriginState.UP && o.health.probeWanted();
+            if (!o.health.attempts().isEmpty() || !due(o, status, now) || !claimRoom(o)) {
+                o.health.releaseProbe();
                 continue;
             }
-            o.probeWanted = false;
+            o.health.probeStarting();
             long unansweredAfter = unansweredAfterNanos.applyAsLong(o);
             // A probe's validation is bounded by its unanswered period too: a probe is a connect that must answer
             // in time.
             int validationSeconds = (int) Math.max(1,
                     TimeUnit.NANOSECONDS.toSeconds(Math.min(validationNanos, unansweredAfter)));
             try {
-                ConnectAttempt.list(o.attempts, now, true, unansweredAfter, () -> probe(o, status, validationSeconds),
+                ConnectAttempt.list(o.health.attempts(), now, true, unansweredAfter, () -> probe(o, status, validationSeconds),
                         () -> probeEnded(o)).start(threads, o.name);
             } catch (Throwable e) {
                 // No thread, so no probe: its room goes back and the origin stays due; the caller backs off.
                 capacity.unclaim(o);
                 operations.finishDrain(o);
                 if (doubted) {
-                    o.probeWanted = true;
+                    o.health.wantProbe();
                 }
-                o.probing.set(false);
+                o.health.releaseProbe();
                 throw e;
             }
         }
@@ -143,14 +143,14 @@ final class Probes {
 
     /** A DOWN origin the pool marked by itself, past its back-off; or an UP one whose probe is wanted. */
     private static boolean due(Origin o, OriginStatus status, long now) {
-        return status.state() == OriginState.DOWN && status.detected() && now - o.nextAttemptAt >= 0
-                || status.state() == OriginState.UP && o.probeWanted;
+        return status.state() == OriginState.DOWN && status.detected() && o.health.mayAttempt(now)
+                || status.state() == OriginState.UP && o.health.probeWanted();
     }
 
     /** The probe's attempt is unlisted, its outcome counted: the origin may be probed again, and the creators
      * look again (they may now plan for it). */
     private void probeEnded(Origin o) {
-        o.probing.set(false);
+        o.health.releaseProbe();
         wakeCreators.run();
     }
 
@@ -227,8 +227,7 @@ final class Probes {
         outcomes.answered(o, before, now);
         if (before.state() != OriginState.DOWN) {
             // Slow statements, not a silent server: look again later, twice as late each time.
-            o.probeSpacingNanos = Math.min(Math.max(2 * o.probeSpacingNanos, stuckNanos()), TimeUnit.MINUTES.toNanos(10));
-            o.nextProbeAt = now + o.probeSpacingNanos;
+            o.health.probeAnswered(now, stuckNanos());
         }
     }
 
