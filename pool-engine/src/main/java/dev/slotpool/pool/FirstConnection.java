@@ -81,7 +81,7 @@ final class FirstConnection {
             String why = last != null ? last.getMessage()
                     : o.weight == 0 ? "not tried (weight 0)" : "no attempt ended yet";
             failures.put(o.name, why);
-            m.append("\n    origin ").append(Origins.describe(o.config)).append(": ").append(why);
+            m.append("\n    origin ").append(Origin.describe(o.config)).append(": ").append(why);
             if (last != null) {
                 newest = last;
             }

@@ -94,7 +94,7 @@ final class Snapshots {
     /** One pass; with {@code slots}, every live slot's snapshot too. */
     private PoolSnapshot takeOnce(boolean slots) {
         long now = ticker.nanoTime();
-        Origin[] known = origins.all();
+        Origin[] known = origins.lending();
         Map<Origin, Counts> byOrigin = new IdentityHashMap<>();
         for (Origin o : known) {
             byOrigin.put(o, new Counts());
@@ -123,8 +123,8 @@ final class Snapshots {
         for (Origin o : known) {
             Counts c = byOrigin.get(o);
             int creating = creatingByOrigin.get(o);
-            long borrows = o.retiredBorrows.get() + c.borrows;
-            retired += o.retiredBorrows.get();
+            long borrows = o.closedConnectionBorrows.get() + c.borrows;
+            retired += o.closedConnectionBorrows.get();
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
@@ -198,7 +198,7 @@ final class Snapshots {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.health.connectFailures(), o.health.brokenInARow());
-            StatementCacheTotals retired = o.retiredStatements;
+            StatementCacheTotals retired = o.closedConnectionStatements;
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
                     cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,

@@ -166,7 +166,7 @@ class SoakTest {
                 if (pool.capacity.occupied() > MAX) {
                     s3.incrementAndGet();
                 }
-                for (Origin o : pool.origins.all()) {
+                for (Origin o : pool.origins.lending()) {
                     if (o.occupied.get() > (o.name.equals("c") ? CAP_C : MAX)) {
                         s3Origin.incrementAndGet();
                     }
@@ -285,7 +285,7 @@ class SoakTest {
      * and no origin being probed (a probe opens a connection that never enters a slot).
      */
     private static Boolean s2Consistent(ConnectionPool pool, Map<String, StubDatabase> dbs) {
-        for (Origin o : pool.origins.all()) {
+        for (Origin o : pool.origins.lending()) {
             if (o.status().detected() || o.health.attempts().stream().anyMatch(a -> a.probe)) {
                 return null;
             }

@@ -113,12 +113,12 @@ public final class Closing {
         // both, so a snapshot taken meanwhile counts them once (it looks again).
         retiring.incrementAndGet();
         table.empty(e.slot);
-        e.origin.retiredBorrows.addAndGet(e.borrowCount);
-        e.origin.retiredStatements.retire(e.statementCache);
+        e.origin.closedConnectionBorrows.addAndGet(e.borrowCount);
+        e.origin.closedConnectionStatements.retire(e.statementCache);
         retiring.incrementAndGet();
         capacity.closed(e.origin);
         if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {
-            e.origin.brokenCloses.incrementAndGet();
+            e.origin.load.brokenClose();
         }
         events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
         after.closed(e, reason);

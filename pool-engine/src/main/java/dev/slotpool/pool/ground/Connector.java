@@ -18,10 +18,17 @@ public final class Connector {
 
     private final CredentialsProvider credentials;
     private final UserCode userCode;
+    private final SessionSetup setup;
 
-    public Connector(CredentialsProvider credentials, UserCode userCode) {
+    public Connector(CredentialsProvider credentials, UserCode userCode, SessionSetup setup) {
         this.credentials = credentials;
         this.userCode = userCode;
+        this.setup = setup;
+    }
+
+    /** Applies the configured session state to a connection {@link #connect} opened (see {@link SessionSetup}). */
+    public void setUp(Connection c) throws SQLException {
+        setup.apply(c);
     }
 
     public Connection connect(Origin o) throws SQLException {

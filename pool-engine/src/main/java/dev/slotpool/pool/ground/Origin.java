@@ -1,5 +1,6 @@
 package dev.slotpool.pool.ground;
 
+import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.jdbc.StatementCacheTotals;
@@ -7,6 +8,9 @@ import dev.slotpool.jdbc.StatementCacheTotals;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,30 +53,20 @@ public final class Origin {
     public volatile boolean weightPinned;
     /** A discovered origin the pool forgot (no connection for a while): a connection landing on it is not lent. */
     public volatile boolean forgotten;
-    /** Whether, and since when (ticker time), a discovered origin has had no connection (housekeeper only). */
-    public boolean seenEmpty;
-    public long emptySince;
 
     /** Live connections plus those being opened (S3 per origin). Changed on creation and close only. */
     public final AtomicInteger occupied = new AtomicInteger();
     /** Connections being opened now. */
     public final AtomicInteger creating = new AtomicInteger();
     /** Borrows of connections of this origin that have since been closed (live ones count in their entry). */
-    public final AtomicLong retiredBorrows = new AtomicLong();
+    public final AtomicLong closedConnectionBorrows = new AtomicLong();
     /** Statement cache counts of this origin's closed connections (live ones count in their own cache). */
-    public final StatementCacheTotals retiredStatements = new StatementCacheTotals();
+    public final StatementCacheTotals closedConnectionStatements = new StatementCacheTotals();
     /** What the failure detector and its probes know about this origin: runs, back-off, attempts, probes. */
     public final OriginHealth health;
 
-    /** Latency-aware balancing: mean borrow-to-return time fed by the same 1-in-16 return samples as the
-     * creator's estimate, and their count (racy but benign, as the mean). */
-    public final MovingMean holdTime = new MovingMean();
-    public volatile long holdSamples;
-    /** Connections of this origin closed as broken (fatal SQL error, failed validation). */
-    public final AtomicLong brokenCloses = new AtomicLong();
-    /** The two counts above at the housekeeper's last visit (housekeeper thread only). */
-    public long seenSamples;
-    public long seenBroken;
+    /** Latency-aware balancing's samples (see {@link OriginLoad}). */
+    public final OriginLoad load = new OriginLoad();
 
     public Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
         this.config = config;
@@ -111,11 +105,6 @@ public final class Origin {
         return parent == null && config.originQuery() != null;
     }
 
-    public void sampleHold(long nanos) {
-        holdTime.sample(nanos);
-        holdSamples = holdSamples + 1;
-    }
-
     /** Whether this origin may receive a new connection now (cap and back-off). */
     public boolean hasRoom(int poolMax, long now) {
         return occupied.get() < cap(poolMax) && health.mayAttempt(now);
@@ -125,6 +114,42 @@ public final class Origin {
     public int cap(int poolMax) {
         return config.maxConnections() == 0 ? poolMax : config.maxConnections();
     }
+
+    /** The driver of a configured origin: {@code driverClassName}'s when set, else DriverManager's for the URL. */
+    public static Driver driverFor(OriginConfig c, String driverClassName) {
+        try {
+            String cls = driverClassName;
+            if (cls != null) {
+                return (Driver) Class.forName(cls, true, Thread.currentThread().getContextClassLoader())
+                        .getDeclaredConstructor().newInstance();
+            }
+            return DriverManager.getDriver(c.url());
+        } catch (SQLException | ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException("origin '" + c.name() + "': no JDBC driver for "
+                    + describe(c) + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** The properties a connect passes to the driver: the configured ones, user and password. */
+    public static Properties connectProperties(OriginConfig c) {
+        Properties p = new Properties();
+        for (Map.Entry<String, String> e : c.connectionProperties().entrySet()) {
+            p.setProperty(e.getKey(), e.getValue());
+        }
+        if (c.username() != null) {
+            p.setProperty("user", c.username());
+        }
+        if (c.password() != null) {
+            p.setProperty("password", c.password());
+        }
+        return p;
+    }
+
+    /** An origin's name and redacted URL, for messages. */
+    public static String describe(OriginConfig o) {
+        return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
+    }
+
 
     @Override
     public String toString() {

@@ -14,12 +14,27 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PoolThreads {
 
+    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
     private final String poolName;
     private final ThreadFactory factory;
+    private final long backoffMaxNanos;
 
     public PoolThreads(PoolConfig config) {
         this.poolName = config.name();
         this.factory = config.threadFactory() != null ? config.threadFactory() : Thread::new;
+        this.backoffMaxNanos = config.creationBackoffMax().toNanos();
+    }
+
+    /** How long a pool thread whose loop failed {@code failures} times in a row waits before it tries again. */
+    public long backoffNanos(int failures) {
+        return backoffNanos(failures, backoffMaxNanos);
+    }
+
+    /** 50 ms doubling with each failure in a row, up to {@code maxNanos} (creationBackoffMax). */
+    public static long backoffNanos(int failures, long maxNanos) {
+        long b = FIRST_BACKOFF_NANOS << Math.min(30, Math.max(0, failures - 1));
+        return Math.min(b, maxNanos);
     }
 
     /** A daemon thread for {@code job}, not started yet. */

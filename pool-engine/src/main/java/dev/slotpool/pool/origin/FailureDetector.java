@@ -1,28 +1,22 @@
 package dev.slotpool.pool.origin;
 
-import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.SqlErrors;
-import dev.slotpool.pool.ground.Capacity;
-import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.ConnectAttempt;
-import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.Secrets;
-import dev.slotpool.pool.ground.SessionSetup;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 
 /**
  * Decides by itself when an origin is DOWN and when it answers again (docs/architecture.md, "Failure detection").
@@ -55,44 +49,35 @@ import java.util.function.LongSupplier;
  */
 public final class FailureDetector {
 
-    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
     private final Ticker ticker;
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
-    private final Closing closing;
     private final OriginOperations operations;
     private final Events events;
     private final Probes probes;
     private final Runnable wakeCreators;
     private final Runnable wakeHousekeeper;
-    private final boolean abortBorrowedOnDown;
     private final long connectTimeoutNanos;
     private final long silenceNanos;
     private final long backoffMaxNanos;
-    private final long graceNanos;
     private final int threshold;
 
-    public FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-                    Closing closing, OriginOperations operations, Events events, Connector connector,
-                    SessionSetup setup, LongSupplier meanHoldNanos, Runnable wakeCreators, Runnable wakeHousekeeper,
-                    BooleanSupplier shutdown) {
+    public FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table,
+                           OriginOperations operations, Events events, Probes probes, Runnable wakeCreators,
+                           Runnable wakeHousekeeper) {
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
-        this.closing = closing;
         this.operations = operations;
         this.events = events;
         this.wakeCreators = wakeCreators;
         this.wakeHousekeeper = wakeHousekeeper;
-        this.abortBorrowedOnDown = config.abortBorrowedOnDown();
         this.connectTimeoutNanos = config.connectTimeout().toNanos();
         this.silenceNanos = config.silenceTimeout().toNanos();
         this.backoffMaxNanos = config.creationBackoffMax().toNanos();
-        this.graceNanos = config.downGracePeriod().toNanos();
         this.threshold = config.downAfterFailures();
-        this.probes = new Probes(config, origins, table, capacity, closing, operations, connector, setup,
-                meanHoldNanos, wakeCreators, shutdown, new ProbeOutcomes(), this::unansweredAfterNanos);
+        this.probes = probes;
+        probes.reportTo(new ProbeOutcomes());
     }
 
     /** A probe's outcome counts like a connect's; one that answers brings back an origin the pool marked DOWN. */
@@ -108,6 +93,11 @@ public final class FailureDetector {
         @Override
         public void failed(Origin o, SQLException sanitized, long now) {
             connectFailed(o, sanitized, now);
+        }
+
+        @Override
+        public long unansweredAfterNanos(Origin o) {
+            return FailureDetector.this.unansweredAfterNanos(o);
         }
     }
 
@@ -258,8 +248,12 @@ public final class FailureDetector {
     }
 
     public long backoffNanos(int failures) {
-        long b = FIRST_BACKOFF_NANOS << Math.min(30, Math.max(0, failures - 1));
-        return Math.min(b, backoffMaxNanos);
+        return PoolThreads.backoffNanos(failures, backoffMaxNanos);
+    }
+
+    /** Starts the probes that are due and have room (creators call it before they plan: a close made room). */
+    public void startDueProbes(long now) {
+        probes.startDue(now);
     }
 
     /** The newest failure still current: of an origin whose connects keep failing. Null once they succeed. */
@@ -288,103 +282,5 @@ public final class FailureDetector {
             }
         }
         return n;
-    }
-
-    // ---- the housekeeper's look ----------------------------------------------------------------------------
-
-    /**
-     * Counts unanswered attempts, asks for probes of stuck origins and starts the probes due, and aborts the
-     * silent connections of origins the pool marked DOWN. Runs on the housekeeper.
-     */
-    public void check(long now) {
-        for (Origin o : origins.configured()) {
-            countUnanswered(o, now);
-        }
-        probes.wantStuck(now);
-        probes.startDue(now);
-        abortSilent(now);
-    }
-
-    /** Starts the probes that are due and have room (creators call it before they plan: a close made room). */
-    public void startDueProbes(long now) {
-        probes.startDue(now);
-    }
-
-    private void countUnanswered(Origin o, long now) {
-        for (ConnectAttempt a : o.health.attempts()) {
-            long periods = (now - a.startedAt) / a.unansweredAfterNanos;
-            while (a.countedPeriods < periods && !a.finished()) {
-                a.countedPeriods++;
-                connectFailed(o, new SQLException("origin '" + o.name + "': no answer to a "
-                        + (a.probe ? "probe" : "connect") + " within " + a.countedPeriods + " x "
-                        + (a.unansweredAfterNanos == connectTimeoutNanos ? "connectTimeout (" : "silenceTimeout (")
-                        + TimeUnit.NANOSECONDS.toMillis(a.unansweredAfterNanos) + " ms)", "08001"), now);
-            }
-        }
-    }
-
-    /** Aborts borrowed connections of origins the pool marked DOWN that have been silent for the grace period. */
-    private void abortSilent(long now) {
-        if (!abortBorrowedOnDown) {
-            return;
-        }
-        table.visit((state, e) -> {
-            if (state != SlotState.BORROWED) {
-                return true;
-            }
-            long stamp = e.stamp(); // the borrow judged silent: a later one of this connection is not aborted for it
-            if (PooledConnection.isLent(stamp) && silentOnDetectedDown(e, stamp, now)) {
-                closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP);
-            }
-            return true;
-        });
-    }
-
-    private boolean silentOnDetectedDown(PooledConnection e, long stamp, long now) {
-        OriginStatus st = e.origin.status();
-        return st.state() == OriginState.DOWN && st.detected() && now - e.lastActivity(stamp, now) >= graceNanos;
-    }
-
-    /**
-     * The next instant (ticker time) at which {@link #check} has something to do. Only instants still ahead
-     * count: what was due has been done by the check that just ran, or waits for room, whose close wakes the
-     * creators (they start due probes), so the housekeeper never spins on it.
-     */
-    public long nextDue(long now) {
-        long due = now + OriginStatus.NEVER;
-        long stuck = probes.stuckNanos();
-        for (Origin o : origins.configured()) {
-            for (ConnectAttempt a : o.health.attempts()) {
-                due = ahead(due, a.startedAt + (a.countedPeriods + 1) * a.unansweredAfterNanos, now);
-            }
-            if (!Probes.probeable(o) || !o.health.attempts().isEmpty()) {
-                continue;
-            }
-            OriginStatus st = o.status();
-            if (st.state() == OriginState.DOWN && st.detected()) {
-                due = ahead(due, o.health.nextAttemptAt(), now);
-            } else if (st.state() == OriginState.UP && !o.health.probeWanted()) {
-                long since = probes.stuckSince(o);
-                if (since != Long.MAX_VALUE) {
-                    due = ahead(due, Math.max(since + stuck, Math.max(o.health.nextProbeAt(), o.health.nextAttemptAt())), now);
-                }
-            }
-        }
-        if (abortBorrowedOnDown) {
-            long[] abortDue = {due};
-            table.visit((state, e) -> {
-                long stamp = e.stamp();
-                if (state == SlotState.BORROWED && PooledConnection.isLent(stamp) && e.origin.status().detected()) {
-                    abortDue[0] = ahead(abortDue[0], e.lastActivity(stamp, now) + graceNanos, now);
-                }
-                return true;
-            });
-            due = abortDue[0];
-        }
-        return due;
-    }
-
-    private static long ahead(long due, long at, long now) {
-        return at - now > 0 ? Math.min(due, at) : due;
     }
 }

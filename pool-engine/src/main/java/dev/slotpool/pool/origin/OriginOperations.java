@@ -7,7 +7,6 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
-import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
@@ -44,9 +43,9 @@ public final class OriginOperations {
     private final OriginSelector originSelector;
     private final Rebalancer rebalancer;
 
-    public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-                     Closing closing, PacedDrains drains, Events events, Runnable wakeCreators,
-                     Runnable wakeHousekeeper) {
+    public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
+                            PacedDrains drains, Rebalancer rebalancer, Events events, Runnable wakeCreators,
+                            Runnable wakeHousekeeper) {
         this.ticker = config.ticker();
         this.latency = config.balancing() == Balancing.LATENCY;
         this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
@@ -58,9 +57,8 @@ public final class OriginOperations {
         this.events = events;
         this.wakeCreators = wakeCreators;
         this.wakeHousekeeper = wakeHousekeeper;
-        this.originSelector = new OriginSelector(origins::all, origins::find);
-        this.rebalancer = new Rebalancer(origins, table, config, capacity, events,
-                e -> closing.closeIfIdle(e, CloseReason.REBALANCED), wakeCreators);
+        this.originSelector = new OriginSelector(origins::lending, origins::find);
+        this.rebalancer = rebalancer;
     }
 
     /**
@@ -130,32 +128,7 @@ public final class OriginOperations {
 
     /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
     public void rebalance(Map<String, Integer> weights) {
-        if (weights == null || weights.isEmpty()) {
-            throw new IllegalArgumentException("rebalance needs at least one origin weight");
-        }
-        List<String> problems = new ArrayList<>();
-        Map<Origin, Integer> resolved = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> w : weights.entrySet()) {
-            Origin o = origins.find(w.getKey());
-            if (o == null) {
-                problems.add("unknown origin '" + w.getKey() + "'");
-            } else if (w.getValue() == null || w.getValue() < 0) {
-                problems.add("weight of '" + w.getKey() + "' must be ≥ 0 (was " + w.getValue() + ")");
-            } else {
-                resolved.put(o, w.getValue());
-            }
-        }
-        int total = 0;
-        for (Origin o : origins.all()) {
-            total += resolved.getOrDefault(o, o.baseWeight);
-        }
-        if (problems.isEmpty() && total == 0) {
-            problems.add("at least one origin needs a weight > 0");
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("rebalance rejected: " + String.join("; ", problems)
-                    + " (known origins: " + originSelector.known() + ")");
-        }
+        Map<Origin, Integer> resolved = originSelector.weights(weights);
         resolved.forEach((o, w) -> {
             o.weightPinned = o.parent != null;
             o.baseWeight = w;
@@ -172,7 +145,7 @@ public final class OriginOperations {
         for (Origin o : origins.configured()) {
             w.put(o.name, o.config.weight());
         }
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             o.weightPinned = false;
         }
         rebalance(w);
@@ -211,7 +184,7 @@ public final class OriginOperations {
      * ({@link PacedDrains}), then drains that emptied turn DOWN. */
     public void dueWork(long now) {
         drains.dueWork(now);
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             finishDrain(o);
         }
         for (Origin o : origins.configured()) {
@@ -237,7 +210,7 @@ public final class OriginOperations {
      */
     public List<Origin> suspendAll(String reason, Duration abortAfter) {
         List<Origin> resume = new ArrayList<>();
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
                     ticker.nanoTime() + abortAfter.toNanos());
             OriginStatus st = o.status();

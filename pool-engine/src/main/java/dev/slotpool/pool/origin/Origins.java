@@ -1,7 +1,6 @@
 package dev.slotpool.pool.origin;
 
 import dev.slotpool.Balancing;
-import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
@@ -14,18 +13,16 @@ import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.EntryFilter;
 
 import java.sql.Connection;
-import java.sql.Driver;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,7 +42,9 @@ public final class Origins {
     private final String driverClassName;
     private final Origin[] configured;
     /** The origins connections belong to, with their borrow filters; replaced whole (copy and CAS). */
-    private final AtomicReference<Lending> all;
+    private final AtomicReference<Lending> lending;
+    /** Since when (ticker time) each discovered origin has had no connection (housekeeper thread only). */
+    private final Map<Origin, Long> emptySince = new HashMap<>();
 
     public Origins(PoolConfig config, Events events) {
         this.ticker = config.ticker();
@@ -54,22 +53,24 @@ public final class Origins {
         this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
         this.driverClassName = config.driverClassName();
         List<Origin> list = new ArrayList<>();
-        List<Origin> lending = new ArrayList<>();
+        List<Origin> lenders = new ArrayList<>();
         for (OriginConfig c : config.origins()) {
-            Origin o = new Origin(c, driverFor(c), properties(c), ticker.nanoTime(), null);
+            Origin o = new Origin(c, Origin.driverFor(c, driverClassName), Origin.connectProperties(c), ticker.nanoTime(),
+                    null);
             scaleForLatency(o);
             list.add(o);
             if (!o.discovers()) {
-                lending.add(o);
+                lenders.add(o);
             }
         }
         this.configured = list.toArray(new Origin[0]);
-        this.all = new AtomicReference<>(Lending.of(lending.toArray(new Origin[0])));
+        this.lending = new AtomicReference<>(Lending.of(lenders.toArray(new Origin[0])));
     }
 
-    /** The origins connections belong to (configured without a discovery query, and discovered). */
-    public Origin[] all() {
-        return all.get().origins;
+    /** The origins connections belong to: the configured ones without a discovery query, and the discovered
+     * ones (not the discovery sources, whose connections belong to the origin each landed on). */
+    public Origin[] lending() {
+        return lending.get().origins;
     }
 
     /** The configured origins, where creators open connections. */
@@ -79,7 +80,7 @@ public final class Origins {
 
     /** An origin connections belong to, or a configured one with a discovery query; null if none. */
     public Origin find(String name) {
-        for (Origin o : all()) {
+        for (Origin o : lending()) {
             if (o.name.equals(name)) {
                 return o;
             }
@@ -124,7 +125,7 @@ public final class Origins {
 
     private Origin discovered(Origin via, String reported, String[] dims) {
         while (true) {
-            Lending was = all.get();
+            Lending was = lending.get();
             Origin[] cur = was.origins;
             Origin same = named(cur, reported);
             if (same != null && same.parent == via) {
@@ -140,7 +141,7 @@ public final class Origins {
             scaleForLatency(found);
             Origin[] next = Arrays.copyOf(cur, cur.length + 1);
             next[cur.length] = found;
-            if (all.compareAndSet(was, Lending.of(next))) {
+            if (lending.compareAndSet(was, Lending.of(next))) {
                 events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
                         "discovered through origin '" + via.name + "' -> UP");
                 splitGroupWeights();
@@ -155,7 +156,7 @@ public final class Origins {
      * times it. Racy but benign: two callers compute the same split from the same state.
      */
     public void splitGroupWeights() {
-                Origin[] os = all();
+                Origin[] os = lending();
         for (Origin group : configured) {
             if (!group.discovers()) {
                 continue;
@@ -185,18 +186,19 @@ public final class Origins {
      * Housekeeper only. A connection that lands on a forgotten origin meanwhile is closed, not lent.
      */
     public void forgetEmpty(long now, long afterNanos) {
-        for (Origin o : all()) {
+        for (Origin o : lending()) {
             if (o.parent == null) {
                 continue;
             }
             OriginStatus st = o.status();
             boolean held = st.state() == OriginState.DRAINING || (st.state() == OriginState.DOWN && !st.detected());
             if (o.occupied.get() > 0 || held) {
-                o.seenEmpty = false;
-            } else if (!o.seenEmpty) {
-                o.seenEmpty = true;
-                o.emptySince = now;
-            } else if (now - o.emptySince >= afterNanos) {
+                emptySince.remove(o);
+                continue;
+            }
+            Long since = emptySince.putIfAbsent(o, now);
+            if (since != null && now - since >= afterNanos) {
+                emptySince.remove(o); // forgotten for good: a server found again is a new origin
                 forget(o, afterNanos);
             }
         }
@@ -205,12 +207,12 @@ public final class Origins {
     private void forget(Origin o, long afterNanos) {
         o.forgotten = true;
         while (true) {
-            Lending was = all.get();
+            Lending was = lending.get();
             List<Origin> rest = new ArrayList<>(Arrays.asList(was.origins));
             if (!rest.remove(o)) {
                 return;
             }
-            if (all.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
+            if (lending.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
                 events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
                         + "for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos) + " s");
                 splitGroupWeights();
@@ -242,7 +244,7 @@ public final class Origins {
      * available connections (the creator places connections by the same weights).
      */
     public EntryFilter<PooledConnection> pickByWeight() {
-        Lending lending = all.get();
+        Lending lending = this.lending.get();
         Origin[] os = lending.origins;
         if (os.length < 2) {
             return null;
@@ -271,45 +273,12 @@ public final class Origins {
     /** Sum of the weights of UP origins. */
     public int upWeight() {
         int total = 0;
-        for (Origin o : all()) {
+        for (Origin o : lending()) {
             if (o.isUp()) {
                 total += o.weight;
             }
         }
         return total;
-    }
-
-    private Driver driverFor(OriginConfig c) {
-        try {
-            String cls = driverClassName;
-            if (cls != null) {
-                return (Driver) Class.forName(cls, true, Thread.currentThread().getContextClassLoader())
-                        .getDeclaredConstructor().newInstance();
-            }
-            return DriverManager.getDriver(c.url());
-        } catch (SQLException | ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalArgumentException("origin '" + c.name() + "': no JDBC driver for "
-                    + describe(c) + " (" + e.getClass().getSimpleName() + ")");
-        }
-    }
-
-    private static Properties properties(OriginConfig c) {
-        Properties p = new Properties();
-        for (Map.Entry<String, String> e : c.connectionProperties().entrySet()) {
-            p.setProperty(e.getKey(), e.getValue());
-        }
-        if (c.username() != null) {
-            p.setProperty("user", c.username());
-        }
-        if (c.password() != null) {
-            p.setProperty("password", c.password());
-        }
-        return p;
-    }
-
-    /** An origin's name and redacted URL, for messages. */
-    public static String describe(OriginConfig o) {
-        return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
     }
 
     /** The origins connections belong to and, at the same index, the filter of a borrow that prefers one (made

@@ -129,7 +129,7 @@ public final class PacedDrains {
                 closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
             }
         }
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.status().abortBorrowedAt() >= 0;
         }
         if (abortDue) {
@@ -167,7 +167,7 @@ public final class PacedDrains {
                 due = Math.min(due, at);
             }
         }
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             long abortAt = o.status().abortBorrowedAt();
             if (!o.isUp() && o.occupied.get() > 0 && abortAt - now > 0) {
                 due = Math.min(due, abortAt);

@@ -4,6 +4,7 @@ import dev.slotpool.OriginState;
 import dev.slotpool.pool.ground.ConnectAttempt;
 import dev.slotpool.pool.ground.MovingMean;
 import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
 
 import java.util.concurrent.TimeUnit;
 
@@ -95,9 +96,29 @@ public final class Placement {
     }
 
     /** A connect running longer than this is slow (see {@link #attempt}); at most silenceTimeout. */
-    public long slowNanos() {
+    private long slowNanos() {
         long mean = connectTime.nanos();
         long slow = mean > 0 ? 4 * mean : COLD_SLOW_NANOS;
         return Math.min(slow, silenceNanos);
+    }
+
+    /** How long until a choice may change by itself: a back-off ends, or a connect under way turns slow (a
+     * connect that ends wakes the creators sooner). Far in the future when nothing is pending. */
+    public long untilChange(long now) {
+        long until = OriginStatus.NEVER;
+        long slow = slowNanos();
+        for (Origin o : origins.configured()) {
+            long backoff = o.health.nextAttemptAt() - now;
+            if (backoff > 0 && (o.isUp() || o.status().detected())) {
+                until = Math.min(until, backoff);
+            }
+            for (ConnectAttempt a : o.health.attempts()) {
+                long slowIn = a.startedAt + slow - now;
+                if (slowIn > 0) {
+                    until = Math.min(until, slowIn);
+                }
+            }
+        }
+        return until;
     }
 }

@@ -9,20 +9,18 @@ import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.ConnectAttempt;
 import dev.slotpool.pool.ground.Connector;
+import dev.slotpool.pool.ground.HoldTime;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.Secrets;
-import dev.slotpool.pool.ground.SessionSetup;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
-import java.util.function.ToLongFunction;
 
 /**
  * Probes for the {@link FailureDetector} (docs/architecture.md, "Failure detection"): a connect and a validation
@@ -31,17 +29,15 @@ import java.util.function.ToLongFunction;
  * (connections, none available, each borrowed longer than {@link #stuckNanos()}). A probe that answers on an UP
  * origin says the statements are merely slow: the next such probe waits twice as long.
  */
-final class Probes {
+public final class Probes {
 
-    /** Borrowed this long (or {@link #STUCK_HOLDS} mean holds, if longer) without a return looks stuck. */
-    private static final long STUCK_FLOOR_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int STUCK_HOLDS = 20;
-
-    /** What a probe found, for the detector to count. */
+    /** What a probe found, for the detector to count; and how long a probe starting now may go unanswered. */
     interface Outcomes {
         void answered(Origin o, OriginStatus before, long now);
 
         void failed(Origin o, SQLException sanitized, long now);
+
+        long unansweredAfterNanos(Origin o);
     }
 
     private final PoolThreads threads;
@@ -52,19 +48,16 @@ final class Probes {
     private final Closing closing;
     private final OriginOperations operations;
     private final Connector connector;
-    private final SessionSetup setup;
-    private final LongSupplier meanHoldNanos;
+    private final HoldTime holdTime;
     private final Runnable wakeCreators;
     private final BooleanSupplier shutdown;
     private final long validationNanos;
-    private final Outcomes outcomes;
-    /** The failure detector's unanswered period for an attempt starting now. */
-    private final ToLongFunction<Origin> unansweredAfterNanos;
+    /** The failure detector, which counts what probes find; set once by it, before any pool thread starts. */
+    private Outcomes outcomes;
 
-    Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-           OriginOperations operations, Connector connector, SessionSetup setup, LongSupplier meanHoldNanos,
-           Runnable wakeCreators, BooleanSupplier shutdown, Outcomes outcomes,
-           ToLongFunction<Origin> unansweredAfterNanos) {
+    public Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
+           OriginOperations operations, Connector connector, HoldTime holdTime, Runnable wakeCreators,
+           BooleanSupplier shutdown) {
         this.threads = new PoolThreads(config);
         this.ticker = config.ticker();
         this.origins = origins;
@@ -73,13 +66,15 @@ final class Probes {
         this.closing = closing;
         this.operations = operations;
         this.connector = connector;
-        this.setup = setup;
-        this.meanHoldNanos = meanHoldNanos;
+        this.holdTime = holdTime;
         this.wakeCreators = wakeCreators;
         this.shutdown = shutdown;
-        this.outcomes = outcomes;
-        this.unansweredAfterNanos = unansweredAfterNanos;
         this.validationNanos = config.validationTimeout().toNanos();
+    }
+
+    /** The failure detector hears what the probes find (it is built after them, and before any thread starts). */
+    void reportTo(Outcomes detector) {
+        this.outcomes = detector;
     }
 
     /** Only configured origins reached directly can be probed; a discovery group's URL picks its own server. */
@@ -120,7 +115,7 @@ final class Probes {
                 continue;
             }
             o.health.probeStarting();
-            long unansweredAfter = unansweredAfterNanos.applyAsLong(o);
+            long unansweredAfter = outcomes.unansweredAfterNanos(o);
             // A probe's validation is bounded by its unanswered period too: a probe is a connect that must answer
             // in time.
             int validationSeconds = (int) Math.max(1,
@@ -208,7 +203,7 @@ final class Probes {
         SQLException failure = null;
         try (Connection c = connector.connect(o)) {
             capacity.countOpenedAndClosed();
-            setup.apply(c);
+            connector.setUp(c);
             answered = c.isValid(validationSeconds);
             if (!answered) {
                 failure = new SQLException("origin '" + o.name + "': probe connection is not valid", "08006");
@@ -256,6 +251,6 @@ final class Probes {
 
     /** How long every connection of an origin must have been borrowed for it to look stuck. */
     long stuckNanos() {
-        return Math.max(STUCK_FLOOR_NANOS, STUCK_HOLDS * meanHoldNanos.getAsLong());
+        return holdTime.stuckNanos();
     }
 }
