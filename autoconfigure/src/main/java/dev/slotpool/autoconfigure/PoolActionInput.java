@@ -41,6 +41,15 @@ public final class PoolActionInput {
             throw new IllegalArgumentException("unknown pool action '" + quoted(String.valueOf(action))
                     + "' (allowed: rebalance)");
         }
+        return rebalance(weights);
+    }
+
+    /**
+     * A rebalance to the configured weights ({@code weights} null) or to the {@code origin=weight} pairs listed.
+     *
+     * @throws IllegalArgumentException for bad weights ({@link #weights})
+     */
+    public static PoolActions.Action rebalance(@Nullable String weights) {
         return PoolActions.Action.rebalance(weights == null ? null : weights(weights));
     }
 

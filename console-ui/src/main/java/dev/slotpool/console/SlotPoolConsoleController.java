@@ -182,9 +182,8 @@ public class SlotPoolConsoleController {
     @ResponseBody
     public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights,
                                             @RequestParam(required = false) String pool, HttpServletRequest request) {
-        String w = blankToNull(weights);
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
-                PoolActions.apply(p.pool(), null, () -> Action.rebalance(w == null ? null : PoolActionInput.weights(w))))));
+                PoolActions.apply(p.pool(), null, () -> PoolActionInput.rebalance(blankToNull(weights))))));
     }
 
     /**

@@ -253,9 +253,7 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
 
         @Override
         public String rebalance(String weights) {
-            String w = orNull(weights);
-            return outcome(PoolActions.apply(pool, null,
-                    () -> PoolActions.Action.rebalance(w == null ? null : PoolActionInput.weights(w))));
+            return outcome(PoolActions.apply(pool, null, () -> PoolActionInput.rebalance(orNull(weights))));
         }
 
         @Override
