@@ -3,11 +3,11 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.UserCode;
 import dev.slotpool.table.Slot;
 import dev.slotpool.table.SlotTable;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -22,22 +22,22 @@ final class Labels {
 
     /** Lends a slot the labeled look won, after the checks of any borrow; null if its connection was unusable. */
     interface Lender {
-        Connection lendIfUsable(Slot<PooledConnection> s, long start, long deadline) throws SQLException;
+        Connection lendIfUsable(Slot<PooledConnection> s, long deadline) throws SQLException;
     }
 
     /**
      * The available connection of cost 0, else the cheapest acceptable one, taken under the table's turn rule
-     * (no barging ahead of waiters) and checked within the borrow's deadline ({@code start}, {@code deadline}:
-     * System.nanoTime). Null when none is acceptable, none may be taken ahead of waiters, or every candidate was
-     * taken by others first or proved unusable (the caller then borrows any, on the same deadline).
+     * (no barging ahead of waiters) and checked within the borrow's {@code deadline} (ticker time). Null when none
+     * is acceptable, none may be taken ahead of waiters, or every candidate was taken by others first or proved
+     * unusable (the caller then borrows any, on the same deadline).
      */
     static Connection borrowCheapest(SlotTable<PooledConnection> table, Lender lender, UserCode userCode,
-                                     LabelingCallback labeling, Map<String, String> requested, long start,
-                                     long deadline) throws SQLException {
+                                     LabelingCallback labeling, Map<String, String> requested, long deadline)
+            throws SQLException {
         ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp()
                 ? userCode.labelCost(labeling, requested, e.labels()) : LabelingCallback.UNUSABLE;
         for (Slot<PooledConnection> s; (s = table.tryBorrowCheapest(costOf, LabelingCallback.UNUSABLE)) != null; ) {
-            Connection c = lender.lendIfUsable(s, start, deadline);
+            Connection c = lender.lendIfUsable(s, deadline);
             if (c != null) {
                 return c;
             }
@@ -78,11 +78,5 @@ final class Labels {
     private static void retireAndClose(ProxyConnection proxy) throws SQLException {
         ((PooledConnection) proxy.lease()).retire(CloseReason.LABELING_FAILED);
         proxy.close();
-    }
-
-    static String stackText(Throwable t) {
-        StringWriter w = new StringWriter();
-        t.printStackTrace(new PrintWriter(w));
-        return w.toString();
     }
 }

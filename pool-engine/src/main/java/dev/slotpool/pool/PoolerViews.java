@@ -3,6 +3,8 @@ package dev.slotpool.pool;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolerView;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pooler.PgBouncerAdmin;
 
 import java.io.IOException;

@@ -5,18 +5,23 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.UserCode;
+import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.table.SlotTable;
 
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongConsumer;
 
 /**
  * The return path (docs/architecture.md, "Return and hand-off"), given to each {@link PooledConnection}: the
  * holder's proxy ends its lease here after hygiene, and the connection goes to the longest waiter (S5) or back to
  * its slot, unless it must close.
  */
-final class Returns implements PooledConnection.Owner {
+final class Returns implements PooledConnection.ReturnPath {
 
     private final Ticker ticker;
     /** The configured override, guarded: the proxies call it on the holder's thread, and it never throws. */
@@ -28,11 +33,11 @@ final class Returns implements PooledConnection.Owner {
     private final FailureDetector detector;
     private final Events events;
     /** Feeds the creators' hold-time estimate. */
-    private final LongConsumer sampleHold;
+    private final HoldTime holdTime;
     private final BooleanSupplier shutdown;
 
     Returns(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, FailureDetector detector,
-            Events events, UserCode userCode, LongConsumer sampleHold, BooleanSupplier shutdown) {
+            Events events, UserCode userCode, HoldTime holdTime, BooleanSupplier shutdown) {
         this.ticker = config.ticker();
         this.exceptionOverride = userCode.guarded(config.exceptionOverride());
         this.latencyAware = config.balancing() == Balancing.LATENCY;
@@ -40,7 +45,7 @@ final class Returns implements PooledConnection.Owner {
         this.closing = closing;
         this.detector = detector;
         this.events = events;
-        this.sampleHold = sampleHold;
+        this.holdTime = holdTime;
         this.shutdown = shutdown;
     }
 
@@ -69,14 +74,14 @@ final class Returns implements PooledConnection.Owner {
         // Every 16th return per connection, starting with the first, feeds the creator's hold-time estimate:
         // early enough for a fresh pool, rare enough not to make every return write a shared field.
         if ((e.borrowCount & 15) == 1) {
-            sampleHold.accept(held);
+            holdTime.sample(held);
             if (latencyAware) {
-                e.origin.sampleHold(held);
+                e.origin.load.sampleHold(held);
             }
         }
-        boolean closed = shutdown.getAsBoolean();
-        if (e.mustClose() || now - e.retireAt >= 0 || closed) {
-            closing.closeOwned(e, closeReason(e, closed), false);
+        CloseReason reason = shutdown.getAsBoolean() ? CloseReason.POOL_CLOSED : e.closeReason(now);
+        if (reason != null) {
+            closing.closeOwned(e, reason, false);
         } else {
             detector.healthyReturn(e.origin);
             table.release(e.slot);
@@ -93,18 +98,5 @@ final class Returns implements PooledConnection.Owner {
         if (events.any()) {
             events.returned(e.origin.name, held);
         }
-    }
-
-    private static CloseReason closeReason(PooledConnection e, boolean shutdown) {
-        if (shutdown) {
-            return CloseReason.POOL_CLOSED;
-        }
-        if (e.broken != null) {
-            return CloseReason.BROKEN;
-        }
-        if (!e.origin.isUp()) {
-            return CloseReason.ORIGIN_NOT_UP;
-        }
-        return e.retireAtReturn && e.retireReason != null ? e.retireReason : CloseReason.MAX_LIFETIME;
     }
 }

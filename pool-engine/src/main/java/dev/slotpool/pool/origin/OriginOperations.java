@@ -1,0 +1,286 @@
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.Balancing;
+import dev.slotpool.CloseReason;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.SlotState;
+import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.table.SlotTable;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An origin's state changes (docs/failover.md): the operator's drain, mark down, mark up and rebalance, and the
+ * changes the pool makes itself (detected DOWN, UP after a probe, drained, suspended). Selectors are resolved by
+ * {@link OriginSelector}, paced closes by {@link PacedDrains}, rebalance steps by {@link Rebalancer}. S7 is kept by
+ * the order of each operation: the origin's state is stored
+ * (volatile) before any slot is visited, and every borrower re-reads the state after winning a slot, so no
+ * borrow that starts after the call returns is lent a connection of a DRAINING or DOWN origin.
+ */
+public final class OriginOperations {
+
+    private final Ticker ticker;
+    private final boolean latency;
+    private final long downAbortDelayNanos;
+    private final Origins origins;
+    private final SlotTable<PooledConnection> table;
+    private final Closing closing;
+    private final PacedDrains drains;
+    private final Events events;
+    private final Runnable wakeCreators;
+    private final Runnable wakeHousekeeper;
+    private final OriginSelector originSelector;
+    private final Rebalancer rebalancer;
+
+    public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
+                            PacedDrains drains, Rebalancer rebalancer, Events events, Runnable wakeCreators,
+                            Runnable wakeHousekeeper) {
+        this.ticker = config.ticker();
+        this.latency = config.balancing() == Balancing.LATENCY;
+        this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
+                : OriginStatus.NEVER;
+        this.origins = origins;
+        this.table = table;
+        this.closing = closing;
+        this.drains = drains;
+        this.events = events;
+        this.wakeCreators = wakeCreators;
+        this.wakeHousekeeper = wakeHousekeeper;
+        this.originSelector = new OriginSelector(origins::lending, origins::find);
+        this.rebalancer = rebalancer;
+    }
+
+    /**
+     * Planned drain of the origins the selector names (see {@link #select}): no new borrows; idle connections
+     * closed one by one spread over the timeout (close k of n at k ÷ (n + 1) of it), or sooner when borrowers
+     * wait and the pool is full; borrowed ones closed at return; those still out at the timeout aborted. Each
+     * origin turns DOWN once empty. Idempotent: an origin that is not UP is left as it is.
+     */
+    public void drain(String selector, Duration timeout) {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("drain timeout must be ≥ 0 (was " + timeout + ")");
+        }
+        for (Origin o : originSelector.resolve(selector)) {
+            long now = ticker.nanoTime();
+            OriginStatus st = o.status();
+            OriginStatus draining = new OriginStatus(OriginState.DRAINING,
+                    "drain requested (timeout " + timeout.toMillis() + " ms)", false, now + timeout.toNanos());
+            // Only the call whose CAS moves the origin out of UP drains it: a concurrent drain finds it DRAINING.
+            if (st.state() != OriginState.UP || !change(o, st, draining)) {
+                continue;
+            }
+            if (timeout.isZero()) {
+                sweep(o);
+            } else {
+                drains.queueIdle(o, draining, now, timeout.toNanos());
+            }
+        }
+        wakeHousekeeper.run();
+    }
+
+    /** Unplanned DOWN by an operator: idle connections closed now, borrowed ones aborted after the grace period
+     * (or closed at return, see {@code abortBorrowedOnDown}). It stays DOWN until {@link #markUp}. Idempotent. */
+    public void markDown(String selector) {
+        for (Origin o : originSelector.resolve(selector)) {
+            OriginStatus st = o.status();
+            OriginStatus down = new OriginStatus(OriginState.DOWN, "marked down", false,
+                    ticker.nanoTime() + downAbortDelayNanos);
+            while (!(st.state() == OriginState.DOWN && !st.detected()) && !change(o, st, down)) {
+                st = o.status();
+            }
+            sweep(o);
+        }
+        wakeHousekeeper.run();
+    }
+
+    /** UP again: the origins receive connections again, up to their share, a rebalance step at a time.
+     * Idempotent. */
+    public void markUp(String selector) {
+        for (Origin o : originSelector.resolve(selector)) {
+            up(o, "marked up");
+        }
+    }
+
+    /**
+     * The names of the origins a selector names: an origin's name (a configured origin with a discovery query
+     * names itself and every origin it discovered), or dimension matches {@code key=value[,key=value...]} over
+     * {@code name, service, database, instance, host} (every pair must match, case-insensitively), e.g.
+     * {@code host=db3}. Throws {@link IllegalArgumentException} when nothing matches or a key is unknown.
+     */
+    public List<String> select(String selector) {
+        List<String> names = new ArrayList<>();
+        for (Origin o : originSelector.resolve(selector)) {
+            names.add(o.name);
+        }
+        return names;
+    }
+
+    /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
+    public void rebalance(Map<String, Integer> weights) {
+        Map<Origin, Integer> resolved = originSelector.weights(weights);
+        resolved.forEach((o, w) -> {
+            o.weightPinned = o.parent != null;
+            o.baseWeight = w;
+            o.weight = latency ? w * Origin.LATENCY_SCALE : w;
+        });
+        origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
+        events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
+        wakeCreators.run();
+    }
+
+    /** Back to the configured weights; discovered origins share their group's again. */
+    public void rebalanceToConfigured() {
+        Map<String, Integer> w = new LinkedHashMap<>();
+        for (Origin o : origins.configured()) {
+            w.put(o.name, o.config.weight());
+        }
+        for (Origin o : origins.lending()) {
+            o.weightPinned = false;
+        }
+        rebalance(w);
+        origins.splitGroupWeights();
+    }
+
+    // ---- called by pool threads --------------------------------------------------------------------------
+
+    /** The pool found the origin dead ({@link FailureDetector}): DOWN unless it is no longer UP. */
+    void detectedDown(Origin o, String reason, long now) {
+        OriginStatus st = o.status();
+        if (st.state() == OriginState.UP
+                && change(o, st, new OriginStatus(OriginState.DOWN, reason, true, now + downAbortDelayNanos))) {
+            sweep(o);
+        }
+    }
+
+    /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
+    public void housekeep(long now) {
+        dueWork(now);
+        if (latency) {
+            rebalancer.followLatency();
+        }
+        rebalancer.step(now);
+    }
+
+    /** A discovered origin this pool marked DOWN got a new connection: its server answers again. */
+    public void landedOnDetectedDown(Origin o) {
+        OriginStatus st = o.status();
+        if (st.detected()) {
+            upIfStill(o, st, "a new connection landed on it");
+        }
+    }
+
+    /** Work due before the next housekeeping visit: paced drain closes and aborts at deadlines
+     * ({@link PacedDrains}), then drains that emptied turn DOWN. */
+    public void dueWork(long now) {
+        drains.dueWork(now);
+        for (Origin o : origins.lending()) {
+            finishDrain(o);
+        }
+        for (Origin o : origins.configured()) {
+            finishDrain(o);
+        }
+    }
+
+    /** DRAINING → DOWN once empty, by CAS: a markUp or markDown that came first wins. Called by the
+     * housekeeper, and by whoever closes or gives up a drained origin's last connection (which may come after
+     * the housekeeper's last look). */
+    public void finishDrain(Origin o) {
+        OriginStatus st = o.status();
+        if (st.state() == OriginState.DRAINING && o.occupied.get() == 0) {
+            change(o, st, new OriginStatus(OriginState.DOWN, "drained", false, st.abortBorrowedAt()));
+        }
+    }
+
+    /**
+     * Takes every origin out of service for a checkpoint ({@code Suspension}): DOWN as by an operator (so neither
+     * the creator nor a probe opens a connection), idle connections closed now, borrowed ones closed at return and
+     * aborted {@code abortAfter} from now. Returns the origins to bring back at {@link #resumeAll}: those that were
+     * UP, or DOWN by the pool's own detection (an operator's DOWN or drain stays as the operator left it).
+     */
+    public List<Origin> suspendAll(String reason, Duration abortAfter) {
+        List<Origin> resume = new ArrayList<>();
+        for (Origin o : origins.lending()) {
+            OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
+                    ticker.nanoTime() + abortAfter.toNanos());
+            OriginStatus st = o.status();
+            while (!change(o, st, down)) {
+                st = o.status();
+            }
+            if (st.state() == OriginState.UP || st.detected()) {
+                resume.add(o);
+            }
+            sweep(o);
+        }
+        wakeHousekeeper.run();
+        return resume;
+    }
+
+    /** UP again after a checkpoint, each origin {@link #suspendAll} returned; the creator refills to minSize. */
+    public void resumeAll(List<Origin> origins, String reason) {
+        for (Origin o : origins) {
+            up(o, reason);
+        }
+    }
+
+    /** UP by an operator: wins over any state. */
+    private void up(Origin o, String reason) {
+        OriginStatus st = o.status();
+        while (st.state() != OriginState.UP && !change(o, st, OriginStatus.up(reason, ticker.nanoTime()))) {
+            st = o.status();
+        }
+        afterUp(o);
+    }
+
+    /** UP by the pool's own finding, only if the status is still {@code expected}: an operator's markDown or
+     * drain in the meantime wins. */
+    void upIfStill(Origin o, OriginStatus expected, String reason) {
+        if (change(o, expected, OriginStatus.up(reason, ticker.nanoTime()))) {
+            afterUp(o);
+        }
+    }
+
+    private void afterUp(Origin o) {
+        drains.close(o, CloseReason.ORIGIN_NOT_UP);
+        o.health.endFailureRuns(ticker.nanoTime());
+        wakeCreators.run();
+    }
+
+    /** Closes the origin's idle connections (a paced drain's too) and marks its borrowed ones to close at
+     * return. */
+    private void sweep(Origin o) {
+        drains.close(o, CloseReason.ORIGIN_NOT_UP);
+        table.visit((state, e) -> {
+            if (e.origin == o && state == SlotState.AVAILABLE) {
+                closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+            } else if (e.origin == o && state == SlotState.BORROWED) {
+                e.retire(CloseReason.ORIGIN_NOT_UP);
+            }
+            return true;
+        });
+        wakeCreators.run();
+    }
+
+    /** One status change by CAS (volatile), reported if it won. */
+    private boolean change(Origin o, OriginStatus from, OriginStatus to) {
+        if (!o.changeStatus(from, to)) {
+            return false;
+        }
+        if (o.parent != null) {
+            origins.splitGroupWeights(); // its group's weight is split among its UP origins
+        }
+        events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from.state() + " -> " + to.state() + ": "
+                + to.reason());
+        return true;
+    }
+}

@@ -1,0 +1,291 @@
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.Balancing;
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.table.EntryFilter;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The pool's origins and the weighted choice among them. Two views: the configured origins, where the creator
+ * opens connections, and the origins connections belong to (borrows, snapshots, operations): the configured
+ * ones, except those with a discovery query, plus every origin such a query has named. The second array grows
+ * by copy and CAS, never changed in place, so readers see a consistent set without a lock.
+ */
+public final class Origins {
+
+    private final Ticker ticker;
+    private final Events events;
+    private final boolean latency;
+    private final int validationTimeoutSeconds;
+    private final String driverClassName;
+    private final Origin[] configured;
+    /** The origins connections belong to, with their borrow filters; replaced whole (copy and CAS). */
+    private final AtomicReference<Lending> lending;
+    /** Since when (ticker time) each discovered origin has had no connection (housekeeper thread only). */
+    private final Map<Origin, Long> emptySince = new HashMap<>();
+
+    public Origins(PoolConfig config, Events events) {
+        this.ticker = config.ticker();
+        this.events = events;
+        this.latency = config.balancing() == Balancing.LATENCY;
+        this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
+        this.driverClassName = config.driverClassName();
+        List<Origin> list = new ArrayList<>();
+        List<Origin> lenders = new ArrayList<>();
+        for (OriginConfig c : config.origins()) {
+            Origin o = new Origin(c, Origin.driverFor(c, driverClassName), Origin.connectProperties(c), ticker.nanoTime(),
+                    null);
+            scaleForLatency(o);
+            list.add(o);
+            if (!o.discovers()) {
+                lenders.add(o);
+            }
+        }
+        this.configured = list.toArray(new Origin[0]);
+        this.lending = new AtomicReference<>(Lending.of(lenders.toArray(new Origin[0])));
+    }
+
+    /** The origins connections belong to: the configured ones without a discovery query, and the discovered
+     * ones (not the discovery sources, whose connections belong to the origin each landed on). */
+    public Origin[] lending() {
+        return lending.get().origins;
+    }
+
+    /** The configured origins, where creators open connections. */
+    public Origin[] configured() {
+        return configured;
+    }
+
+    /** An origin connections belong to, or a configured one with a discovery query; null if none. */
+    public Origin find(String name) {
+        for (Origin o : lending()) {
+            if (o.name.equals(name)) {
+                return o;
+            }
+        }
+        for (Origin o : configured) {
+            if (o.name.equals(name)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Runs the discovery query of {@code via} on a new connection and returns the origin it landed on, adding
+     * it on first sight (UP, with {@code via}'s weight). A name already taken by an origin of another group is
+     * prefixed with {@code via}'s name.
+     */
+    public Origin landed(Origin via, Connection c) throws SQLException {
+        String name;
+        String[] dims = new String[4];
+        try (Statement st = c.createStatement()) {
+            st.setQueryTimeout(validationTimeoutSeconds);
+            try (ResultSet rs = st.executeQuery(via.config.originQuery())) {
+                if (!rs.next() || rs.getString(1) == null || rs.getString(1).isBlank()) {
+                    throw new SQLException("origin '" + via.name + "': the discovery query returned no origin name");
+                }
+                name = rs.getString(1).trim();
+                ResultSetMetaData md = rs.getMetaData();
+                for (int i = 2; i <= md.getColumnCount(); i++) {
+                    int dim = OriginSelector.DIMENSIONS.indexOf(md.getColumnLabel(i).toLowerCase(Locale.ROOT));
+                    if (dim >= 0) {
+                        dims[dim] = rs.getString(i);
+                    }
+                }
+            }
+        }
+        if (!c.getAutoCommit()) {
+            c.rollback();
+        }
+        return discovered(via, name, dims);
+    }
+
+    private Origin discovered(Origin via, String reported, String[] dims) {
+        while (true) {
+            Lending was = lending.get();
+            Origin[] cur = was.origins;
+            Origin same = named(cur, reported);
+            if (same != null && same.parent == via) {
+                return same;
+            }
+            String name = same == null && named(configured, reported) == null ? reported : via.name + "." + reported;
+            Origin prefixed = named(cur, name);
+            if (prefixed != null) {
+                return prefixed;
+            }
+            OriginConfig config = via.config.discovered(name, dims[0], dims[1], dims[2], dims[3]);
+            Origin found = new Origin(config, via.driver, via.connectProperties, ticker.nanoTime(), via);
+            scaleForLatency(found);
+            Origin[] next = Arrays.copyOf(cur, cur.length + 1);
+            next[cur.length] = found;
+            if (lending.compareAndSet(was, Lending.of(next))) {
+                events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
+                        "discovered through origin '" + via.name + "' -> UP");
+                splitGroupWeights();
+                return found;
+            }
+        }
+    }
+
+    /**
+     * Splits each discovery group's weight evenly among its UP origins that no rebalance named (at least 1 each
+     * while the group's weight is not 0), so a group of n servers gets its configured share of borrows, not n
+     * times it. Racy but benign: two callers compute the same split from the same state.
+     */
+    public void splitGroupWeights() {
+                Origin[] os = lending();
+        for (Origin group : configured) {
+            if (!group.discovers()) {
+                continue;
+            }
+            int live = 0;
+            for (Origin o : os) {
+                if (o.parent == group && o.isUp() && !o.weightPinned) {
+                    live++;
+                }
+            }
+            if (live == 0) {
+                continue;
+            }
+            int share = group.baseWeight == 0 ? 0 : Math.max(1, group.baseWeight / live);
+            for (Origin o : os) {
+                if (o.parent == group && !o.weightPinned && o.baseWeight != share) {
+                    o.baseWeight = share;
+                    o.weight = latency ? share * Origin.LATENCY_SCALE : share;
+                }
+            }
+        }
+    }
+
+    /**
+     * Forgets discovered origins that have had no connection for {@code afterNanos} (their server left the
+     * group's URL) unless an operator holds them DOWN or DRAINING, whose decision must outlive a quiet spell.
+     * Housekeeper only. A connection that lands on a forgotten origin meanwhile is closed, not lent.
+     */
+    public void forgetEmpty(long now, long afterNanos) {
+        for (Origin o : lending()) {
+            if (o.parent == null) {
+                continue;
+            }
+            OriginStatus st = o.status();
+            boolean held = st.state() == OriginState.DRAINING || (st.state() == OriginState.DOWN && !st.detected());
+            if (o.occupied.get() > 0 || held) {
+                emptySince.remove(o);
+                continue;
+            }
+            Long since = emptySince.putIfAbsent(o, now);
+            if (since != null && now - since >= afterNanos) {
+                emptySince.remove(o); // forgotten for good: a server found again is a new origin
+                forget(o, afterNanos);
+            }
+        }
+    }
+
+    private void forget(Origin o, long afterNanos) {
+        o.forgotten = true;
+        while (true) {
+            Lending was = lending.get();
+            List<Origin> rest = new ArrayList<>(Arrays.asList(was.origins));
+            if (!rest.remove(o)) {
+                return;
+            }
+            if (lending.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
+                events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
+                        + "for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos) + " s");
+                splitGroupWeights();
+                return;
+            }
+        }
+    }
+
+    /** Under latency-aware balancing every weight is in hundredths of the base weight (see OriginOperations). */
+    private void scaleForLatency(Origin o) {
+        if (latency) {
+            o.weight = o.baseWeight * Origin.LATENCY_SCALE;
+        }
+    }
+
+    private static Origin named(Origin[] origins, String name) {
+        for (Origin o : origins) {
+            if (o.name.equals(name)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The filter of an UP origin picked at random in proportion to its weight, or null when there is nothing
+     * to choose (one origin, or all weights zero). Weighted random needs no shared counter on the borrow path:
+     * over many borrows each origin's share of borrows tends to its share of the weights, as far as it has
+     * available connections (the creator places connections by the same weights).
+     */
+    public EntryFilter<PooledConnection> pickByWeight() {
+        Lending lending = this.lending.get();
+        Origin[] os = lending.origins;
+        if (os.length < 2) {
+            return null;
+        }
+        int total = 0;
+        for (Origin o : os) {
+            if (o.isUp()) {
+                total += o.weight;
+            }
+        }
+        if (total <= 0) {
+            return null;
+        }
+        int r = ThreadLocalRandom.current().nextInt(total);
+        for (int i = 0; i < os.length; i++) {
+            if (os[i].isUp()) {
+                r -= os[i].weight;
+                if (r < 0) {
+                    return lending.filters.get(i);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Sum of the weights of UP origins. */
+    public int upWeight() {
+        int total = 0;
+        for (Origin o : lending()) {
+            if (o.isUp()) {
+                total += o.weight;
+            }
+        }
+        return total;
+    }
+
+    /** The origins connections belong to and, at the same index, the filter of a borrow that prefers one (made
+     * once per change, so a borrow allocates nothing). */
+    private record Lending(Origin[] origins, List<EntryFilter<PooledConnection>> filters) {
+        static Lending of(Origin[] origins) {
+            return new Lending(origins, Arrays.stream(origins).map(PooledConnection::of).toList());
+        }
+    }
+}
