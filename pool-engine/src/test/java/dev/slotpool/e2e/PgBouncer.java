@@ -91,13 +91,18 @@ final class PgBouncer implements AutoCloseable {
         command.add(dir.resolve("pgbouncer.ini").toString());
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("pgbouncer.log").toFile())).start();
-        E2e.await("pgbouncer " + name + " answering on port " + port, () -> {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("pgbouncer " + name + " exited with " + process.exitValue()
-                        + "; log: " + log());
-            }
-            return admin("SHOW VERSION");
-        }, rows -> !rows.isEmpty());
+        try {
+            E2e.await("pgbouncer " + name + " answering on port " + port, () -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("pgbouncer " + name + " exited with " + process.exitValue()
+                            + "; log: " + log());
+                }
+                return admin("SHOW VERSION");
+            }, rows -> !rows.isEmpty());
+        } catch (AssertionError | RuntimeException e) {
+            stop(); // the caller gets no instance to close: a PgBouncer that never answered must not outlive the test
+            throw e;
+        }
         return this;
     }
 
