@@ -26,6 +26,8 @@ public final class OriginConfig {
     private int maxConnections;
     private Map<String, String> connectionProperties = Map.of();
     private String originQuery;
+    private Pooler pooler;
+    private String poolerAdminUrl;
 
     private OriginConfig(String name) {
         this.name = name;
@@ -99,6 +101,20 @@ public final class OriginConfig {
         return copy(c -> c.originQuery = sql);
     }
 
+    /** What sits in front of this origin's database (docs/poolers.md); null uses the pool's. */
+    public OriginConfig pooler(Pooler pooler) {
+        return copy(c -> c.pooler = pooler);
+    }
+
+    /**
+     * The pooler's admin console for this origin ({@code postgresql://host:6432/pgbouncer?user=stats}, with
+     * {@code &password=...} for a password or md5 login): its {@code SHOW POOLS} view of the origin's database is
+     * read every {@code housekeepingPeriod} into {@link OriginSnapshot#pooler()}. Default none.
+     */
+    public OriginConfig poolerAdminUrl(String url) {
+        return copy(c -> c.poolerAdminUrl = url);
+    }
+
     /** Instances are immutable once returned: every setter changes a fresh copy before anyone sees it. */
     private OriginConfig copy(java.util.function.Consumer<OriginConfig> change) {
         OriginConfig c = new OriginConfig(name);
@@ -113,6 +129,8 @@ public final class OriginConfig {
         c.maxConnections = maxConnections;
         c.connectionProperties = connectionProperties;
         c.originQuery = originQuery;
+        c.pooler = pooler;
+        c.poolerAdminUrl = poolerAdminUrl;
         change.accept(c);
         return c;
     }
@@ -166,6 +184,16 @@ public final class OriginConfig {
         return originQuery;
     }
 
+    /** The pooler's admin console URL; never print it unredacted (it may hold a password). */
+    public String poolerAdminUrl() {
+        return poolerAdminUrl;
+    }
+
+    /** What sits in front of the database; null (before the pool resolves it) means the pool's. */
+    public Pooler pooler() {
+        return pooler;
+    }
+
     /** A copy for an origin found by this origin's discovery query: its name and dimensions, no query. */
     public OriginConfig discovered(String name, String service, String database, String instance, String host) {
         return copy(c -> {
@@ -182,6 +210,7 @@ public final class OriginConfig {
     @Override
     public String toString() {
         return "OriginConfig[" + name + ", url=" + JdbcUrls.redact(url) + ", service=" + service + ", database="
-                + database + ", instance=" + instance + ", host=" + host + ", weight=" + weight + "]";
+                + database + ", instance=" + instance + ", host=" + host + ", weight=" + weight
+                + (pooler == null || pooler == Pooler.NONE ? "" : ", pooler=" + pooler) + "]";
     }
 }

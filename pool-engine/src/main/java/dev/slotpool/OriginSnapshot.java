@@ -33,11 +33,26 @@ import java.util.List;
  * @param statementCacheMisses    prepares with the cache on that found no idle statement and prepared one
  * @param statementCacheEvictions idle statements the cache closed to make room for one coming back
  * @param slots         the origin's slots
+ * @param pooler        the pooler's own view of the origin's database, read from its admin console every
+ *                      {@code housekeepingPeriod} when the origin has a {@code poolerAdminUrl}; null otherwise, or
+ *                      when the last read failed (docs/poolers.md, "Sizing a fleet")
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, boolean refusingNewSessions,
                              int weight, double targetShare,
                              double actualShare, int total, int available, int borrowed, int creating, int closing, long borrows,
                              int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
-                             long statementCacheEvictions, List<SlotSnapshot> slots) {
+                             long statementCacheEvictions, List<SlotSnapshot> slots, PoolerView pooler) {
+
+    /** An origin with no pooler view. */
+    public OriginSnapshot(String name, String url, String service, String database, String instance,
+                          String host, OriginState state, String stateReason, boolean refusingNewSessions,
+                          int weight, double targetShare,
+                          double actualShare, int total, int available, int borrowed, int creating, int closing,
+                          long borrows, int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
+                          long statementCacheEvictions, List<SlotSnapshot> slots) {
+        this(name, url, service, database, instance, host, state, stateReason, refusingNewSessions, weight,
+                targetShare, actualShare, total, available, borrowed, creating, closing, borrows, consecutiveFailures,
+                statementCacheHits, statementCacheMisses, statementCacheEvictions, slots, null);
+    }
 }

@@ -18,6 +18,7 @@ public final class PoolConfig {
     final String driverClassName;
     final Map<String, String> connectionProperties;
     final List<OriginConfig> origins;
+    final Pooler pooler;
     final int minSize;
     final int maxSize;
     final int initialSize;
@@ -68,6 +69,7 @@ public final class PoolConfig {
         driverClassName = b.driverClassName;
         connectionProperties = Map.copyOf(b.connectionProperties);
         origins = List.copyOf(resolvedOrigins);
+        pooler = b.pooler;
         minSize = b.minSize;
         maxSize = b.maxSize;
         initialSize = b.initialSize == null ? b.minSize : b.initialSize;
@@ -120,6 +122,8 @@ public final class PoolConfig {
     public Map<String, String> connectionProperties() { return connectionProperties; }
     /** The origins, each with the pool's url and credentials filled in where the origin had none. */
     public List<OriginConfig> origins() { return origins; }
+    /** What sits in front of the database for origins that name none; each resolved origin carries its own. */
+    public Pooler pooler() { return pooler; }
     public int minSize() { return minSize; }
     public int maxSize() { return maxSize; }
     public int initialSize() { return initialSize; }

@@ -2,6 +2,7 @@ package dev.slotpool;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,6 +112,9 @@ final class SettingsCheck {
         if (b.balancing == null) {
             v.add(new ConfigViolation("balancing", "null", "must be WEIGHTS or LATENCY"));
         }
+        if (b.pooler == null) {
+            v.add(new ConfigViolation("pooler", "null", "must be one of " + Arrays.toString(Pooler.values())));
+        }
         if (b.ticker == null) {
             v.add(new ConfigViolation("ticker", "null", "must not be null"));
         }
@@ -137,8 +141,10 @@ final class SettingsCheck {
                 v.add(new ConfigViolation("url", "null", "is required when no origin is configured"));
                 return List.of();
             }
+            Map<String, String> props = new LinkedHashMap<>(b.connectionProperties);
+            PoolerRules.apply(null, b.pooler, b.url, props, b, v);
             return List.of(OriginConfig.named("default").url(b.url).username(b.username).password(b.password)
-                    .connectionProperties(b.connectionProperties));
+                    .connectionProperties(props).pooler(b.pooler));
         }
         List<OriginConfig> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
@@ -173,7 +179,10 @@ final class SettingsCheck {
             }
             Map<String, String> props = new LinkedHashMap<>(b.connectionProperties);
             props.putAll(o.connectionProperties());
-            out.add(o.url(originUrl)
+            Pooler pooler = o.pooler() != null ? o.pooler() : b.pooler;
+            PoolerRules.apply(label, pooler, originUrl, props, b, v);
+            PoolerRules.adminUrl(label, o.poolerAdminUrl(), v);
+            out.add(o.url(originUrl).pooler(pooler)
                     .username(o.username() != null ? o.username() : b.username)
                     .password(o.password() != null ? o.password() : b.password)
                     .connectionProperties(props));

@@ -27,6 +27,7 @@ public final class SlotPoolBuilder implements Cloneable {
     // Not final: copy() gives the copy its own.
     Map<String, String> connectionProperties = new LinkedHashMap<>();
     List<OriginConfig> origins = new ArrayList<>();
+    Pooler pooler = Pooler.NONE;
     int minSize = 2;
     int maxSize = 10;
     Integer initialSize;
@@ -92,6 +93,10 @@ public final class SlotPoolBuilder implements Cloneable {
         connectionProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         return this;
     }
+
+    /** What sits in front of the database for every origin that names none (docs/poolers.md). Default
+     * {@link Pooler#NONE}. */
+    public SlotPoolBuilder pooler(Pooler pooler) { this.pooler = pooler; return this; }
 
     /** Adds an origin. Without any, the pool has one origin named {@code default} on {@link #url(String)}. */
     public SlotPoolBuilder origin(OriginConfig origin) { origins.add(Objects.requireNonNull(origin, "origin")); return this; }

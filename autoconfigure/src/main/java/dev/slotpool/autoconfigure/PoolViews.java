@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure;
 
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
+import dev.slotpool.PoolerView;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
@@ -38,11 +39,12 @@ public final class PoolViews {
     public record OriginSizes(int total, int available, int borrowed, int creating, int closing) {
     }
 
-    /** One origin: state, routing shares, counts, one entry per slot it holds or is opening. */
+    /** One origin: state, routing shares, counts, one entry per slot it holds or is opening, and its pooler's own
+     * view when the origin has a pooler admin URL (docs/poolers.md, "Sizing a fleet"). */
     public record OriginView(String name, @Nullable String url, Dimensions dimensions, OriginState state,
                              @Nullable String stateReason, boolean refusingNewSessions, int weight, double targetShare,
                              double actualShare, OriginSizes sizes, long borrows, int consecutiveFailures,
-                             StatementCacheCounts statementCache, List<SlotView> slots) {
+                             StatementCacheCounts statementCache, List<SlotView> slots, @Nullable PoolerView pooler) {
     }
 
     /** The origin's statement cache counts since start, over its connections live and closed (0 when off). */
@@ -110,7 +112,7 @@ public final class PoolViews {
                 new OriginSizes(o.total(), o.available(), o.borrowed(), o.creating(), o.closing()), o.borrows(),
                 o.consecutiveFailures(),
                 new StatementCacheCounts(o.statementCacheHits(), o.statementCacheMisses(), o.statementCacheEvictions()),
-                o.slots().stream().map(x -> slot(x, detail && r.seesHolders())).toList());
+                o.slots().stream().map(x -> slot(x, detail && r.seesHolders())).toList(), o.pooler());
     }
 
     private static SlotView slot(SlotSnapshot x, boolean holder) {

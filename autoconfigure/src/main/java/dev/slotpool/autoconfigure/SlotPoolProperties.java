@@ -1,6 +1,7 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.Balancing;
+import dev.slotpool.Pooler;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -96,6 +97,9 @@ public class SlotPoolProperties {
     /** How target shares are set: weights, or latency (weights scaled by each origin's observed borrow-to-return time and broken connections). Engine default: weights. */
     private Balancing balancing;
 
+    /** What sits in front of the database for origins that name none: none, session, transaction, transaction-with-prepared-statements (a pooler that keeps protocol-level prepared statements, PgBouncer 1.21+ with max_prepared_statements) or drcp (Oracle). Behind a transaction pooler the pool sets pgjdbc's prepareThreshold=0 and refuses session state set once per connection (docs/poolers.md). Engine default: none. */
+    private Pooler pooler;
+
     /** Failed or unanswered connects, or connection-level errors on lent connections, in a row (counted apart) that mark an origin DOWN; connect failures alone, while its sessions answer, only stop creation there (refusing new sessions). 0 disables detection, up to 1000. Engine default: 3. */
     private Integer downAfterFailures;
 
@@ -186,6 +190,12 @@ public class SlotPoolProperties {
         /** Discovery query run on every new connection of this origin: its first column names the server the connection landed on, which becomes an origin of its own (columns service, database, instance, host fill its dimensions). */
         private String originQuery;
 
+        /** What sits in front of this origin's database (as slotpool.pooler); unset: the pool's. */
+        private Pooler pooler;
+
+        /** The pooler's admin console, postgresql://host:port/pgbouncer?user=name (add &password=... for a password login; never printed): its SHOW POOLS view of this origin's database appears in the snapshot. */
+        private String poolerAdminUrl;
+
         public String getName() { return name; }
         public void setName(String name) { this.name = name; }
         public String getUrl() { return url; }
@@ -210,6 +220,10 @@ public class SlotPoolProperties {
         public void setConnectionProperties(Map<String, String> connectionProperties) { this.connectionProperties = connectionProperties; }
         public String getOriginQuery() { return originQuery; }
         public void setOriginQuery(String originQuery) { this.originQuery = originQuery; }
+        public Pooler getPooler() { return pooler; }
+        public void setPooler(Pooler pooler) { this.pooler = pooler; }
+        public String getPoolerAdminUrl() { return poolerAdminUrl; }
+        public void setPoolerAdminUrl(String poolerAdminUrl) { this.poolerAdminUrl = poolerAdminUrl; }
     }
 
     /** Oracle settings: driver properties applied to every origin, and the FAN adapter. */
@@ -331,6 +345,8 @@ public class SlotPoolProperties {
     public void setAbortBorrowedOnDown(Boolean abortBorrowedOnDown) { this.abortBorrowedOnDown = abortBorrowedOnDown; }
     public Balancing getBalancing() { return balancing; }
     public void setBalancing(Balancing balancing) { this.balancing = balancing; }
+    public Pooler getPooler() { return pooler; }
+    public void setPooler(Pooler pooler) { this.pooler = pooler; }
     public Integer getDownAfterFailures() { return downAfterFailures; }
     public void setDownAfterFailures(Integer downAfterFailures) { this.downAfterFailures = downAfterFailures; }
     public Integer getRebalanceStep() { return rebalanceStep; }

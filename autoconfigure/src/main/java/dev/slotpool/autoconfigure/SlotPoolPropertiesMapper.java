@@ -24,6 +24,7 @@ public final class SlotPoolPropertiesMapper {
     /** Oracle's driver property for the number of rows fetched per round trip (docs/oracle.md). */
     static final String ORACLE_ROW_PREFETCH = "defaultRowPrefetch";
 
+    private static final String CONNECTION_PROPERTY = "connectionProperties.";
     private static final Pattern ORIGIN_PROPERTY = Pattern.compile("origins\\[([^]]*)]\\.(\\w+)");
 
     /** A {@link Duration#toString()} in an engine message: {@code PT0.1S}, {@code PT-5S}, {@code PT10M}. */
@@ -77,6 +78,7 @@ public final class SlotPoolPropertiesMapper {
         map.from(p.getDownGracePeriod()).to(b::downGracePeriod);
         map.from(p.getAbortBorrowedOnDown()).to(b::abortBorrowedOnDown);
         map.from(p.getBalancing()).to(b::balancing);
+        map.from(p.getPooler()).to(b::pooler);
         map.from(p.getDownAfterFailures()).to(b::downAfterFailures);
         map.from(p.getRebalanceStep()).to(b::rebalanceStep);
         map.from(p.getStatementCacheSize()).to(b::statementCacheSize);
@@ -104,6 +106,12 @@ public final class SlotPoolPropertiesMapper {
             }
             if (o.getOriginQuery() != null) {
                 origin = origin.originQuery(o.getOriginQuery());
+            }
+            if (o.getPooler() != null) {
+                origin = origin.pooler(o.getPooler());
+            }
+            if (o.getPoolerAdminUrl() != null) {
+                origin = origin.poolerAdminUrl(o.getPoolerAdminUrl());
             }
             b.origin(origin);
         }
@@ -159,6 +167,13 @@ public final class SlotPoolPropertiesMapper {
             }
             default -> {
             }
+        }
+        int key = setting.indexOf(CONNECTION_PROPERTY);
+        if (key >= 0) {
+            // A driver property keeps its own spelling: slotpool.connection-properties.prepareThreshold.
+            ConfigViolation map = new ConfigViolation(setting.substring(0, key) + "connectionProperties", v.value(),
+                    v.problem());
+            return propertyName(map, p, connection) + "." + setting.substring(key + CONNECTION_PROPERTY.length());
         }
         Matcher m = ORIGIN_PROPERTY.matcher(setting);
         if (m.matches()) {

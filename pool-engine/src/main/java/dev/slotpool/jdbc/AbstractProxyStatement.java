@@ -61,8 +61,9 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         return delegate;
     }
 
-    /** As {@link #active()}, for a call that runs SQL: with auto-commit off it may open a transaction. */
-    final S running() {
+    /** As {@link #active()}, for a call that runs SQL: with auto-commit off it may open a transaction (behind a
+     * transaction pooler, with the holder's isolation level first: {@link ProxyConnection#ranSql()}). */
+    final S running() throws SQLException {
         if (isOpen() && connection.enter()) {
             connection.ranSql();
         }

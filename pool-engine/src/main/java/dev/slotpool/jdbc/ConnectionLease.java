@@ -34,6 +34,14 @@ public interface ConnectionLease {
         return null;
     }
 
+    /**
+     * Whether each transaction may run on another server session (the origin is behind a transaction pooler,
+     * docs/poolers.md): the holder's isolation level is then applied per transaction, never set for the session.
+     */
+    default boolean isolationPerTransaction() {
+        return false;
+    }
+
     /** Records JDBC activity now (feeds the abandoned-connection timer). Plain write: racy but benign. */
     void touch();
 

@@ -66,6 +66,9 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     /** Statements the holder has not closed; created on the first one to keep the borrow to one allocation. */
     private ArrayList<AbstractProxyStatement<?>> openStatements;
     private int dirty;
+    /** Behind a transaction pooler, the holder's isolation level for each of its transactions; -1: the
+     * session's (the connection's default). Not dirty state: nothing was set on the connection. */
+    private int isolation = -1;
     /** The auto-commit mode the physical connection is in, tracked to know whether a transaction can be open. */
     private boolean autoCommit;
     /** Set by statement work while auto-commit is off, cleared by commit and rollback: close() must roll back. */
@@ -298,10 +301,21 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         return true;
     }
 
-    /** After {@link #enter()} for SQL that runs: with auto-commit off it may have opened a transaction. */
-    void ranSql() {
-        if (!autoCommit) {
-            transactionMaybeOpen = true;
+    /**
+     * After {@link #enter()} for SQL about to run: with auto-commit off it may open a transaction. Behind a
+     * transaction pooler, the first SQL of a transaction is preceded by the holder's isolation level for that
+     * transaction ({@link #setTransactionIsolation}).
+     */
+    void ranSql() throws SQLException {
+        if (autoCommit) {
+            return;
+        }
+        boolean first = !transactionMaybeOpen;
+        transactionMaybeOpen = true;
+        if (first && isolation >= 0) {
+            try (Statement s = delegate.createStatement()) {
+                s.execute("SET TRANSACTION ISOLATION LEVEL " + isolationSql(isolation));
+            }
         }
     }
 
@@ -330,7 +344,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     }
 
     /** As {@link #live()}, for a call that implies a transaction (a savepoint). */
-    private Connection running() {
+    private Connection running() throws SQLException {
         if (enter()) {
             ranSql();
         }
@@ -383,7 +397,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         return cached;
     }
 
-    private <T extends AbstractProxyStatement<?>> T track(T statement) {
+    private <T extends AbstractProxyStatement<?>> T track(T statement) throws SQLException {
         if (openStatements == null) {
             openStatements = new ArrayList<>();
         }
@@ -470,8 +484,32 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         }
     }
 
+    /** The SQL name of a {@code Connection.TRANSACTION_*} level; null for another value. */
+    private static String isolationSql(int level) {
+        return switch (level) {
+            case Connection.TRANSACTION_READ_UNCOMMITTED -> "READ UNCOMMITTED";
+            case Connection.TRANSACTION_READ_COMMITTED -> "READ COMMITTED";
+            case Connection.TRANSACTION_REPEATABLE_READ -> "REPEATABLE READ";
+            case Connection.TRANSACTION_SERIALIZABLE -> "SERIALIZABLE";
+            default -> null;
+        };
+    }
+
     @Override
     public void setTransactionIsolation(int level) throws SQLException {
+        if (lease.isolationPerTransaction()) {
+            // pgjdbc would SET it for the server session, which a transaction pooler shares with other clients;
+            // kept here and applied at the start of each of the holder's transactions instead (ranSql).
+            live();
+            if (transactionMaybeOpen) {
+                throw new SQLException("cannot change the isolation level in the middle of a transaction", "25001");
+            }
+            if (isolationSql(level) == null) {
+                throw new SQLException("unknown transaction isolation level " + level, "HY024");
+            }
+            isolation = level == lease.defaults().transactionIsolation() ? -1 : level;
+            return;
+        }
         Connection c = live();
         dirty |= ISOLATION;
         try {
@@ -710,6 +748,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public int getTransactionIsolation() throws SQLException {
+        if (isolation >= 0) {
+            live();
+            return isolation;
+        }
         try { return live().getTransactionIsolation(); } catch (SQLException e) { throw failed(e); }
     }
 

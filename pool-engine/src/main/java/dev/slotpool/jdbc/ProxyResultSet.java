@@ -60,7 +60,7 @@ final class ProxyResultSet implements ResultSet {
     }
 
     /** As {@link #active()}, for writing rows: with auto-commit off that may open a transaction. */
-    private ResultSet running() {
+    private ResultSet running() throws SQLException {
         ResultSet rs = active();
         if (rs != ClosedSentinel.RESULT_SET) {
             connection.ranSql();

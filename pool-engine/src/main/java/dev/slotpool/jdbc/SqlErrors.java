@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -54,6 +55,18 @@ public final class SqlErrors {
             28000,  // ORA-28000: the account is locked
             28001); // ORA-28001: the password has expired
 
+    /**
+     * What a pooler in front of the database (PgBouncer) says when it refuses work rather than losing a session:
+     * sent with SQLState 08P01 (docs/poolers.md, "Pooler signals").
+     */
+    private static final List<String> POOLER_REFUSALS = List.of(
+            "query_wait_timeout",                     // waited longer for a server session (e.g. while PAUSEd)
+            "no more connections allowed",            // max_client_conn reached
+            "is disabled",                            // DISABLE db
+            "pgbouncer cannot connect to server",     // the server behind it does not answer
+            "server login has been failing",          // server_login_retry
+            "client_login_timeout");                  // the login waited for a server that is down
+
     /** Bounds the walk over causes and next-exceptions: both chains can be cyclic in broken drivers. */
     private static final int MAX_LINKS = 64;
 
@@ -94,6 +107,16 @@ public final class SqlErrors {
     public static boolean isAuthenticationFailure(SQLException e) {
         return anyLink(e, s -> (s.getSQLState() != null && s.getSQLState().startsWith("28"))
                 || AUTHENTICATION_CODES.contains(s.getErrorCode()));
+    }
+
+    /**
+     * Whether {@code e} or anything chained to it is a pooler refusing work (PgBouncer's SQLState 08P01 with one of
+     * its refusal messages, such as {@code query_wait_timeout}): about the origin's capacity, not a broken server
+     * session, so it never counts toward DOWN as a connection error does.
+     */
+    public static boolean isPoolerRefusal(SQLException e) {
+        return anyLink(e, s -> "08P01".equals(s.getSQLState()) && s.getMessage() != null
+                && POOLER_REFUSALS.stream().anyMatch(s.getMessage()::contains));
     }
 
     /** Whether {@code test} holds for {@code e} or an exception chained to it (next exceptions and causes,

@@ -114,7 +114,9 @@ public final class ConnectionPool {
                 new DetectionRounds(config, origins, table, closing, detector, probes), validation, events,
                 wakeCreators, closed);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
-        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
+        PoolerViews poolerViews = new PoolerViews(config, closed);
+        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed,
+                poolerViews);
         this.borrows = new Borrows(config, table, origins, closing, validation, detector, events, userCode,
                 snapshots::counts, timeouts, creator::shortage, closed);
         ProxyConnection.prepareClasses();
@@ -123,6 +125,7 @@ public final class ConnectionPool {
             closer.start();
             creator.start();
             housekeeper.start();
+            poolerViews.start();
         } catch (Throwable e) {
             // A pool thread that cannot start (PoolThreads) fails the pool; those already running stop.
             creator.stop();

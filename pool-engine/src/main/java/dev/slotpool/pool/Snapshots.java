@@ -3,6 +3,7 @@ package dev.slotpool.pool;
 import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolerView;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
@@ -40,9 +41,11 @@ final class Snapshots {
     private final FailureDetector detector;
     private final AtomicLong timeouts;
     private final BooleanSupplier shutdown;
+    private final PoolerViews poolerViews;
 
     Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-              Closing closing, FailureDetector detector, AtomicLong timeouts, BooleanSupplier shutdown) {
+              Closing closing, FailureDetector detector, AtomicLong timeouts, BooleanSupplier shutdown,
+              PoolerViews poolerViews) {
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
@@ -53,6 +56,7 @@ final class Snapshots {
         this.detector = detector;
         this.timeouts = timeouts;
         this.shutdown = shutdown;
+        this.poolerViews = poolerViews;
     }
 
     /** How long a snapshot looks again while closes keep moving borrows (a cold path: the console, meters). */
@@ -128,7 +132,7 @@ final class Snapshots {
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
-                    detector.refusingNewSessions(o));
+                    detector.refusingNewSessions(o), poolerViews.view(o));
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
@@ -193,7 +197,7 @@ final class Snapshots {
     }
 
     private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share,
-                                         double actualShare, boolean refusing) {
+                                         double actualShare, boolean refusing, PoolerView pooler) {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
@@ -203,7 +207,7 @@ final class Snapshots {
                     cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,
                     retired.hits() + c.statementHits, retired.misses() + c.statementMisses,
-                    retired.evictions() + c.statementEvictions, List.copyOf(c.slots));
+                    retired.evictions() + c.statementEvictions, List.copyOf(c.slots), pooler);
         }
     }
 }

@@ -212,6 +212,11 @@ public final class PooledConnection implements ConnectionLease {
     }
 
     @Override
+    public boolean isolationPerTransaction() {
+        return origin.config.pooler() != null && origin.config.pooler().sharesSessionsPerTransaction();
+    }
+
+    @Override
     public void touch() {
         activity++;
     }

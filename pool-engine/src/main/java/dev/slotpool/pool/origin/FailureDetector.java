@@ -215,14 +215,30 @@ public final class FailureDetector {
         group.health.endLandedAwayRun();
     }
 
-    /** A lent connection was evicted; only a connection-level error counts toward DOWN. */
+    /** A lent connection was evicted; only a connection-level error counts toward DOWN, and a pooler refusing work
+     * counts as a refused connect instead (docs/poolers.md, "Pooler signals"). */
     public void evicted(Origin o, SQLException cause) {
         if (!SqlErrors.isFatal(cause)) {
+            return;
+        }
+        if (SqlErrors.isPoolerRefusal(cause)) {
+            refusedByPooler(o, Secrets.sanitize(cause, o.config, "the pooler refused work"), ticker.nanoTime());
             return;
         }
         SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
         markDownAt(o, o.health.evicted(), "connection errors in a row", sanitized,
                 ticker.nanoTime());
+    }
+
+    /** A pooler closed a lent connection refusing work (e.g. {@code query_wait_timeout}): counted in the run of
+     * connect failures without judging it (back-off; refusing new sessions at the threshold), never DOWN. */
+    private void refusedByPooler(Origin o, SQLException sanitized, long now) {
+        int failures = o.health.connectFailed(sanitized);
+        o.health.backOffUntil(now + backoffNanos(failures));
+        if (threshold > 0 && failures == threshold && o.isUp()) {
+            events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, refusing new sessions: the pooler refused "
+                    + failures + " times in a row; last: " + sanitized.getMessage(), System.Logger.Level.WARNING);
+        }
     }
 
     /** A connection came back healthy: the run of connection errors ends. Read first, so the return path writes

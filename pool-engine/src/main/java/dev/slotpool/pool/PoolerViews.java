@@ -1,0 +1,80 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.OriginConfig;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolerView;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pooler.PgBouncerAdmin;
+
+import java.io.IOException;
+import java.net.URI;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The pooler's own view of each origin that has a {@code poolerAdminUrl} (docs/poolers.md, "Sizing a fleet"):
+ * read from its admin console every {@code housekeepingPeriod} on a thread of its own, so a slow console delays no
+ * other pool work; snapshots read the latest view. A pool without such an origin starts no thread.
+ */
+final class PoolerViews {
+
+    private final List<Console> consoles;
+    private final Map<String, PoolerView> latest = new ConcurrentHashMap<>();
+    private final BooleanSupplier closed;
+    private final long periodNanos;
+    private final Duration timeout;
+    private final Thread thread;
+
+    private record Console(String origin, String database, PgBouncerAdmin admin) {
+    }
+
+    PoolerViews(PoolConfig config, BooleanSupplier closed) {
+        this.closed = closed;
+        this.periodNanos = config.housekeepingPeriod().toNanos();
+        this.timeout = config.validationTimeout();
+        this.consoles = config.origins().stream().filter(o -> o.poolerAdminUrl() != null)
+                .map(o -> new Console(o.name(), database(o), PgBouncerAdmin.at(o.poolerAdminUrl()))).toList();
+        this.thread = consoles.isEmpty() ? null : new PoolThreads(config).newThread(this::run, "pooler-views");
+    }
+
+    /** The database a client names in the origin's URL: the name PgBouncer's pools go by. */
+    private static String database(OriginConfig o) {
+        String url = o.url().startsWith("jdbc:") ? o.url().substring(5) : o.url();
+        try {
+            String path = URI.create(url).getPath();
+            return path == null || path.length() <= 1 ? "postgres" : path.substring(1);
+        } catch (IllegalArgumentException e) {
+            return "postgres";
+        }
+    }
+
+    void start() {
+        if (thread != null) {
+            thread.start();
+        }
+    }
+
+    /** The latest view of a configured origin, or of a discovered origin's group; null if none. */
+    PoolerView view(Origin o) {
+        return latest.get(o.parent != null ? o.parent.name : o.name);
+    }
+
+    private void run() {
+        while (!closed.getAsBoolean()) {
+            for (Console c : consoles) {
+                try {
+                    latest.put(c.origin, c.admin.showPools(c.database, timeout));
+                } catch (IOException | SQLException | RuntimeException e) {
+                    latest.remove(c.origin); // a console that does not answer shows as no view, not a stale one
+                }
+            }
+            LockSupport.parkNanos(this, periodNanos);
+        }
+    }
+}

@@ -1,0 +1,282 @@
+package dev.slotpool.pooler;
+
+import dev.slotpool.PoolerView;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads PgBouncer's admin console (the virtual database {@code pgbouncer}) over the PostgreSQL wire protocol: one
+ * login (trust, cleartext or md5 password), one simple query. Not through a JDBC driver: pgjdbc 42.7.5+ sends
+ * {@code SET extra_float_digits} after login, which the console of PgBouncer 1.18 refuses, and the engine depends on
+ * no driver. Every read is bounded by its timeout (connect and each socket read).
+ */
+public final class PgBouncerAdmin {
+
+    private static final int PROTOCOL_3 = 196608;
+    private static final int AUTH_OK = 0;
+    private static final int AUTH_CLEARTEXT = 3;
+    private static final int AUTH_MD5 = 5;
+
+    private final String host;
+    private final int port;
+    private final String user;
+    private final String password;
+
+    private PgBouncerAdmin(String host, int port, String user, String password) {
+        this.host = host;
+        this.port = port;
+        this.user = user;
+        this.password = password;
+    }
+
+    /**
+     * The console at {@code url}: {@code postgresql://host:port/pgbouncer?user=name&password=secret} (a
+     * {@code jdbc:} prefix is allowed; port 6432 when absent).
+     *
+     * @throws IllegalArgumentException when the URL names no host or user
+     */
+    public static PgBouncerAdmin at(String url) {
+        String u = url.startsWith("jdbc:") ? url.substring(5) : url;
+        URI uri = URI.create(u);
+        if (!"postgresql".equals(uri.getScheme()) || uri.getHost() == null) {
+            throw new IllegalArgumentException("must be postgresql://host:port/pgbouncer?user=name");
+        }
+        Map<String, String> params = new LinkedHashMap<>();
+        if (uri.getRawQuery() != null) {
+            for (String pair : uri.getRawQuery().split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    params.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        if (params.get("user") == null) {
+            throw new IllegalArgumentException("must name the console's user (?user=name)");
+        }
+        return new PgBouncerAdmin(uri.getHost(), uri.getPort() < 0 ? 6432 : uri.getPort(), params.get("user"),
+                params.get("password"));
+    }
+
+    /** {@code SHOW POOLS} summed over the users of {@code database}; zeros when PgBouncer has no pool for it yet. */
+    public PoolerView showPools(String database, Duration timeout) throws IOException, SQLException {
+        int clActive = 0;
+        int clWaiting = 0;
+        int svActive = 0;
+        int svIdle = 0;
+        int svUsed = 0;
+        long maxWait = 0;
+        for (Map<String, String> row : run("SHOW POOLS", timeout)) {
+            if (!database.equals(row.get("database"))) {
+                continue;
+            }
+            clActive += number(row, "cl_active");
+            clWaiting += number(row, "cl_waiting");
+            svActive += number(row, "sv_active");
+            svIdle += number(row, "sv_idle");
+            svUsed += number(row, "sv_used");
+            maxWait = Math.max(maxWait, number(row, "maxwait") * 1_000_000 + number(row, "maxwait_us"));
+        }
+        return new PoolerView(clActive, clWaiting, svActive, svIdle, svUsed, maxWait, Instant.now());
+    }
+
+    /** Runs one console command; its rows (column label to text), if any. */
+    public List<Map<String, String>> run(String command, Duration timeout) throws IOException, SQLException {
+        int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), millis);
+            s.setSoTimeout(millis);
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            startup(out);
+            login(in, out);
+            byte[] sql = (command + '\0').getBytes(StandardCharsets.UTF_8);
+            out.writeByte('Q');
+            out.writeInt(sql.length + 4);
+            out.write(sql);
+            out.flush();
+            List<Map<String, String>> rows = results(in, command);
+            out.writeByte('X');
+            out.writeInt(4);
+            out.flush();
+            return rows;
+        }
+    }
+
+    private void startup(DataOutputStream out) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream body = new DataOutputStream(bytes);
+        body.writeInt(PROTOCOL_3);
+        cstring(body, "user");
+        cstring(body, user);
+        cstring(body, "database");
+        cstring(body, "pgbouncer");
+        body.writeByte(0);
+        out.writeInt(bytes.size() + 4);
+        out.write(bytes.toByteArray());
+        out.flush();
+    }
+
+    /** Answers the authentication request, then reads up to ReadyForQuery. */
+    private void login(DataInputStream in, DataOutputStream out) throws IOException, SQLException {
+        while (true) {
+            char type = (char) in.readUnsignedByte();
+            byte[] msg = new byte[in.readInt() - 4];
+            in.readFully(msg);
+            if (type == 'E') {
+                throw new SQLException("pooler console login refused: " + errorText(msg), "08004");
+            }
+            if (type == 'R') {
+                int kind = new DataInputStream(new ByteArrayInputStream(msg)).readInt();
+                if (kind == AUTH_CLEARTEXT || kind == AUTH_MD5) {
+                    if (password == null) {
+                        throw new SQLException("pooler console asks for a password; the URL has none", "28000");
+                    }
+                    String answer = kind == AUTH_CLEARTEXT ? password
+                            : "md5" + md5Hex(concat(md5Hex(concat(password.getBytes(StandardCharsets.UTF_8),
+                            user.getBytes(StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8),
+                            java.util.Arrays.copyOfRange(msg, 4, 8)));
+                    byte[] p = (answer + '\0').getBytes(StandardCharsets.UTF_8);
+                    out.writeByte('p');
+                    out.writeInt(p.length + 4);
+                    out.write(p);
+                    out.flush();
+                } else if (kind != AUTH_OK) {
+                    throw new SQLException("pooler console asks for authentication method " + kind
+                            + "; supported: trust, password, md5", "28000");
+                }
+            }
+            if (type == 'Z') {
+                return;
+            }
+        }
+    }
+
+    private static List<Map<String, String>> results(DataInputStream in, String command)
+            throws IOException, SQLException {
+        List<String> columns = new ArrayList<>();
+        List<Map<String, String>> rows = new ArrayList<>();
+        SQLException error = null;
+        while (true) {
+            char type = (char) in.readUnsignedByte();
+            byte[] msg = new byte[in.readInt() - 4];
+            in.readFully(msg);
+            DataInputStream m = new DataInputStream(new ByteArrayInputStream(msg));
+            switch (type) {
+                case 'T' -> {
+                    int n = m.readUnsignedShort();
+                    for (int i = 0; i < n; i++) {
+                        columns.add(readCString(m));
+                        m.skipBytes(18); // table oid, column number, type oid, size, modifier, format
+                    }
+                }
+                case 'D' -> {
+                    int n = m.readUnsignedShort();
+                    Map<String, String> row = new LinkedHashMap<>();
+                    for (int i = 0; i < n; i++) {
+                        int len = m.readInt();
+                        String value = null;
+                        if (len >= 0) {
+                            byte[] v = new byte[len];
+                            m.readFully(v);
+                            value = new String(v, StandardCharsets.UTF_8);
+                        }
+                        row.put(i < columns.size() ? columns.get(i) : String.valueOf(i), value);
+                    }
+                    rows.add(row);
+                }
+                case 'E' -> error = new SQLException("pooler console: " + errorText(msg) + " (" + command + ")");
+                case 'Z' -> {
+                    if (error != null) {
+                        throw error;
+                    }
+                    return rows;
+                }
+                default -> {
+                    // CommandComplete, NoticeResponse, ParameterStatus: nothing to keep
+                }
+            }
+        }
+    }
+
+    private static long number(Map<String, String> row, String column) {
+        String v = row.get(column);
+        if (v == null || v.isEmpty()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The message field ('M') of an ErrorResponse. */
+    private static String errorText(byte[] msg) {
+        int i = 0;
+        while (i < msg.length && msg[i] != 0) {
+            byte field = msg[i++];
+            int end = i;
+            while (end < msg.length && msg[end] != 0) {
+                end++;
+            }
+            if (field == 'M') {
+                return new String(msg, i, end - i, StandardCharsets.UTF_8);
+            }
+            i = end + 1;
+        }
+        return "(no message)";
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    private static String md5Hex(byte[] data) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("MD5 is required of every Java platform", e);
+        }
+    }
+
+    private static void cstring(DataOutputStream out, String s) throws IOException {
+        out.write(s.getBytes(StandardCharsets.UTF_8));
+        out.writeByte(0);
+    }
+
+    private static String readCString(DataInputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        int c;
+        while ((c = in.readUnsignedByte()) != 0) {
+            b.write(c);
+        }
+        return b.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The console's address and user; never the password. */
+    @Override
+    public String toString() {
+        return "PgBouncerAdmin[" + user + "@" + host + ":" + port + "]";
+    }
+}

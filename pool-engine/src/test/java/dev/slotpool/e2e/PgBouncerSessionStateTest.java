@@ -1,0 +1,149 @@
+package dev.slotpool.e2e;
+
+import dev.slotpool.ConfigViolation;
+import dev.slotpool.InvalidPoolConfigException;
+import dev.slotpool.Pooler;
+import dev.slotpool.SlotPoolDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+
+import static dev.slotpool.e2e.E2e.queryString;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Session state behind a transaction pooler (docs/poolers.md, "The setting"): PgBouncer with one server session,
+ * so every client's transactions run on the same one and any state set with plain {@code SET} reaches the others.
+ */
+class PgBouncerSessionStateTest {
+
+    private static final int ROUNDS = 50;
+
+    private static EmbeddedPostgres server;
+    private static PgBouncer bouncer;
+
+    @BeforeAll
+    static void start() throws IOException, SQLException {
+        PgBouncer.binary();
+        server = EmbeddedPostgres.builder().start();
+        try (Connection c = DriverManager.getConnection(server.getJdbcUrl("postgres", "postgres"));
+             Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA other");
+        }
+        bouncer = new PgBouncer("state", server.getPort(), Map.of("default_pool_size", "1")).start();
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (bouncer != null) {
+            bouncer.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** Another client of the same PgBouncer: pgjdbc made safe by hand, no session settings of its own. */
+    private static Connection otherClient() throws SQLException {
+        return DriverManager.getConnection(bouncer.url() + "&prepareThreshold=0");
+    }
+
+    /**
+     * Why {@code schema} is refused behind a transaction pooler: without the setting the pool sets it once per
+     * connection with SET, and another client's transactions then run in that schema.
+     */
+    @Test
+    void aSchemaSetOncePerConnectionReachesOtherClientsSoTheSettingRefusesIt() throws Exception {
+        try (SlotPoolDataSource leaking = SlotPoolDataSource.builder().name("state-leak").url(bouncer.url())
+                .schema("other").minSize(1).maxSize(1).connectionProperty("prepareThreshold", "0").build();
+             Connection leaked = leaking.getConnection();
+             Connection other = otherClient()) {
+            assertThat(queryString(other, "SELECT current_schema()")).as("the other client's schema")
+                    .isEqualTo("other");
+        }
+        InvalidPoolConfigException refused = catchThrowableOfType(InvalidPoolConfigException.class,
+                () -> SlotPoolDataSource.builder().url(bouncer.url()).pooler(Pooler.TRANSACTION).schema("other")
+                        .config());
+        assertThat(refused.violations()).extracting(ConfigViolation::property).containsExactly("schema");
+    }
+
+    /** Read-only set by the pool is applied at each BEGIN (pgjdbc's readOnlyMode=transaction): the pool's
+     * transactions are read-only, the other client's on the same server session never are. */
+    @Test
+    void readOnlyHoldsPerTransactionAndReachesNoOtherClient() throws Exception {
+        int leaks = 0;
+        int notApplied = 0;
+        try (SlotPoolDataSource readOnly = SlotPoolDataSource.builder().name("state-ro").url(bouncer.url())
+                .pooler(Pooler.TRANSACTION).readOnly(true).minSize(1).maxSize(1).build();
+             Connection other = otherClient()) {
+            for (int i = 0; i < ROUNDS; i++) {
+                try (Connection c = readOnly.getConnection()) {
+                    c.setAutoCommit(false);
+                    if (!"on".equals(queryString(c, "SHOW transaction_read_only"))) {
+                        notApplied++;
+                    }
+                    c.commit();
+                }
+                if (!"off".equals(queryString(other, "SHOW transaction_read_only"))) {
+                    leaks++;
+                }
+                other.setAutoCommit(false);
+                if (!"off".equals(queryString(other, "SHOW transaction_read_only"))) {
+                    leaks++;
+                }
+                other.commit();
+                other.setAutoCommit(true);
+            }
+        }
+        System.out.println("FLEET read-only per transaction, " + ROUNDS + " rounds on one server session: "
+                + notApplied + " pool transactions not read-only, " + leaks + " of the other client's read-only");
+        assertThat(notApplied).isZero();
+        assertThat(leaks).isZero();
+    }
+
+    /**
+     * A holder's setTransactionIsolation behind a transaction pooler holds for each of its transactions and reaches
+     * no other client: pgjdbc would set it for the session (SET SESSION CHARACTERISTICS), which here is everyone's.
+     */
+    @Test
+    void aHoldersIsolationHoldsPerTransactionAndReachesNoOtherClient() throws Exception {
+        int wrong = 0;
+        int leaks = 0;
+        try (SlotPoolDataSource pool = SlotPoolDataSource.builder().name("state-iso").url(bouncer.url())
+                .pooler(Pooler.TRANSACTION).minSize(1).maxSize(1).build();
+             Connection other = otherClient()) {
+            for (int i = 0; i < ROUNDS; i++) {
+                try (Connection c = pool.getConnection()) {
+                    c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                    c.setAutoCommit(false);
+                    for (int tx = 0; tx < 2; tx++) {
+                        if (!"serializable".equals(queryString(c, "SHOW transaction_isolation"))) {
+                            wrong++;
+                        }
+                        c.commit();
+                        // Between the holder's transactions the other client runs on the same server session.
+                        if (!"read committed".equals(queryString(other, "SHOW transaction_isolation"))) {
+                            leaks++;
+                        }
+                    }
+                    if (c.getTransactionIsolation() != Connection.TRANSACTION_SERIALIZABLE) {
+                        wrong++;
+                    }
+                }
+            }
+        }
+        System.out.println("FLEET holder's isolation per transaction, " + ROUNDS + " rounds on one server session: "
+                + wrong + " of the holder's transactions not serializable, " + leaks + " of the other client's");
+        assertThat(leaks).as("the other client's transactions at the holder's isolation").isZero();
+        assertThat(wrong).as("the holder's transactions not at its isolation").isZero();
+    }
+}
