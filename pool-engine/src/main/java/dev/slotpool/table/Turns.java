@@ -12,10 +12,14 @@ package dev.slotpool.table;
  * not once per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is
  * strict FIFO: every return goes to the oldest waiter.
  *
- * <p>A virtual thread whose turn is over gives up its carrier even when nobody is queued yet: with few carriers, a
- * thread that always finds a free connection would otherwise never let not-yet-started virtual threads run. It
- * parks for a nanosecond rather than calling {@code Thread.yield()}: the yielder goes back on its own carrier's
- * queue ahead of the threads submitted from elsewhere, and one thread kept 4 to 8 times the median's share.
+ * <p>A virtual thread whose turn is over gives up its carrier even when nobody is queued yet, once it has borrowed
+ * {@link #MIN_TURN_BORROWS} times since it last did (or since it started): with few carriers, a thread that
+ * always finds a free connection would otherwise never let not-yet-started virtual threads run. A thread that
+ * borrowed fewer times has not kept its carrier long, or blocked in between: a new virtual thread per request
+ * (Spring Boot with {@code spring.threads.virtual.enabled}) borrows once and never parks here (docs/benchmarks.md,
+ * "Virtual threads, thread per request"). It parks for a nanosecond rather than calling {@code Thread.yield()}:
+ * the yielder goes back on its own carrier's queue ahead of the threads submitted from elsewhere, and one thread
+ * kept 4 to 8 times the median's share.
  *
  * <p>Plain per-thread state in a {@link ThreadLocal}: only its own thread reads or writes it.
  */
@@ -41,8 +45,11 @@ final class Turns {
     private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
     private final long turnNanos;
-    /** Per thread: [0] when the turn ends (nanoTime, or NONE), [1] borrows left in it. */
-    private final ThreadLocal<long[]> turn = ThreadLocal.withInitial(() -> new long[] {NONE, 0});
+    /**
+     * Per thread: [0] when the turn ends (nanoTime, or NONE), [1] borrows left in it, [2] borrows with nobody
+     * waiting since the thread last gave up its carrier here (virtual threads only).
+     */
+    private final ThreadLocal<long[]> turn = ThreadLocal.withInitial(() -> new long[] {NONE, 0, 0});
 
     Turns(long turnNanos) {
         this.turnNanos = turnNanos;
@@ -79,10 +86,18 @@ final class Turns {
         return Math.max(MIN_TURN_BORROWS, Math.min(MAX_TURN_BORROWS, ROTATION_BORROWS / Math.max(1, waiting)));
     }
 
-    /** For a virtual thread whose turn is over: give up the carrier once, then start a new turn. */
+    /**
+     * Counts a borrow taken with nobody waiting; for a virtual thread whose turn is over and that has borrowed
+     * {@link #MIN_TURN_BORROWS} times since it last gave up its carrier: give it up once, then start a new turn.
+     */
     void yieldIfVirtualAndDue() {
-        if (VIRTUAL_THREAD != null && Thread.currentThread().getClass() == VIRTUAL_THREAD && !inTurn()) {
+        if (VIRTUAL_THREAD == null || Thread.currentThread().getClass() != VIRTUAL_THREAD) {
+            return;
+        }
+        long[] t = turn.get();
+        if (++t[2] >= MIN_TURN_BORROWS && !inTurn()) {
             Parking.park(1);
+            t[2] = 0;
             start(MIN_TURN_BORROWS);
         }
     }
