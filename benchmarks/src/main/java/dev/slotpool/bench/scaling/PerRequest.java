@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +46,11 @@ public final class PerRequest {
     private static final int PRIME_REQUESTS = 2_000;
     private static final OperatingSystemMXBean OS =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    /**
+     * {@code com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes()} (JDK 21+, so by reflection: the module
+     * compiles for release 17); it counts what virtual threads allocate, on their carriers. Null when missing.
+     */
+    private static final Method TOTAL_ALLOCATED = totalAllocatedMethod();
 
     private PerRequest() {
     }
@@ -121,17 +127,21 @@ public final class PerRequest {
         long[] endRequests;
         long[] startErrors;
         long[] endErrors;
+        long startAllocated;
+        long endAllocated;
         long stragglers;
         try {
             chains.startAll();
             sleep(options.warmup());
             startWall = System.nanoTime();
             startCpu = OS.getProcessCpuTime();
+            startAllocated = allocatedBytes();
             startRequests = chains.tally.read(Tally.BORROWS);
             startErrors = chains.tally.read(Tally.ERRORS);
             sleep(options.window());
             endWall = System.nanoTime();
             endCpu = OS.getProcessCpuTime();
+            endAllocated = allocatedBytes();
             endRequests = chains.tally.read(Tally.BORROWS);
             endErrors = chains.tally.read(Tally.ERRORS);
         } finally {
@@ -144,7 +154,9 @@ public final class PerRequest {
         double windowSeconds = (endWall - startWall) / 1e9;
         double cpuSeconds = (endCpu - startCpu) / 1e9;
         Result r = new Result(kind, run, requests, windowSeconds, requests / windowSeconds, cpuSeconds,
-                requests == 0 ? Double.NaN : cpuSeconds * 1e6 / requests, Fairness.of(perChain),
+                requests == 0 ? Double.NaN : cpuSeconds * 1e6 / requests,
+                requests == 0 || startAllocated < 0 ? Double.NaN : (double) (endAllocated - startAllocated) / requests,
+                Fairness.of(perChain),
                 Arrays.stream(minus(endErrors, startErrors)).sum(), stragglers, chains.firstError);
         System.gc();
         sleep(options.pause());
@@ -221,14 +233,15 @@ public final class PerRequest {
 
     /** One pool's run. */
     record Result(PoolKind pool, int run, long requests, double windowSeconds, double requestsPerSecond,
-                  double cpuSeconds, double cpuMicrosPerRequest, Fairness chains, long errors, long stragglers,
+                  double cpuSeconds, double cpuMicrosPerRequest, double bytesPerRequest, Fairness chains, long errors, long stragglers,
                   String firstError) {
 
         String line(int runs) {
             StringBuilder b = new StringBuilder().append("run ").append(run).append('/').append(runs).append(", ")
                     .append(pool.id()).append(": ").append(Numbers.count(requestsPerSecond))
                     .append(" requests/s; CPU ").append(Numbers.twoDecimals(cpuSeconds)).append(" s, ")
-                    .append(Numbers.significant(cpuMicrosPerRequest)).append(" µs per request; per chain ")
+                    .append(Numbers.significant(cpuMicrosPerRequest)).append(" µs and ")
+                    .append(Numbers.count(bytesPerRequest)).append(" B allocated per request; per chain ")
                     .append(chains.min()).append(" / ").append(Numbers.perThread(chains.median())).append(" / ")
                     .append(chains.max()).append("; errors ").append(errors);
             if (stragglers > 0) {
@@ -243,13 +256,14 @@ public final class PerRequest {
 
     private static void writeCsv(Path file, List<Result> results) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("jdk,pool,run,requests,window_s,requests_per_s,cpu_s,cpu_us_per_request,chain_min,chain_median,"
-                + "chain_max,errors,stragglers");
+        lines.add("jdk,pool,run,requests,window_s,requests_per_s,cpu_s,cpu_us_per_request,bytes_per_request,"
+                + "chain_min,chain_median,chain_max,errors,stragglers");
         String jdk = Runtime.version().toString();
         for (Result r : results) {
             lines.add(String.join(",", jdk, r.pool().id(), String.valueOf(r.run()), String.valueOf(r.requests()),
                     Numbers.csv(r.windowSeconds()), Numbers.csv(r.requestsPerSecond()), Numbers.csv(r.cpuSeconds()),
-                    Numbers.csv(r.cpuMicrosPerRequest()), String.valueOf(r.chains().min()),
+                    Numbers.csv(r.cpuMicrosPerRequest()), Numbers.csv(r.bytesPerRequest()),
+                    String.valueOf(r.chains().min()),
                     Numbers.csv(r.chains().median()), String.valueOf(r.chains().max()), String.valueOf(r.errors()),
                     String.valueOf(r.stragglers())));
         }
@@ -267,8 +281,9 @@ public final class PerRequest {
                 .append(options.runs()).append(" runs (warm-up ").append(options.warmup().toMillis())
                 .append(" ms, window ").append(options.window().toMillis()).append(" ms each).\n\n")
                 .append("| pool | requests/s (median) | ÷ ").append(baseline.id())
-                .append(" (median of runs) | per run | CPU µs per request | chain fewest ÷ median | errors |\n")
-                .append("|---|--:|--:|---|--:|--:|--:|\n");
+                .append(" (median of runs) | per run | CPU µs per request | B allocated per request"
+                        + " | chain fewest ÷ median | errors |\n")
+                .append("|---|--:|--:|---|--:|--:|--:|--:|\n");
         for (PoolKind pool : options.pools()) {
             List<Result> mine = results.stream().filter(r -> r.pool() == pool).toList();
             List<Double> ratios = new ArrayList<>();
@@ -286,6 +301,7 @@ public final class PerRequest {
                             ratios.stream().mapToDouble(Double::doubleValue).toArray())))
                     .append(" | ").append(String.join("; ", perRun))
                     .append(" | ").append(Numbers.significant(median(mine, Result::cpuMicrosPerRequest)))
+                    .append(" | ").append(Numbers.count(median(mine, Result::bytesPerRequest)))
                     .append(" | ").append(Numbers.twoDecimals(median(mine, r -> r.chains().ratio())))
                     .append(" | ").append(mine.stream().mapToLong(Result::errors).sum()).append(" |\n");
         }
@@ -295,6 +311,26 @@ public final class PerRequest {
 
     private static double median(List<Result> results, java.util.function.ToDoubleFunction<Result> metric) {
         return CellResult.median(results.stream().mapToDouble(metric).toArray());
+    }
+
+    private static long allocatedBytes() {
+        if (TOTAL_ALLOCATED == null) {
+            return -1;
+        }
+        try {
+            return (long) TOTAL_ALLOCATED.invoke(ManagementFactory.getThreadMXBean());
+        } catch (ReflectiveOperationException e) {
+            return -1;
+        }
+    }
+
+    private static Method totalAllocatedMethod() {
+        try {
+            Method m = com.sun.management.ThreadMXBean.class.getMethod("getTotalThreadAllocatedBytes");
+            return (long) m.invoke(ManagementFactory.getThreadMXBean()) >= 0 ? m : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static long[] minus(long[] end, long[] start) {
