@@ -21,11 +21,11 @@ package dev.slotpool.table;
  * the yielder goes back on its own carrier's queue ahead of the threads submitted from elsewhere, and one thread
  * kept 4 to 8 times the median's share.
  *
- * <p>Plain per-thread state in a {@link ThreadLocal}: only its own thread reads or writes it.
+ * <p>The per-thread state is the table's {@link Borrower}: only its own thread reads or writes it.
  */
 final class Turns {
 
-    private static final long NONE = Long.MIN_VALUE;
+    static final long NONE = Long.MIN_VALUE;
     /**
      * Borrows a turn may take ahead of the queue, at least. A turn bounded by time alone gives a thread preempted
      * during it a few borrows and one that is not hundreds; bounding it by count too makes every admission worth
@@ -45,27 +45,28 @@ final class Turns {
     private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
     private final long turnNanos;
-    /**
-     * Per thread: [0] when the turn ends (nanoTime, or NONE), [1] borrows left in it, [2] borrows with nobody
-     * waiting since the thread last gave up its carrier here (virtual threads only).
-     */
-    private final ThreadLocal<long[]> turn = ThreadLocal.withInitial(() -> new long[] {NONE, 0, 0});
+    /** The table's per-thread state, looked up only where a rule needs it. */
+    private final ThreadLocal<Borrower> borrowers;
 
-    Turns(long turnNanos) {
+    Turns(long turnNanos, ThreadLocal<Borrower> borrowers) {
         this.turnNanos = turnNanos;
+        this.borrowers = borrowers;
     }
 
     /** Whether the current thread is in its turn (time and borrows left). */
     boolean inTurn() {
-        long[] t = turn.get();
-        return t[0] != NONE && t[1] > 0 && System.nanoTime() - t[0] < 0;
+        return inTurn(borrowers.get());
+    }
+
+    private static boolean inTurn(Borrower b) {
+        return b.turnEnds != NONE && b.turnBorrowsLeft > 0 && System.nanoTime() - b.turnEnds < 0;
     }
 
     /** Whether the current thread may borrow ahead of the queue now; if so, counts the borrow against its turn. */
     boolean takeTurnBorrow() {
-        long[] t = turn.get();
-        if (t[0] != NONE && t[1] > 0 && System.nanoTime() - t[0] < 0) {
-            t[1]--;
+        Borrower b = borrowers.get();
+        if (inTurn(b)) {
+            b.turnBorrowsLeft--;
             return true;
         }
         return false;
@@ -73,13 +74,12 @@ final class Turns {
 
     /** Starts the current thread's turn (it was just given a slot by the queue, behind which {@code waiting} wait). */
     void begin(int waiting) {
-        start(borrowsPerTurn(waiting));
+        start(borrowers.get(), borrowsPerTurn(waiting));
     }
 
-    private void start(int borrows) {
-        long[] t = turn.get();
-        t[0] = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
-        t[1] = borrows;
+    private void start(Borrower b, int borrows) {
+        b.turnEnds = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
+        b.turnBorrowsLeft = borrows;
     }
 
     static int borrowsPerTurn(int waiting) {
@@ -94,11 +94,11 @@ final class Turns {
         if (VIRTUAL_THREAD == null || Thread.currentThread().getClass() != VIRTUAL_THREAD) {
             return;
         }
-        long[] t = turn.get();
-        if (++t[2] >= MIN_TURN_BORROWS && !inTurn()) {
+        Borrower b = borrowers.get();
+        if (++b.borrowsSinceYield >= MIN_TURN_BORROWS && !inTurn(b)) {
             Parking.park(1);
-            t[2] = 0;
-            start(MIN_TURN_BORROWS);
+            b.borrowsSinceYield = 0;
+            start(b, MIN_TURN_BORROWS);
         }
     }
 
