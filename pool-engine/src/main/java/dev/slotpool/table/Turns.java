@@ -87,8 +87,9 @@ final class Turns {
     }
 
     /**
-     * Counts a borrow taken with nobody waiting; for a virtual thread whose turn is over and that has borrowed
-     * {@link #MIN_TURN_BORROWS} times since it last gave up its carrier: give it up once, then start a new turn.
+     * On a virtual thread, counts a borrow taken with nobody waiting; once the thread has borrowed
+     * {@link #MIN_TURN_BORROWS} times since it last gave up its carrier and its turn is over: give it up once, then
+     * start a new turn.
      */
     void yieldIfVirtualAndDue() {
         if (VIRTUAL_THREAD == null || Thread.currentThread().getClass() != VIRTUAL_THREAD) {
