@@ -3,7 +3,6 @@ package dev.slotpool.table;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -39,12 +38,14 @@ public final class SlotTable<T> {
     /** One past the highest slot index ever reserved; scans stop there. Only grows (CAS, creation path). */
     private final AtomicInteger highWater = new AtomicInteger();
     /**
-     * Each thread's last borrowed slot, where its next scan starts: a thread that borrows and returns finds its
-     * connection where it left it, still in its cache, and threads with slots of their own do not meet (S5: a
-     * busy hinted slot is skipped like any other). A new thread starts at a random slot.
+     * Per thread: its last borrowed slot, where its next scan starts (a thread that borrows and returns finds its
+     * connection where it left it, still in its cache, and threads with slots of their own do not meet; S5: a
+     * busy hinted slot is skipped like any other), and its turn. A new thread starts at its id modulo the table:
+     * threads started one after another spread over the slots, and none updates a shared random seed to do so
+     * (measurable for a new virtual thread per request: docs/benchmarks.md, "Virtual threads, thread per request").
      */
-    private final ThreadLocal<int[]> lastSlot = ThreadLocal.withInitial(
-            () -> new int[] {ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE)});
+    private final ThreadLocal<Borrower> borrowers = ThreadLocal.withInitial(
+            () -> new Borrower((int) (Thread.currentThread().getId() & Integer.MAX_VALUE)));
     /** Set once by {@link #shutdown()}; waiters read it after each wake. */
     private volatile boolean closed;
     /** The clock of borrow deadlines. */
@@ -68,7 +69,7 @@ public final class SlotTable<T> {
             slots[i] = new Slot<>(i);
         }
         waiters = new WaitQueue();
-        turns = new Turns(turnNanos);
+        turns = new Turns(turnNanos, borrowers);
         headPollNanos = turnNanos;
     }
 
@@ -294,14 +295,14 @@ public final class SlotTable<T> {
         if (n == 0) {
             return null;
         }
-        int[] hint = lastSlot.get();
-        int i = hint[0] % n;
+        Borrower me = borrowers.get();
+        int i = me.lastSlot % n;
         for (int visited = 0; visited < n; visited++) {
             Slot<T> s = slots[i];
             if (s.state() == SlotState.AVAILABLE) {
                 T e = s.entry();
                 if (e != null && (filter == null || filter.accept(e)) && s.tryBorrow()) {
-                    hint[0] = i;
+                    me.lastSlot = i;
                     return s;
                 }
             }

@@ -12,16 +12,20 @@ package dev.slotpool.table;
  * not once per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is
  * strict FIFO: every return goes to the oldest waiter.
  *
- * <p>A virtual thread whose turn is over gives up its carrier even when nobody is queued yet: with few carriers, a
- * thread that always finds a free connection would otherwise never let not-yet-started virtual threads run. It
- * parks for a nanosecond rather than calling {@code Thread.yield()}: the yielder goes back on its own carrier's
- * queue ahead of the threads submitted from elsewhere, and one thread kept 4 to 8 times the median's share.
+ * <p>A virtual thread whose turn is over gives up its carrier even when nobody is queued yet, once it has borrowed
+ * {@link #MIN_TURN_BORROWS} times since it last did (or since it started): with few carriers, a thread that
+ * always finds a free connection would otherwise never let not-yet-started virtual threads run. A thread that
+ * borrowed fewer times has not kept its carrier long, or blocked in between: a new virtual thread per request
+ * (Spring Boot with {@code spring.threads.virtual.enabled}) borrows once and never parks here (docs/benchmarks.md,
+ * "Virtual threads, thread per request"). It parks for a nanosecond rather than calling {@code Thread.yield()}:
+ * the yielder goes back on its own carrier's queue ahead of the threads submitted from elsewhere, and one thread
+ * kept 4 to 8 times the median's share.
  *
- * <p>Plain per-thread state in a {@link ThreadLocal}: only its own thread reads or writes it.
+ * <p>The per-thread state is the table's {@link Borrower}: only its own thread reads or writes it.
  */
 final class Turns {
 
-    private static final long NONE = Long.MIN_VALUE;
+    static final long NONE = Long.MIN_VALUE;
     /**
      * Borrows a turn may take ahead of the queue, at least. A turn bounded by time alone gives a thread preempted
      * during it a few borrows and one that is not hundreds; bounding it by count too makes every admission worth
@@ -41,24 +45,28 @@ final class Turns {
     private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
     private final long turnNanos;
-    /** Per thread: [0] when the turn ends (nanoTime, or NONE), [1] borrows left in it. */
-    private final ThreadLocal<long[]> turn = ThreadLocal.withInitial(() -> new long[] {NONE, 0});
+    /** The table's per-thread state, looked up only where a rule needs it. */
+    private final ThreadLocal<Borrower> borrowers;
 
-    Turns(long turnNanos) {
+    Turns(long turnNanos, ThreadLocal<Borrower> borrowers) {
         this.turnNanos = turnNanos;
+        this.borrowers = borrowers;
     }
 
     /** Whether the current thread is in its turn (time and borrows left). */
     boolean inTurn() {
-        long[] t = turn.get();
-        return t[0] != NONE && t[1] > 0 && System.nanoTime() - t[0] < 0;
+        return inTurn(borrowers.get());
+    }
+
+    private static boolean inTurn(Borrower b) {
+        return b.turnEnds != NONE && b.turnBorrowsLeft > 0 && System.nanoTime() - b.turnEnds < 0;
     }
 
     /** Whether the current thread may borrow ahead of the queue now; if so, counts the borrow against its turn. */
     boolean takeTurnBorrow() {
-        long[] t = turn.get();
-        if (t[0] != NONE && t[1] > 0 && System.nanoTime() - t[0] < 0) {
-            t[1]--;
+        Borrower b = borrowers.get();
+        if (inTurn(b)) {
+            b.turnBorrowsLeft--;
             return true;
         }
         return false;
@@ -66,24 +74,32 @@ final class Turns {
 
     /** Starts the current thread's turn (it was just given a slot by the queue, behind which {@code waiting} wait). */
     void begin(int waiting) {
-        start(borrowsPerTurn(waiting));
+        start(borrowers.get(), borrowsPerTurn(waiting));
     }
 
-    private void start(int borrows) {
-        long[] t = turn.get();
-        t[0] = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
-        t[1] = borrows;
+    private void start(Borrower b, int borrows) {
+        b.turnEnds = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
+        b.turnBorrowsLeft = borrows;
     }
 
     static int borrowsPerTurn(int waiting) {
         return Math.max(MIN_TURN_BORROWS, Math.min(MAX_TURN_BORROWS, ROTATION_BORROWS / Math.max(1, waiting)));
     }
 
-    /** For a virtual thread whose turn is over: give up the carrier once, then start a new turn. */
+    /**
+     * On a virtual thread, counts a borrow taken with nobody waiting; once the thread has borrowed
+     * {@link #MIN_TURN_BORROWS} times since it last gave up its carrier and its turn is over: give it up once, then
+     * start a new turn.
+     */
     void yieldIfVirtualAndDue() {
-        if (VIRTUAL_THREAD != null && Thread.currentThread().getClass() == VIRTUAL_THREAD && !inTurn()) {
+        if (VIRTUAL_THREAD == null || Thread.currentThread().getClass() != VIRTUAL_THREAD) {
+            return;
+        }
+        Borrower b = borrowers.get();
+        if (++b.borrowsSinceYield >= MIN_TURN_BORROWS && !inTurn(b)) {
             Parking.park(1);
-            start(MIN_TURN_BORROWS);
+            b.borrowsSinceYield = 0;
+            start(b, MIN_TURN_BORROWS);
         }
     }
 

@@ -22,5 +22,9 @@
  * in front) it also runs virtual threads, and {@code --virtual} runs only those. Progress goes to stderr, the
  * Markdown tables to stdout and {@code <out>/summary.md}, next to {@code <kind>-runs.csv},
  * {@code <kind>-medians.csv} and the charts ({@code --out} defaults to benchmarks/results/scaling).
+ *
+ * <p>{@link dev.slotpool.bench.scaling.PerRequest} is the thread-per-request case on virtual threads: each borrow
+ * by a new virtual thread that then ends, a fixed number of requests in flight (JDK 21+;
+ * options in {@code PerRequestOptions.USAGE}).
  */
 package dev.slotpool.bench.scaling;

@@ -1,0 +1,347 @@
+package dev.slotpool.bench.scaling;
+
+import com.sun.management.OperatingSystemMXBean;
+import dev.slotpool.bench.BenchPool;
+import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.UsageException;
+import dev.slotpool.testsupport.StubDatabase;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Thread-per-request virtual threads (issue 28, docs/benchmarks.md): as a Spring Boot server with
+ * {@code spring.threads.virtual.enabled} runs each request on a new virtual thread, every borrow here is made by a
+ * new virtual thread that borrows, optionally runs one statement, closes and ends. A fixed number of requests is
+ * in flight: each request's thread starts the next request of its <em>chain</em> as its last act, so no
+ * dispatcher thread stands between the pools and the carriers. The looping harness ({@link ThreadScaling}) keeps
+ * each thread for the whole run and cannot show what a pool costs a thread on its first borrow.
+ *
+ * <p>A run: fresh stub database and pool, every chain started, a warm-up, a window between two snapshots of the
+ * chains' counters, process CPU time and wall time, then the chains stop and the pool closes. Pools alternate
+ * within each run; the summary gives medians and each pool's ratio to the baseline (the first pool listed that is
+ * not slotpool) taken run by run. See {@link PerRequestOptions#USAGE} for the command line.
+ */
+public final class PerRequest {
+
+    /** How long the chains get to finish their last request with the pool still open. */
+    private static final Duration DRAIN_LIMIT = Duration.ofSeconds(10);
+    private static final int PRIME_REQUESTS = 2_000;
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    /**
+     * {@code com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes()} (JDK 21+, so by reflection: the module
+     * compiles for release 17); it counts what virtual threads allocate, on their carriers. Null when missing.
+     */
+    private static final Method TOTAL_ALLOCATED = totalAllocatedMethod();
+
+    private PerRequest() {
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException, SQLException {
+        PerRequestOptions options;
+        try {
+            options = PerRequestOptions.parse(args);
+            if (!options.help() && !VirtualThreads.available()) {
+                throw new UsageException(VirtualThreads.whyMissing()
+                        + "; start the harness on JDK 21 or newer (e.g. /usr/lib/jvm/temurin-25-jdk-amd64)");
+            }
+        } catch (UsageException e) {
+            System.err.println("PerRequest: " + e.getMessage());
+            System.err.println();
+            System.err.print(PerRequestOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help()) {
+            System.out.print(PerRequestOptions.USAGE);
+            return;
+        }
+        run(options, System.out, System.err);
+    }
+
+    /** Runs every run and pool; writes runs.csv and summary.md; prints the summary to {@code out}. */
+    static List<Result> run(PerRequestOptions options, PrintStream out, PrintStream log)
+            throws IOException, InterruptedException, SQLException {
+        Files.createDirectories(options.out());
+        prime(options);
+        List<Result> results = new ArrayList<>();
+        for (int run = 1; run <= options.runs(); run++) {
+            for (PoolKind pool : options.pools()) {
+                Result r = runOnce(options, pool, run);
+                results.add(r);
+                log.println(r.line(options.runs()));
+                // Rewritten after every run: a long invocation that dies midway keeps what it measured.
+                writeCsv(options.out().resolve("runs.csv"), results);
+            }
+        }
+        String summary = summary(options, results);
+        Files.writeString(options.out().resolve("summary.md"), summary);
+        out.print(summary);
+        return results;
+    }
+
+    /** Class loading and driver registration happen here, not in the first measured run. */
+    private static void prime(PerRequestOptions options) throws SQLException {
+        for (PoolKind kind : options.pools()) {
+            StubDatabase database = StubDatabase.reset("per-request-prime");
+            try (BenchPool pool = kind.start(
+                    PoolSettings.fixed(database.url(), options.connections(), options.borrowTimeout()))) {
+                for (int i = 0; i < PRIME_REQUESTS; i++) {
+                    try (Connection c = pool.dataSource().getConnection(); Statement s = c.createStatement()) {
+                        s.execute("SELECT 1");
+                    }
+                }
+            }
+        }
+    }
+
+    private static Result runOnce(PerRequestOptions options, PoolKind kind, int run) throws InterruptedException {
+        StubDatabase database = StubDatabase.reset("per-request-" + kind.id());
+        String url = options.hold().isZero() ? database.url() : database.url() + "?queryDelayMicros="
+                + BigDecimal.valueOf(options.hold().toNanos(), 3).stripTrailingZeros().toPlainString();
+        BenchPool pool = kind.start(PoolSettings.fixed(url, options.connections(), options.borrowTimeout()));
+        Chains chains = new Chains(options.inFlight(), pool.dataSource(), options.statement());
+        long startWall;
+        long startCpu;
+        long[] startRequests;
+        long endWall;
+        long endCpu;
+        long[] endRequests;
+        long[] startErrors;
+        long[] endErrors;
+        long startAllocated;
+        long endAllocated;
+        long stragglers;
+        try {
+            chains.startAll();
+            sleep(options.warmup());
+            startWall = System.nanoTime();
+            startCpu = OS.getProcessCpuTime();
+            startAllocated = allocatedBytes();
+            startRequests = chains.tally.read(Tally.BORROWS);
+            startErrors = chains.tally.read(Tally.ERRORS);
+            sleep(options.window());
+            endWall = System.nanoTime();
+            endCpu = OS.getProcessCpuTime();
+            endAllocated = allocatedBytes();
+            endRequests = chains.tally.read(Tally.BORROWS);
+            endErrors = chains.tally.read(Tally.ERRORS);
+        } finally {
+            chains.stopping = true;
+            stragglers = chains.awaitEnd(DRAIN_LIMIT);
+            pool.close();
+        }
+        long[] perChain = minus(endRequests, startRequests);
+        long requests = Arrays.stream(perChain).sum();
+        double windowSeconds = (endWall - startWall) / 1e9;
+        double cpuSeconds = (endCpu - startCpu) / 1e9;
+        Result r = new Result(kind, run, requests, windowSeconds, requests / windowSeconds, cpuSeconds,
+                requests == 0 ? Double.NaN : cpuSeconds * 1e6 / requests,
+                requests == 0 || startAllocated < 0 ? Double.NaN : (double) (endAllocated - startAllocated) / requests,
+                Fairness.of(perChain),
+                Arrays.stream(minus(endErrors, startErrors)).sum(), stragglers, chains.firstError);
+        System.gc();
+        sleep(options.pause());
+        return r;
+    }
+
+    /**
+     * The chains of one run. A request's thread writes its chain's counters, then starts the next request's
+     * thread, which therefore sees them (Thread.start happens-before): one writer per chain at any time, as
+     * {@link Tally} needs.
+     */
+    private static final class Chains {
+
+        private final int count;
+        private final DataSource dataSource;
+        private final boolean statement;
+        private final ThreadFactory threads = VirtualThreads.factory();
+        private final CountDownLatch ended;
+        final Tally tally;
+        volatile boolean stopping;
+        /** The first failure a request saw before the run stopped; written by whichever request sees one. */
+        volatile String firstError;
+
+        Chains(int count, DataSource dataSource, boolean statement) {
+            this.count = count;
+            this.dataSource = dataSource;
+            this.statement = statement;
+            this.ended = new CountDownLatch(count);
+            this.tally = new Tally(count);
+        }
+
+        void startAll() {
+            for (int i = 0; i < count; i++) {
+                startRequest(i, 0, 0);
+            }
+        }
+
+        private void startRequest(int chain, long served, long errors) {
+            threads.newThread(() -> request(chain, served, errors)).start();
+        }
+
+        /** One request on its own new virtual thread; then the chain's next one, or the chain's end. */
+        private void request(int chain, long served, long errors) {
+            try {
+                if (statement) {
+                    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+                        s.execute("SELECT 1");
+                    }
+                } else {
+                    dataSource.getConnection().close();
+                }
+                tally.set(chain, Tally.BORROWS, ++served);
+            } catch (SQLException | RuntimeException e) {
+                if (!stopping) {
+                    tally.set(chain, Tally.ERRORS, ++errors);
+                    if (firstError == null) {
+                        firstError = e.toString();
+                    }
+                }
+            }
+            if (stopping) {
+                ended.countDown();
+            } else {
+                startRequest(chain, served, errors);
+            }
+        }
+
+        /** Waits for every chain to end; returns how many did not within {@code limit}. */
+        long awaitEnd(Duration limit) throws InterruptedException {
+            ended.await(limit.toNanos(), TimeUnit.NANOSECONDS);
+            return ended.getCount();
+        }
+    }
+
+    /** One pool's run. */
+    record Result(PoolKind pool, int run, long requests, double windowSeconds, double requestsPerSecond,
+                  double cpuSeconds, double cpuMicrosPerRequest, double bytesPerRequest, Fairness chains, long errors, long stragglers,
+                  String firstError) {
+
+        String line(int runs) {
+            StringBuilder b = new StringBuilder().append("run ").append(run).append('/').append(runs).append(", ")
+                    .append(pool.id()).append(": ").append(Numbers.count(requestsPerSecond))
+                    .append(" requests/s; CPU ").append(Numbers.twoDecimals(cpuSeconds)).append(" s, ")
+                    .append(Numbers.significant(cpuMicrosPerRequest)).append(" µs and ")
+                    .append(Numbers.count(bytesPerRequest)).append(" B allocated per request; per chain ")
+                    .append(chains.min()).append(" / ").append(Numbers.perThread(chains.median())).append(" / ")
+                    .append(chains.max()).append("; errors ").append(errors);
+            if (stragglers > 0) {
+                b.append("; WARNING ").append(stragglers).append(" chains did not end");
+            }
+            if (firstError != null) {
+                b.append("; first error: ").append(firstError);
+            }
+            return b.toString();
+        }
+    }
+
+    private static void writeCsv(Path file, List<Result> results) throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("jdk,pool,run,requests,window_s,requests_per_s,cpu_s,cpu_us_per_request,bytes_per_request,"
+                + "chain_min,chain_median,chain_max,errors,stragglers");
+        String jdk = Runtime.version().toString();
+        for (Result r : results) {
+            lines.add(String.join(",", jdk, r.pool().id(), String.valueOf(r.run()), String.valueOf(r.requests()),
+                    Numbers.csv(r.windowSeconds()), Numbers.csv(r.requestsPerSecond()), Numbers.csv(r.cpuSeconds()),
+                    Numbers.csv(r.cpuMicrosPerRequest()), Numbers.csv(r.bytesPerRequest()),
+                    String.valueOf(r.chains().min()),
+                    Numbers.csv(r.chains().median()), String.valueOf(r.chains().max()), String.valueOf(r.errors()),
+                    String.valueOf(r.stragglers())));
+        }
+        Files.write(file, lines);
+    }
+
+    /** Medians per pool, and each pool's requests/s ÷ the baseline's, run by run and their median. */
+    static String summary(PerRequestOptions options, List<Result> results) {
+        PoolKind baseline = options.pools().stream().filter(p -> p != PoolKind.SLOTPOOL).findFirst()
+                .orElse(options.pools().get(0));
+        StringBuilder md = new StringBuilder("## Thread per request, virtual threads: ").append(options.work())
+                .append("\n\n").append(options.inFlight()).append(" requests in flight, each on a new virtual thread; ")
+                .append(options.connections()).append(" connections; Java ").append(Runtime.version())
+                .append(", ").append(Runtime.getRuntime().availableProcessors()).append(" processors; ")
+                .append(options.runs()).append(" runs (warm-up ").append(options.warmup().toMillis())
+                .append(" ms, window ").append(options.window().toMillis()).append(" ms each).\n\n")
+                .append("| pool | requests/s (median) | ÷ ").append(baseline.id())
+                .append(" (median of runs) | per run | CPU µs per request | B allocated per request"
+                        + " | chain fewest ÷ median | errors |\n")
+                .append("|---|--:|--:|---|--:|--:|--:|--:|\n");
+        for (PoolKind pool : options.pools()) {
+            List<Result> mine = results.stream().filter(r -> r.pool() == pool).toList();
+            List<Double> ratios = new ArrayList<>();
+            List<String> perRun = new ArrayList<>();
+            for (Result r : mine) {
+                Result base = results.stream().filter(b -> b.pool() == baseline && b.run() == r.run()).findFirst()
+                        .orElseThrow();
+                double ratio = r.requestsPerSecond() / base.requestsPerSecond();
+                ratios.add(ratio);
+                perRun.add(Numbers.count(r.requestsPerSecond()) + " (" + Numbers.twoDecimals(ratio) + "×)");
+            }
+            md.append("| ").append(pool.id())
+                    .append(" | ").append(Numbers.count(median(mine, Result::requestsPerSecond)))
+                    .append(" | ").append(Numbers.twoDecimals(CellResult.median(
+                            ratios.stream().mapToDouble(Double::doubleValue).toArray())))
+                    .append(" | ").append(String.join("; ", perRun))
+                    .append(" | ").append(Numbers.significant(median(mine, Result::cpuMicrosPerRequest)))
+                    .append(" | ").append(Numbers.count(median(mine, Result::bytesPerRequest)))
+                    .append(" | ").append(Numbers.twoDecimals(median(mine, r -> r.chains().ratio())))
+                    .append(" | ").append(mine.stream().mapToLong(Result::errors).sum()).append(" |\n");
+        }
+        md.append("\nCommand line: `").append(String.join(" ", options.args())).append("`\n");
+        return md.toString();
+    }
+
+    private static double median(List<Result> results, java.util.function.ToDoubleFunction<Result> metric) {
+        return CellResult.median(results.stream().mapToDouble(metric).toArray());
+    }
+
+    private static long allocatedBytes() {
+        if (TOTAL_ALLOCATED == null) {
+            return -1;
+        }
+        try {
+            return (long) TOTAL_ALLOCATED.invoke(ManagementFactory.getThreadMXBean());
+        } catch (ReflectiveOperationException e) {
+            return -1;
+        }
+    }
+
+    private static Method totalAllocatedMethod() {
+        try {
+            Method m = com.sun.management.ThreadMXBean.class.getMethod("getTotalThreadAllocatedBytes");
+            return (long) m.invoke(ManagementFactory.getThreadMXBean()) >= 0 ? m : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static long[] minus(long[] end, long[] start) {
+        long[] d = new long[end.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = end[i] - start[i];
+        }
+        return d;
+    }
+
+    private static void sleep(Duration d) throws InterruptedException {
+        TimeUnit.NANOSECONDS.sleep(d.toNanos());
+    }
+}
