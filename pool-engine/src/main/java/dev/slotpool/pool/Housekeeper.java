@@ -8,6 +8,7 @@ import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.origin.DetectionRounds;
@@ -21,7 +22,6 @@ import dev.slotpool.table.SlotTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the
@@ -47,7 +47,7 @@ final class Housekeeper {
     /** Null when keepaliveInterval is 0. */
     private final Keepalive keepalive;
     private final Runnable wakeCreators;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
     private final long periodNanos;
     private final long inactiveNanos;
     private final long abandonedNanos;
@@ -57,11 +57,10 @@ final class Housekeeper {
     private final long forgetNanos;
     private static final long FORGET_DEFAULT_NANOS = TimeUnit.MINUTES.toNanos(10);
     private Thread thread;
-    private volatile boolean stopped;
 
     Housekeeper(PoolConfig c, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
                 PacedDrains drains, OriginOperations operations, DetectionRounds detection, Validation validation,
-                Events events, Runnable wakeCreators, BooleanSupplier shutdown) {
+                Events events, Runnable wakeCreators, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
@@ -74,14 +73,14 @@ final class Housekeeper {
         this.operations = operations;
         this.detection = detection;
         this.wakeCreators = wakeCreators;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
         this.periodNanos = c.housekeepingPeriod().toNanos();
         this.inactiveNanos = c.inactiveTimeout().toNanos();
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
         long keepaliveNanos = c.keepaliveInterval().toNanos();
         this.keepalive = keepaliveNanos > 0
-                ? new Keepalive(poolName, threads, ticker, keepaliveNanos, table, closing, validation, shutdown) : null;
+                ? new Keepalive(poolName, threads, ticker, keepaliveNanos, table, closing, validation, lifecycle) : null;
         this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events);
         this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
     }
@@ -94,8 +93,9 @@ final class Housekeeper {
         }
     }
 
+    /** Wakes the thread and the keepalive's to end: the pool is closed ({@link PoolLifecycle}), which their loops
+     * read. */
     void stop() {
-        stopped = true;
         Parking.unpark(thread);
         if (keepalive != null) {
             keepalive.stop();
@@ -142,7 +142,7 @@ final class Housekeeper {
         long next = System.nanoTime() + periodNanos;
         long dueAt = ticker.nanoTime() + OriginStatus.NEVER;
         int failedInARow = 0;
-        while (!stopped) {
+        while (!lifecycle.closed()) {
             try {
                 long now = ticker.nanoTime();
                 if (now - dueAt >= 0) {
@@ -169,7 +169,7 @@ final class Housekeeper {
 
     /** One visit of the table. */
     void pass() {
-        if (shutdown.getAsBoolean()) {
+        if (lifecycle.closed()) {
             return;
         }
         long now = ticker.nanoTime();

@@ -12,6 +12,7 @@ import dev.slotpool.jdbc.StatementCacheTotals;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.StackTexts;
 import dev.slotpool.pool.origin.FailureDetector;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 
 /** Builds a {@link PoolSnapshot} in one pass over the table: wait-free, O(slots + origins). */
 final class Snapshots {
@@ -39,10 +39,10 @@ final class Snapshots {
     private final Closing closing;
     private final FailureDetector detector;
     private final AtomicLong timeouts;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
 
     Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-              Closing closing, FailureDetector detector, AtomicLong timeouts, BooleanSupplier shutdown) {
+              Closing closing, FailureDetector detector, AtomicLong timeouts, PoolLifecycle lifecycle) {
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
@@ -52,7 +52,7 @@ final class Snapshots {
         this.closing = closing;
         this.detector = detector;
         this.timeouts = timeouts;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
     }
 
     /** How long a snapshot looks again while closes keep moving borrows (a cold path: the console, meters). */
@@ -134,7 +134,7 @@ final class Snapshots {
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
         var failure = detector.currentFailure();
         // Creations are counted from the moment a creator claims room, before it reserves a slot.
-        return new PoolSnapshot(poolName, shutdown.getAsBoolean(), minSize, capacity.maxSize(),
+        return new PoolSnapshot(poolName, lifecycle.closed(), minSize, capacity.maxSize(),
                 total.total(), total.available, total.borrowed, creatingAll, total.closing, table.waiting(),
                 oldestWait, retired + total.borrows, timeouts.get(), capacity.opened(), capacity.closed(),
                 Optional.ofNullable(failure).map(Throwable::getMessage), List.copyOf(list));
