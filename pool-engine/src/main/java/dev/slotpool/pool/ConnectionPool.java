@@ -17,6 +17,7 @@ import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.SessionSetup;
 import dev.slotpool.pool.ground.UserCode;
+import dev.slotpool.pool.origin.AbortDeadlines;
 import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
@@ -83,9 +84,9 @@ public final class ConnectionPool {
         Runnable wakeCreators = this::wakeCreators;
         Runnable wakeHousekeeper = this::wakeHousekeeper;
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
-        this.drains = new PacedDrains(origins, table, closing::closeReserved,
-                (e, stamp) -> closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP));
+        this.drains = new PacedDrains(origins, table, closing::closeReserved);
         this.operations = new OriginOperations(config, origins, table, closing, drains,
+                new AbortDeadlines(origins, table, closing),
                 new Rebalancer(origins, table, config, capacity, closing, events, wakeCreators), events, wakeCreators,
                 wakeHousekeeper);
         Connector connector = new Connector(config.credentialsProvider(), userCode, new SessionSetup(config));
@@ -101,7 +102,7 @@ public final class ConnectionPool {
                 events, connector, returns, lifecycle);
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
                 lifecycle);
-        this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations,
+        this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, operations,
                 new DetectionRounds(config, origins, table, closing, detector, probes), validation, events,
                 wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());

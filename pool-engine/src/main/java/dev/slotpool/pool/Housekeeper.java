@@ -15,7 +15,6 @@ import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.pool.origin.Origins;
-import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -41,7 +40,6 @@ final class Housekeeper {
     private final SlotTable<PooledConnection> table;
     private final Capacity capacity;
     private final Closing closing;
-    private final PacedDrains drains;
     private final OriginOperations operations;
     private final DetectionRounds detection;
     /** Null when keepaliveInterval is 0. */
@@ -59,7 +57,7 @@ final class Housekeeper {
     private Thread thread;
 
     Housekeeper(PoolConfig c, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                PacedDrains drains, OriginOperations operations, DetectionRounds detection, Validation validation,
+                OriginOperations operations, DetectionRounds detection, Validation validation,
                 Events events, Runnable wakeCreators, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
@@ -69,7 +67,6 @@ final class Housekeeper {
         this.table = table;
         this.capacity = capacity;
         this.closing = closing;
-        this.drains = drains;
         this.operations = operations;
         this.detection = detection;
         this.wakeCreators = wakeCreators;
@@ -131,7 +128,7 @@ final class Housekeeper {
 
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
-     * ({@link PacedDrains#nextDue}) or the next thing the failure detector has to look at
+     * ({@link OriginOperations#nextDue}) or the next thing the failure detector has to look at
      * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
      * It survives anything a visit throws (an {@code Error} included): the pool's timers must not stop because one
      * connection or listener misbehaved. A failure that repeats (a probe thread that cannot start while its origin
@@ -155,7 +152,7 @@ final class Housekeeper {
                     pass();
                     continue;
                 }
-                dueAt = Math.min(drains.nextDue(now), detection.nextDue(now));
+                dueAt = Math.min(operations.nextDue(now), detection.nextDue(now));
                 failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {

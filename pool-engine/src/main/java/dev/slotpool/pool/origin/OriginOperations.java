@@ -37,6 +37,7 @@ public final class OriginOperations {
     private final SlotTable<PooledConnection> table;
     private final Closing closing;
     private final PacedDrains drains;
+    private final AbortDeadlines deadlines;
     private final Events events;
     private final Runnable wakeCreators;
     private final Runnable wakeHousekeeper;
@@ -44,8 +45,8 @@ public final class OriginOperations {
     private final Rebalancer rebalancer;
 
     public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
-                            PacedDrains drains, Rebalancer rebalancer, Events events, Runnable wakeCreators,
-                            Runnable wakeHousekeeper) {
+                            PacedDrains drains, AbortDeadlines deadlines, Rebalancer rebalancer, Events events,
+                            Runnable wakeCreators, Runnable wakeHousekeeper) {
         this.ticker = config.ticker();
         this.latency = config.balancing() == Balancing.LATENCY;
         this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
@@ -54,6 +55,7 @@ public final class OriginOperations {
         this.table = table;
         this.closing = closing;
         this.drains = drains;
+        this.deadlines = deadlines;
         this.events = events;
         this.wakeCreators = wakeCreators;
         this.wakeHousekeeper = wakeHousekeeper;
@@ -180,16 +182,23 @@ public final class OriginOperations {
         }
     }
 
-    /** Work due before the next housekeeping visit: paced drain closes and aborts at deadlines
-     * ({@link PacedDrains}), then drains that emptied turn DOWN. */
+    /** Work due before the next housekeeping visit: paced drain closes ({@link PacedDrains}) and aborts at
+     * deadlines ({@link AbortDeadlines}), then drains that emptied turn DOWN. */
     public void dueWork(long now) {
         drains.dueWork(now);
+        deadlines.abortDue(now);
         for (Origin o : origins.lending()) {
             finishDrain(o);
         }
         for (Origin o : origins.configured()) {
             finishDrain(o);
         }
+    }
+
+    /** The next instant (ticker time) at which {@link #dueWork} has something to do: a paced drain's next close or
+     * an abort deadline, or far in the future. */
+    public long nextDue(long now) {
+        return Math.min(drains.nextDue(now), deadlines.nextDue(now));
     }
 
     /** DRAINING → DOWN once empty, by CAS: a markUp or markDown that came first wins. Called by the
