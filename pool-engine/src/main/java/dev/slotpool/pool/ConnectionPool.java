@@ -177,7 +177,8 @@ public final class ConnectionPool {
         return snapshots.counts();
     }
 
-    /** Whether close() has begun: borrows fail from then on. A volatile read ({@link PoolLifecycle}), for {@code DataSource.isClosed()}. */
+    /** Whether close() has begun: borrows fail from then on. A volatile read ({@link PoolLifecycle}), for
+     * {@code DataSource.isClosed()}. */
     public boolean isClosed() {
         return lifecycle.closed();
     }
@@ -217,8 +218,8 @@ public final class ConnectionPool {
                 return;
             }
             if (lifecycle.closing()) {
-                // The pool is already closed to borrowers (its lifecycle is out of OPEN): past the bound, or when this thread is
-                // interrupted, waiting for the other close() would only hang this caller.
+                // The pool is already closed to borrowers (its lifecycle is out of OPEN): past the bound, or when
+                // this thread is interrupted, waiting for the other close() would only hang this caller.
                 if (System.nanoTime() - waitEnd >= 0 || Thread.currentThread().isInterrupted()) {
                     return;
                 }

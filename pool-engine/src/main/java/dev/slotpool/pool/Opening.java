@@ -109,7 +109,7 @@ final class Opening {
         if (landed != o) {
             operations.landedOnDetectedDown(landed);
         }
-        if (!o.isUp() || !landed.isUp() || landed.forgotten || lifecycle.closed()) {
+        if (!o.isUp() || !landed.isUp() || origins.forgotten(landed) || lifecycle.closed()) {
             // The origin was drained or the pool closed while we were connecting, or the URL landed on a
             // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
             // group off, so a group whose URL keeps choosing it does not spin.

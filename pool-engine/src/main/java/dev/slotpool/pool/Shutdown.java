@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The steps of {@link ConnectionPool#close()} once the pool's lifecycle is out of OPEN (docs/architecture.md,
  * "Closing"): stop the pool threads and the table, close idle connections, give borrowed ones
- * {@code shutdownTimeout} to come back, then take back the rest, and wait a bounded time at each of three steps for pool threads still in a
- * driver call: creators, the housekeeper and the keepalive, interrupted connects, closes. Past that they end on
- * their own and close what they hold (each reads the lifecycle after its store).
+ * {@code shutdownTimeout} to come back, then take back the rest, and wait a bounded time at each of three steps
+ * for pool threads still in a driver call: creators, the housekeeper and the keepalive, interrupted connects,
+ * closes. Past that they end on their own and close what they hold (each reads the lifecycle after its store).
  */
 final class Shutdown {
 

@@ -123,8 +123,9 @@ final class Snapshots {
         for (Origin o : known) {
             Counts c = byOrigin.get(o);
             int creating = creatingByOrigin.get(o);
-            long borrows = o.closedConnectionBorrows.get() + c.borrows;
-            retired += o.closedConnectionBorrows.get();
+            long closedBorrows = o.closed.borrows();
+            long borrows = closedBorrows + c.borrows;
+            retired += closedBorrows;
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
@@ -198,7 +199,7 @@ final class Snapshots {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.health.connectFailures(), o.health.brokenInARow());
-            StatementCacheTotals retired = o.closedConnectionStatements;
+            StatementCacheTotals retired = o.closed.statements();
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
                     cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,

@@ -131,11 +131,7 @@ public final class OriginOperations {
     /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
     public void rebalance(Map<String, Integer> weights) {
         Map<Origin, Integer> resolved = originSelector.weights(weights);
-        resolved.forEach((o, w) -> {
-            o.weightPinned = o.parent != null;
-            o.baseWeight = w;
-            o.weight = latency ? w * Origin.LATENCY_SCALE : w;
-        });
+        resolved.forEach(origins::setWeight);
         origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
         events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
         wakeCreators.run();
@@ -147,9 +143,7 @@ public final class OriginOperations {
         for (Origin o : origins.configured()) {
             w.put(o.name, o.config.weight());
         }
-        for (Origin o : origins.lending()) {
-            o.weightPinned = false;
-        }
+        origins.unpinAll();
         rebalance(w);
         origins.splitGroupWeights();
     }

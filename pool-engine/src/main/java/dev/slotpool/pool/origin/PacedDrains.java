@@ -100,7 +100,7 @@ public final class PacedDrains {
             for (Drain c : cur) {
                 if (c.origin == d.origin) {
                     old = c;
-                } else if (!(c.origin.forgotten && c.queue.isEmpty())) {
+                } else if (!(c.queue.isEmpty() && origins.forgotten(c.origin))) {
                     next.add(c);
                 }
             }
