@@ -7,6 +7,7 @@ import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.LentBorrows;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
@@ -176,8 +177,11 @@ final class Housekeeper {
         table.visit((state, e) -> {
             if (state == SlotState.AVAILABLE) {
                 closableIdle[0] -= visitIdle(e, now, closableIdle[0], due) ? 1 : 0;
-            } else if (state == SlotState.BORROWED) {
-                visitBorrowed(e, now);
+            } else {
+                long stamp = LentBorrows.stamp(state, e);
+                if (stamp != LentBorrows.NONE) {
+                    visitLent(e, stamp, now);
+                }
             }
             return true;
         });
@@ -207,13 +211,9 @@ final class Housekeeper {
         return false;
     }
 
-    private void visitBorrowed(PooledConnection e, long now) {
-        // The borrow judged, read before the fields it is judged by: each reclaim below names it, so one that
-        // ended meanwhile takes nothing from the connection's next holder.
-        long stamp = e.stamp();
-        if (!PooledConnection.isLent(stamp)) {
-            return;
-        }
+    /** A borrow a user holds, named by {@code stamp} (read before the fields it is judged by): each reclaim below
+     * names it, so one that ended meanwhile takes nothing from the connection's next holder. */
+    private void visitLent(PooledConnection e, long stamp, long now) {
         leaks.visit(e, stamp, now);
         // Every visit notices the holder's calls since the last one, for the abandoned timer and the failure
         // detector's silence check alike (their precision is this period).

@@ -2,8 +2,8 @@ package dev.slotpool.pool.origin;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
-import dev.slotpool.SlotState;
 import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.LentBorrows;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -36,16 +36,11 @@ public final class AbortDeadlines {
         if (!abortDue) {
             return;
         }
-        table.visit((state, e) -> {
-            if (state != SlotState.BORROWED) {
-                return true;
-            }
-            long stamp = e.stamp(); // the borrow judged: a later one of this connection is not aborted for it
+        LentBorrows.visit(table, (e, stamp) -> {
             OriginStatus st = e.origin.status();
-            if (PooledConnection.isLent(stamp) && st.state() != OriginState.UP && now - st.abortBorrowedAt() >= 0) {
+            if (st.state() != OriginState.UP && now - st.abortBorrowedAt() >= 0) {
                 closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP);
             }
-            return true;
         });
     }
 
