@@ -102,9 +102,11 @@ public final class ConnectionPool {
                 events, connector, returns, lifecycle);
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
                 lifecycle);
-        this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, operations,
-                new DetectionRounds(config, origins, table, closing, detector, probes), validation, events,
-                wakeCreators, lifecycle);
+        Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
+                ? new Keepalive(config, table, closing, validation, lifecycle) : null;
+        this.housekeeper = new Housekeeper(config, table, capacity, closing, operations,
+                new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
+                new LeakWarnings(config.leakDetectionThreshold(), events), wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle);
         this.borrows = new Borrows(config, table, origins, closing, validation, detector, events, userCode,

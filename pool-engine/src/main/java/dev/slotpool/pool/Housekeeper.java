@@ -6,7 +6,6 @@ import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
-import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.LentBorrows;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PoolLifecycle;
@@ -15,13 +14,11 @@ import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
-import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the
@@ -37,7 +34,6 @@ final class Housekeeper {
     private final PoolThreads threads;
     private final Ticker ticker;
     private final int minSize;
-    private final Origins origins;
     private final SlotTable<PooledConnection> table;
     private final Capacity capacity;
     private final Closing closing;
@@ -52,19 +48,16 @@ final class Housekeeper {
     private final long abandonedNanos;
     private final long ttlNanos;
     private final LeakWarnings leaks;
-    /** A discovered origin with no connection this long is forgotten: inactiveTimeout, or 10 min when that is off. */
-    private final long forgetNanos;
-    private static final long FORGET_DEFAULT_NANOS = TimeUnit.MINUTES.toNanos(10);
     private Thread thread;
 
-    Housekeeper(PoolConfig c, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                OriginOperations operations, DetectionRounds detection, Validation validation,
-                Events events, Runnable wakeCreators, PoolLifecycle lifecycle) {
+    /** {@code keepalive}: null when keepaliveInterval is 0. */
+    Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
+                OriginOperations operations, DetectionRounds detection, Keepalive keepalive, LeakWarnings leaks,
+                Runnable wakeCreators, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
         this.minSize = c.minSize();
-        this.origins = origins;
         this.table = table;
         this.capacity = capacity;
         this.closing = closing;
@@ -76,11 +69,8 @@ final class Housekeeper {
         this.inactiveNanos = c.inactiveTimeout().toNanos();
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
-        long keepaliveNanos = c.keepaliveInterval().toNanos();
-        this.keepalive = keepaliveNanos > 0
-                ? new Keepalive(poolName, threads, ticker, keepaliveNanos, table, closing, validation, lifecycle) : null;
-        this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events);
-        this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
+        this.keepalive = keepalive;
+        this.leaks = leaks;
     }
 
     void start() {
@@ -188,8 +178,6 @@ final class Housekeeper {
         if (due != null && !due.isEmpty()) {
             keepalive.submit(due);
         }
-        origins.forgetEmpty(now, forgetNanos);
-        origins.splitGroupWeights();
         operations.housekeep(now);
         if (capacity.occupied() < minSize) {
             wakeCreators.run();

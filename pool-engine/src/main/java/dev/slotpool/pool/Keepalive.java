@@ -1,6 +1,7 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.PoolLifecycle;
@@ -36,16 +37,17 @@ final class Keepalive {
     private final AtomicReference<List<PooledConnection>> batch = new AtomicReference<>();
     private final Thread thread;
 
-    Keepalive(String poolName, PoolThreads threads, Ticker ticker, long intervalNanos,
-              SlotTable<PooledConnection> table, Closing closing, Validation validation, PoolLifecycle lifecycle) {
-        this.poolName = poolName;
-        this.ticker = ticker;
-        this.intervalNanos = intervalNanos;
+    /** For a keepaliveInterval above 0 (without one the pool builds none). */
+    Keepalive(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, Validation validation,
+              PoolLifecycle lifecycle) {
+        this.poolName = config.name();
+        this.ticker = config.ticker();
+        this.intervalNanos = config.keepaliveInterval().toNanos();
         this.table = table;
         this.closing = closing;
         this.validation = validation;
         this.lifecycle = lifecycle;
-        this.thread = threads.newThread(this::run, "keepalive");
+        this.thread = new PoolThreads(config).newThread(this::run, "keepalive");
     }
 
     void start() {

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An origin's state changes (docs/failover.md): the operator's drain, mark down, mark up and rebalance, and the
@@ -33,6 +34,8 @@ public final class OriginOperations {
     private final Ticker ticker;
     private final boolean latency;
     private final long downAbortDelayNanos;
+    /** A discovered origin with no connection this long is forgotten: inactiveTimeout, or 10 min when that is off. */
+    private final long forgetNanos;
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
     private final Closing closing;
@@ -51,6 +54,8 @@ public final class OriginOperations {
         this.latency = config.balancing() == Balancing.LATENCY;
         this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
                 : OriginStatus.NEVER;
+        long inactiveNanos = config.inactiveTimeout().toNanos();
+        this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : TimeUnit.MINUTES.toNanos(10);
         this.origins = origins;
         this.table = table;
         this.closing = closing;
@@ -159,8 +164,11 @@ public final class OriginOperations {
         }
     }
 
-    /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
+    /** Housekeeping: forget discovered origins long empty and split group weights, finish drains, follow latency
+     * (in that mode), and move one step toward the target shares. */
     public void housekeep(long now) {
+        origins.forgetEmpty(now, forgetNanos);
+        origins.splitGroupWeights();
         dueWork(now);
         if (latency) {
             rebalancer.followLatency();
