@@ -10,6 +10,7 @@ import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.UserCode;
 import dev.slotpool.pool.origin.FailureDetector;
@@ -24,7 +25,6 @@ import java.sql.SQLTransientConnectionException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -64,11 +64,11 @@ final class Borrows {
     private final AtomicLong timeouts;
     /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
     private final Runnable onShortage;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
 
     Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
             Validation validation, FailureDetector detector, Events events, UserCode userCode,
-            Supplier<PoolSnapshot> counts, AtomicLong timeouts, Runnable onShortage, BooleanSupplier shutdown) {
+            Supplier<PoolSnapshot> counts, AtomicLong timeouts, Runnable onShortage, PoolLifecycle lifecycle) {
         this.name = config.name();
         this.ticker = config.ticker();
         this.timeoutNanos = config.borrowTimeout().toNanos();
@@ -87,7 +87,7 @@ final class Borrows {
         this.counts = counts;
         this.timeouts = timeouts;
         this.onShortage = onShortage;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
     }
 
     /** Borrows a connection, waiting up to the borrow timeout from now. */
@@ -254,7 +254,7 @@ final class Borrows {
     }
 
     private void checkOpen() throws SQLException {
-        if (shutdown.getAsBoolean()) {
+        if (lifecycle.closed()) {
             throw new SQLException("pool '" + name + "' is closed", "08003");
         }
     }

@@ -12,10 +12,12 @@ import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.SessionSetup;
 import dev.slotpool.pool.ground.UserCode;
+import dev.slotpool.pool.origin.AbortDeadlines;
 import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
@@ -31,9 +33,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 
 /**
  * The pool's face and its life from construction to close: borrows go to {@link Borrows}, returns come back through
@@ -43,11 +43,6 @@ import java.util.function.BooleanSupplier;
  * {@link OriginOperations}, detection in {@link FailureDetector}.
  */
 public final class ConnectionPool {
-
-    private static final int OPEN = 0;
-    private static final int CLOSING = 1;
-    private static final int CLOSED = 2;
-    private static final int FAILED = 3;
 
     final PoolConfig config;
     final String name;
@@ -67,10 +62,8 @@ public final class ConnectionPool {
     private final Snapshots snapshots;
 
     final AtomicLong timeouts = new AtomicLong();
-    private volatile boolean shutdown;
-    /** OPEN (or FAILED) → CLOSING by the one close() that runs (CAS); CLOSED when its steps are done, FAILED when
-     * they threw, so another close() runs them again; either way the state leaves CLOSING. */
-    private final AtomicInteger closeState = new AtomicInteger(OPEN);
+    /** Whether the pool is open: the one shutdown state, read by every class that must know. */
+    private final PoolLifecycle lifecycle = new PoolLifecycle();
 
     private final Borrows borrows;
     private final Returns returns;
@@ -90,35 +83,36 @@ public final class ConnectionPool {
         // These reach collaborators built after the ones they are given to; none runs before the threads start.
         Runnable wakeCreators = this::wakeCreators;
         Runnable wakeHousekeeper = this::wakeHousekeeper;
-        BooleanSupplier closed = this::isShutdown;
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
-        this.drains = new PacedDrains(origins, table, closing::closeReserved,
-                (e, stamp) -> closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP));
+        this.drains = new PacedDrains(origins, table, closing::closeReserved);
         this.operations = new OriginOperations(config, origins, table, closing, drains,
+                new AbortDeadlines(origins, table, closing),
                 new Rebalancer(origins, table, config, capacity, closing, events, wakeCreators), events, wakeCreators,
                 wakeHousekeeper);
         Connector connector = new Connector(config.credentialsProvider(), userCode, new SessionSetup(config));
         HoldTime holdTime = new HoldTime();
         Probes probes = new Probes(config, origins, table, capacity, closing, operations, connector, holdTime,
-                wakeCreators, closed);
+                wakeCreators, lifecycle);
         this.detector = new FailureDetector(config, origins, table, operations, events, probes, wakeCreators,
                 wakeHousekeeper);
         Validation validation = new Validation(config, detector::validationFailed);
-        this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, closed);
+        this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, lifecycle);
         Placement placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
         Opening opening = new Opening(config, origins, table, capacity, closing, operations, detector, placement,
-                events, connector, returns, closed);
+                events, connector, returns, lifecycle);
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
-                closed);
-        this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations,
-                new DetectionRounds(config, origins, table, closing, detector, probes), validation, events,
-                wakeCreators, closed);
+                lifecycle);
+        Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
+                ? new Keepalive(config, table, closing, validation, lifecycle) : null;
+        this.housekeeper = new Housekeeper(config, table, capacity, closing, operations,
+                new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
+                new LeakWarnings(config.leakDetectionThreshold(), events), wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
-        PoolerViews poolerViews = new PoolerViews(config, closed);
-        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed,
+        PoolerViews poolerViews = new PoolerViews(config, lifecycle);
+        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
                 poolerViews);
         this.borrows = new Borrows(config, table, origins, closing, validation, detector, events, userCode,
-                snapshots::counts, timeouts, creator::shortage, closed);
+                snapshots::counts, timeouts, creator::shortage, lifecycle);
         ProxyConnection.prepareClasses();
         events.started(config);
         try {
@@ -127,7 +121,8 @@ public final class ConnectionPool {
             housekeeper.start();
             poolerViews.start();
         } catch (Throwable e) {
-            // A pool thread that cannot start (PoolThreads) fails the pool; those already running stop.
+            // A pool thread that cannot start (PoolThreads) fails the pool; those already running see it closed.
+            lifecycle.beginClose();
             creator.stop();
             housekeeper.stop();
             closer.finish(System.nanoTime());
@@ -141,10 +136,6 @@ public final class ConnectionPool {
 
     private void wakeHousekeeper() {
         housekeeper.wake();
-    }
-
-    private boolean isShutdown() {
-        return shutdown;
     }
 
     // ---- borrow ------------------------------------------------------------------------------------------
@@ -171,11 +162,11 @@ public final class ConnectionPool {
     /** After a close (on the closer's thread): detection counts an eviction, a drain may end, the creators may
      * refill. */
     private void afterClose(PooledConnection e, CloseReason reason) {
-        if (reason == CloseReason.BROKEN && e.broken != null && !shutdown) {
+        if (reason == CloseReason.BROKEN && e.broken != null && !lifecycle.closed()) {
             detector.evicted(e.origin, e.broken);
         }
         operations.finishDrain(e.origin);
-        if (!shutdown) {
+        if (!lifecycle.closed()) {
             creator.signal();
         }
     }
@@ -191,9 +182,10 @@ public final class ConnectionPool {
         return snapshots.counts();
     }
 
-    /** Whether close() has begun: borrows fail from then on. A flag read, for {@code DataSource.isClosed()}. */
+    /** Whether close() has begun: borrows fail from then on. A volatile read ({@link PoolLifecycle}), for
+     * {@code DataSource.isClosed()}. */
     public boolean isClosed() {
-        return shutdown;
+        return lifecycle.closed();
     }
 
     /** Checkpoint and restore: see {@link Suspension}. */
@@ -222,18 +214,17 @@ public final class ConnectionPool {
     public void close() {
         long waitEnd = System.nanoTime() + Shutdown.longestNanos(config);
         while (true) {
-            int s = closeState.get();
-            if (s == CLOSED) {
+            if (lifecycle.done()) {
                 return;
             }
             // A single CAS decides which caller runs the steps (S4: no lock); the others wait below.
-            if (s != CLOSING && closeState.compareAndSet(s, CLOSING)) {
+            if (lifecycle.beginClose()) {
                 runShutdown();
                 return;
             }
-            if (s == CLOSING) {
-                // The pool is already closed to borrowers (the flag is set): past the bound, or when this thread is
-                // interrupted, waiting for the other close() would only hang this caller.
+            if (lifecycle.closing()) {
+                // The pool is already closed to borrowers (its lifecycle is out of OPEN): past the bound, or when
+                // this thread is interrupted, waiting for the other close() would only hang this caller.
                 if (System.nanoTime() - waitEnd >= 0 || Thread.currentThread().isInterrupted()) {
                     return;
                 }
@@ -243,13 +234,12 @@ public final class ConnectionPool {
     }
 
     private void runShutdown() {
-        shutdown = true;
         boolean done = false;
         try {
             new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer).run();
             done = true;
         } finally {
-            closeState.set(done ? CLOSED : FAILED);
+            lifecycle.endClose(done);
         }
     }
 }

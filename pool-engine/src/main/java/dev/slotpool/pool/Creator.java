@@ -7,6 +7,7 @@ import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.ConnectAttempt;
 import dev.slotpool.pool.ground.HoldTime;
 import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.origin.FailureDetector;
@@ -19,7 +20,6 @@ import dev.slotpool.table.SlotTable;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 
 /**
  * Plans connections and opens them on {@link ConnectAttempt} threads (S6: user threads never connect). Each creator
@@ -45,10 +45,9 @@ final class Creator {
     private final Capacity capacity;
     private final PacedDrains drains;
     private final FailureDetector detector;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
     private final PoolThreads poolThreads;
     private final Thread[] threads;
-    private volatile boolean stopped;
     private volatile boolean initialFillDone;
     /** Held by the creator deciding an early drain close ({@link #closeDrainingForWaiters}). */
     private final AtomicBoolean decidingEarlyClose = new AtomicBoolean();
@@ -60,7 +59,7 @@ final class Creator {
 
     Creator(PoolConfig config, SlotTable<PooledConnection> table, Capacity capacity,
             PacedDrains drains, FailureDetector detector, Placement placement, Opening opening, HoldTime holdTime,
-            BooleanSupplier shutdown) {
+            PoolLifecycle lifecycle) {
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
@@ -72,7 +71,7 @@ final class Creator {
         this.holdTime = holdTime;
         this.placement = placement;
         this.opening = opening;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
         this.poolThreads = new PoolThreads(config);
         this.threads = new Thread[config.creatorThreads()];
         this.idleParkNanos = config.housekeepingPeriod().toNanos();
@@ -104,8 +103,8 @@ final class Creator {
         }
     }
 
+    /** Wakes the creators to end: the pool is closed ({@link PoolLifecycle}), which their loops read. */
     void stop() {
-        stopped = true;
         signal();
     }
 
@@ -131,7 +130,7 @@ final class Creator {
      */
     private void run() {
         int failedInARow = 0;
-        while (!stopped) {
+        while (!lifecycle.closed()) {
             long now = ticker.nanoTime();
             try {
                 // Probes first: a close that made room for one woke this thread.
@@ -139,7 +138,7 @@ final class Creator {
                 Origin o = plan(now);
                 if (o != null) {
                     create(o);
-                } else if (!stopped) {
+                } else if (!lifecycle.closed()) {
                     Parking.park(this, parkNanos(now));
                 }
                 failedInARow = 0;
@@ -150,7 +149,7 @@ final class Creator {
                         : System.Logger.Level.DEBUG, "[" + poolName + "] creator failed (" + failedInARow
                         + " in a row), next try in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms", e);
                 long until = ticker.nanoTime() + backoff;
-                for (long left = backoff; left > 0 && !stopped; left = until - ticker.nanoTime()) {
+                for (long left = backoff; left > 0 && !lifecycle.closed(); left = until - ticker.nanoTime()) {
                     Parking.park(this, left);
                 }
             }
@@ -159,7 +158,7 @@ final class Creator {
 
     /** Claims room for one new connection (pool and origin counts, CAS) and returns its origin, or null. */
     private Origin plan(long now) {
-        if (shutdown.getAsBoolean()) {
+        if (lifecycle.closed()) {
             return null;
         }
         while (true) {
@@ -283,7 +282,7 @@ final class Creator {
             opening.unclaim(o);
             throw e;
         }
-        attempt.await(detector.silenceNanos(), () -> stopped);
+        attempt.await(detector.silenceNanos(), lifecycle::closed);
     }
 
     /** How long to sleep when there is nothing to create: until the next back-off ends, a connect under way

@@ -6,22 +6,19 @@ import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
-import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.LentBorrows;
 import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
-import dev.slotpool.pool.origin.Origins;
-import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * The one timer thread (docs/architecture.md, "Housekeeping"): every {@code housekeepingPeriod} it visits the
@@ -37,53 +34,43 @@ final class Housekeeper {
     private final PoolThreads threads;
     private final Ticker ticker;
     private final int minSize;
-    private final Origins origins;
     private final SlotTable<PooledConnection> table;
     private final Capacity capacity;
     private final Closing closing;
-    private final PacedDrains drains;
     private final OriginOperations operations;
     private final DetectionRounds detection;
     /** Null when keepaliveInterval is 0. */
     private final Keepalive keepalive;
     private final Runnable wakeCreators;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
     private final long periodNanos;
     private final long inactiveNanos;
     private final long abandonedNanos;
     private final long ttlNanos;
     private final LeakWarnings leaks;
-    /** A discovered origin with no connection this long is forgotten: inactiveTimeout, or 10 min when that is off. */
-    private final long forgetNanos;
-    private static final long FORGET_DEFAULT_NANOS = TimeUnit.MINUTES.toNanos(10);
     private Thread thread;
-    private volatile boolean stopped;
 
-    Housekeeper(PoolConfig c, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                PacedDrains drains, OriginOperations operations, DetectionRounds detection, Validation validation,
-                Events events, Runnable wakeCreators, BooleanSupplier shutdown) {
+    /** {@code keepalive}: null when keepaliveInterval is 0. */
+    Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
+                OriginOperations operations, DetectionRounds detection, Keepalive keepalive, LeakWarnings leaks,
+                Runnable wakeCreators, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
         this.minSize = c.minSize();
-        this.origins = origins;
         this.table = table;
         this.capacity = capacity;
         this.closing = closing;
-        this.drains = drains;
         this.operations = operations;
         this.detection = detection;
         this.wakeCreators = wakeCreators;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
         this.periodNanos = c.housekeepingPeriod().toNanos();
         this.inactiveNanos = c.inactiveTimeout().toNanos();
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
-        long keepaliveNanos = c.keepaliveInterval().toNanos();
-        this.keepalive = keepaliveNanos > 0
-                ? new Keepalive(poolName, threads, ticker, keepaliveNanos, table, closing, validation, shutdown) : null;
-        this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events);
-        this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : FORGET_DEFAULT_NANOS;
+        this.keepalive = keepalive;
+        this.leaks = leaks;
     }
 
     void start() {
@@ -94,8 +81,9 @@ final class Housekeeper {
         }
     }
 
+    /** Wakes the thread and the keepalive's to end: the pool is closed ({@link PoolLifecycle}), which their loops
+     * read. */
     void stop() {
-        stopped = true;
         Parking.unpark(thread);
         if (keepalive != null) {
             keepalive.stop();
@@ -131,7 +119,7 @@ final class Housekeeper {
 
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
-     * ({@link PacedDrains#nextDue}) or the next thing the failure detector has to look at
+     * ({@link OriginOperations#nextDue}) or the next thing the failure detector has to look at
      * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
      * It survives anything a visit throws (an {@code Error} included): the pool's timers must not stop because one
      * connection or listener misbehaved. A failure that repeats (a probe thread that cannot start while its origin
@@ -142,7 +130,7 @@ final class Housekeeper {
         long next = System.nanoTime() + periodNanos;
         long dueAt = ticker.nanoTime() + OriginStatus.NEVER;
         int failedInARow = 0;
-        while (!stopped) {
+        while (!lifecycle.closed()) {
             try {
                 long now = ticker.nanoTime();
                 if (now - dueAt >= 0) {
@@ -155,7 +143,7 @@ final class Housekeeper {
                     pass();
                     continue;
                 }
-                dueAt = Math.min(drains.nextDue(now), detection.nextDue(now));
+                dueAt = Math.min(operations.nextDue(now), detection.nextDue(now));
                 failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
@@ -169,7 +157,7 @@ final class Housekeeper {
 
     /** One visit of the table. */
     void pass() {
-        if (shutdown.getAsBoolean()) {
+        if (lifecycle.closed()) {
             return;
         }
         long now = ticker.nanoTime();
@@ -179,16 +167,17 @@ final class Housekeeper {
         table.visit((state, e) -> {
             if (state == SlotState.AVAILABLE) {
                 closableIdle[0] -= visitIdle(e, now, closableIdle[0], due) ? 1 : 0;
-            } else if (state == SlotState.BORROWED) {
-                visitBorrowed(e, now);
+            } else {
+                long stamp = LentBorrows.stamp(state, e);
+                if (stamp != LentBorrows.NONE) {
+                    visitLent(e, stamp, now);
+                }
             }
             return true;
         });
         if (due != null && !due.isEmpty()) {
             keepalive.submit(due);
         }
-        origins.forgetEmpty(now, forgetNanos);
-        origins.splitGroupWeights();
         operations.housekeep(now);
         if (capacity.occupied() < minSize) {
             wakeCreators.run();
@@ -210,13 +199,9 @@ final class Housekeeper {
         return false;
     }
 
-    private void visitBorrowed(PooledConnection e, long now) {
-        // The borrow judged, read before the fields it is judged by: each reclaim below names it, so one that
-        // ended meanwhile takes nothing from the connection's next holder.
-        long stamp = e.stamp();
-        if (!PooledConnection.isLent(stamp)) {
-            return;
-        }
+    /** A borrow a user holds, named by {@code stamp} (read before the fields it is judged by): each reclaim below
+     * names it, so one that ended meanwhile takes nothing from the connection's next holder. */
+    private void visitLent(PooledConnection e, long stamp, long now) {
         leaks.visit(e, stamp, now);
         // Every visit notices the holder's calls since the last one, for the abandoned timer and the failure
         // detector's silence check alike (their precision is this period).

@@ -1,8 +1,10 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.Parking;
@@ -10,7 +12,6 @@ import dev.slotpool.table.SlotTable;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 /**
  * Keepalive validations on a pool thread of their own (docs/architecture.md, "Housekeeping"). The
@@ -31,30 +32,30 @@ final class Keepalive {
     private final SlotTable<PooledConnection> table;
     private final Closing closing;
     private final Validation validation;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
     /** The batch under way: null → a list by the housekeeper (CAS), back to null by this thread when it is done. */
     private final AtomicReference<List<PooledConnection>> batch = new AtomicReference<>();
     private final Thread thread;
-    private volatile boolean stopped;
 
-    Keepalive(String poolName, PoolThreads threads, Ticker ticker, long intervalNanos,
-              SlotTable<PooledConnection> table, Closing closing, Validation validation, BooleanSupplier shutdown) {
-        this.poolName = poolName;
-        this.ticker = ticker;
-        this.intervalNanos = intervalNanos;
+    /** For a keepaliveInterval above 0 (without one the pool builds none). */
+    Keepalive(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, Validation validation,
+              PoolLifecycle lifecycle) {
+        this.poolName = config.name();
+        this.ticker = config.ticker();
+        this.intervalNanos = config.keepaliveInterval().toNanos();
         this.table = table;
         this.closing = closing;
         this.validation = validation;
-        this.shutdown = shutdown;
-        this.thread = threads.newThread(this::run, "keepalive");
+        this.lifecycle = lifecycle;
+        this.thread = new PoolThreads(config).newThread(this::run, "keepalive");
     }
 
     void start() {
         thread.start();
     }
 
+    /** Wakes the thread to end: the pool is closed ({@link PoolLifecycle}), which its loop reads. */
     void stop() {
-        stopped = true;
         Parking.unpark(thread);
     }
 
@@ -91,7 +92,7 @@ final class Keepalive {
 
     /** Survives anything a driver throws (an {@code Error} included): the next batch must still run. */
     private void run() {
-        while (!stopped) {
+        while (!lifecycle.closed()) {
             List<PooledConnection> due = batch.get();
             if (due == null) {
                 Parking.park(this, Long.MAX_VALUE);
@@ -100,7 +101,7 @@ final class Keepalive {
             }
             try {
                 for (PooledConnection e : due) {
-                    if (stopped) {
+                    if (lifecycle.closed()) {
                         break;
                     }
                     validate(e);
@@ -143,9 +144,9 @@ final class Keepalive {
         if (!e.origin.isUp()) {
             closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
         }
-        // A validation can outlast close() (a driver call the pool's join does not wait for): close() sets the
-        // flag, then sweeps; this released, then reads the flag. One of the two closes it.
-        if (shutdown.getAsBoolean()) {
+        // A validation can outlast close() (a driver call the pool's join does not wait for): close() moves the
+        // lifecycle out of OPEN, then sweeps; this released, then reads it. One of the two closes it.
+        if (lifecycle.closed()) {
             closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
         }
     }

@@ -11,6 +11,7 @@ import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.Secrets;
 import dev.slotpool.pool.origin.FailureDetector;
@@ -23,7 +24,6 @@ import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BooleanSupplier;
 
 /**
  * Opens the connection a creator planned, on its {@link ConnectAttempt}'s thread (S6), and publishes it to the
@@ -42,13 +42,13 @@ final class Opening {
     private final Events events;
     private final Connector connector;
     private final PooledConnection.ReturnPath returnPath;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
     private final long maxLifetimeNanos;
     private final int statementCacheSize;
 
     Opening(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
             OriginOperations operations, FailureDetector detector, Placement placement, Events events,
-            Connector connector, PooledConnection.ReturnPath returnPath, BooleanSupplier shutdown) {
+            Connector connector, PooledConnection.ReturnPath returnPath, PoolLifecycle lifecycle) {
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
@@ -60,7 +60,7 @@ final class Opening {
         this.events = events;
         this.connector = connector;
         this.returnPath = returnPath;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
         long lifetime = config.maxLifetime().toNanos();
         this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
         this.statementCacheSize = config.statementCacheSize();
@@ -109,11 +109,11 @@ final class Opening {
         if (landed != o) {
             operations.landedOnDetectedDown(landed);
         }
-        if (!o.isUp() || !landed.isUp() || landed.forgotten || shutdown.getAsBoolean()) {
+        if (!o.isUp() || !landed.isUp() || origins.forgotten(landed) || lifecycle.closed()) {
             // The origin was drained or the pool closed while we were connecting, or the URL landed on a
             // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
             // group off, so a group whose URL keeps choosing it does not spin.
-            if (landed != o && o.isUp() && !shutdown.getAsBoolean()) {
+            if (landed != o && o.isUp() && !lifecycle.closed()) {
                 detector.landedOnOriginNotUp(o, landed, now);
             }
             table.publishHeld(slot, e);
@@ -128,9 +128,9 @@ final class Opening {
         table.publish(slot, e);
         capacity.doneCreating(o);
         events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
-        if (shutdown.getAsBoolean()) {
-            // close() may have swept the table before this publish (it sets the flag, then sweeps; this
-            // publishes, then reads the flag: one of the two sees the other).
+        if (lifecycle.closed()) {
+            // close() may have swept the table before this publish (it moves the lifecycle out of OPEN,
+            // then sweeps; this publishes, then reads it: one of the two sees the other).
             closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
         }
     }

@@ -4,6 +4,7 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolerView;
 import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pooler.PgBouncerAdmin;
 
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * The pooler's own view of each origin that has a {@code poolerAdminUrl} (docs/poolers.md, "Sizing a fleet"):
@@ -26,7 +26,7 @@ final class PoolerViews {
 
     private final List<Console> consoles;
     private final Map<String, PoolerView> latest = new ConcurrentHashMap<>();
-    private final BooleanSupplier closed;
+    private final PoolLifecycle lifecycle;
     private final long periodNanos;
     private final Duration timeout;
     private final Thread thread;
@@ -34,8 +34,8 @@ final class PoolerViews {
     private record Console(String origin, String database, PgBouncerAdmin admin) {
     }
 
-    PoolerViews(PoolConfig config, BooleanSupplier closed) {
-        this.closed = closed;
+    PoolerViews(PoolConfig config, PoolLifecycle lifecycle) {
+        this.lifecycle = lifecycle;
         this.periodNanos = config.housekeepingPeriod().toNanos();
         this.timeout = config.validationTimeout();
         this.consoles = config.origins().stream().filter(o -> o.poolerAdminUrl() != null)
@@ -66,7 +66,7 @@ final class PoolerViews {
     }
 
     private void run() {
-        while (!closed.getAsBoolean()) {
+        while (!lifecycle.closed()) {
             for (Console c : consoles) {
                 try {
                     latest.put(c.origin, c.admin.showPools(c.database, timeout));

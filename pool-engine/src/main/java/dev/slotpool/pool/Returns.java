@@ -8,13 +8,13 @@ import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.UserCode;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.table.SlotTable;
 
 import java.util.concurrent.Executor;
-import java.util.function.BooleanSupplier;
 
 /**
  * The return path (docs/architecture.md, "Return and hand-off"), given to each {@link PooledConnection}: the
@@ -34,10 +34,10 @@ final class Returns implements PooledConnection.ReturnPath {
     private final Events events;
     /** Feeds the creators' hold-time estimate. */
     private final HoldTime holdTime;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
 
     Returns(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, FailureDetector detector,
-            Events events, UserCode userCode, HoldTime holdTime, BooleanSupplier shutdown) {
+            Events events, UserCode userCode, HoldTime holdTime, PoolLifecycle lifecycle) {
         this.ticker = config.ticker();
         this.exceptionOverride = userCode.guarded(config.exceptionOverride());
         this.latencyAware = config.balancing() == Balancing.LATENCY;
@@ -46,7 +46,7 @@ final class Returns implements PooledConnection.ReturnPath {
         this.detector = detector;
         this.events = events;
         this.holdTime = holdTime;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
     }
 
     @Override
@@ -79,7 +79,7 @@ final class Returns implements PooledConnection.ReturnPath {
                 e.origin.load.sampleHold(held);
             }
         }
-        CloseReason reason = shutdown.getAsBoolean() ? CloseReason.POOL_CLOSED : e.closeReason(now);
+        CloseReason reason = lifecycle.closed() ? CloseReason.POOL_CLOSED : e.closeReason(now);
         if (reason != null) {
             closing.closeOwned(e, reason, false);
         } else {

@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The steps of {@link ConnectionPool#close()} once the pool's flag is set (docs/architecture.md, "Closing"): stop
- * the pool threads and the table, close idle connections, give borrowed ones {@code shutdownTimeout} to come
- * back, then take back the rest, and wait a bounded time at each of three steps for pool threads still in a
- * driver call: creators, the housekeeper and the keepalive, interrupted connects, closes. Past that they end on
- * their own and close what they hold (each reads the flag after its store).
+ * The steps of {@link ConnectionPool#close()} once the pool's lifecycle is out of OPEN (docs/architecture.md,
+ * "Closing"): stop the pool threads and the table, close idle connections, give borrowed ones
+ * {@code shutdownTimeout} to come back, then take back the rest, and wait a bounded time at each of three steps
+ * for pool threads still in a driver call: creators, the housekeeper and the keepalive, interrupted connects,
+ * closes. Past that they end on their own and close what they hold (each reads the lifecycle after its store).
  */
 final class Shutdown {
 
@@ -80,7 +80,7 @@ final class Shutdown {
         housekeeper.join(graceEnd);
         endAttempts(deadline);
         // A creation that published, or a keepalive that released, after the sweeps above closes its connection
-        // itself (each reads the flag after its store); this sweep catches one that stored before it was told.
+        // itself (each reads the lifecycle after its store); this sweep catches one that stored before it was told.
         closeIdle();
         closer.finish(System.nanoTime() + GRACE_NANOS);
     }

@@ -13,6 +13,7 @@ import dev.slotpool.jdbc.StatementCacheTotals;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.StackTexts;
 import dev.slotpool.pool.origin.FailureDetector;
@@ -26,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 
 /** Builds a {@link PoolSnapshot} in one pass over the table: wait-free, O(slots + origins). */
 final class Snapshots {
@@ -40,11 +40,11 @@ final class Snapshots {
     private final Closing closing;
     private final FailureDetector detector;
     private final AtomicLong timeouts;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
     private final PoolerViews poolerViews;
 
     Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-              Closing closing, FailureDetector detector, AtomicLong timeouts, BooleanSupplier shutdown,
+              Closing closing, FailureDetector detector, AtomicLong timeouts, PoolLifecycle lifecycle,
               PoolerViews poolerViews) {
         this.poolName = config.name();
         this.ticker = config.ticker();
@@ -55,7 +55,7 @@ final class Snapshots {
         this.closing = closing;
         this.detector = detector;
         this.timeouts = timeouts;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
         this.poolerViews = poolerViews;
     }
 
@@ -127,8 +127,9 @@ final class Snapshots {
         for (Origin o : known) {
             Counts c = byOrigin.get(o);
             int creating = creatingByOrigin.get(o);
-            long borrows = o.closedConnectionBorrows.get() + c.borrows;
-            retired += o.closedConnectionBorrows.get();
+            long closedBorrows = o.closed.borrows();
+            long borrows = closedBorrows + c.borrows;
+            retired += closedBorrows;
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
@@ -138,7 +139,7 @@ final class Snapshots {
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
         var failure = detector.currentFailure();
         // Creations are counted from the moment a creator claims room, before it reserves a slot.
-        return new PoolSnapshot(poolName, shutdown.getAsBoolean(), minSize, capacity.maxSize(),
+        return new PoolSnapshot(poolName, lifecycle.closed(), minSize, capacity.maxSize(),
                 total.total(), total.available, total.borrowed, creatingAll, total.closing, table.waiting(),
                 oldestWait, retired + total.borrows, timeouts.get(), capacity.opened(), capacity.closed(),
                 Optional.ofNullable(failure).map(Throwable::getMessage), List.copyOf(list));
@@ -202,7 +203,7 @@ final class Snapshots {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.health.connectFailures(), o.health.brokenInARow());
-            StatementCacheTotals retired = o.closedConnectionStatements;
+            StatementCacheTotals retired = o.closed.statements();
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
                     cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,

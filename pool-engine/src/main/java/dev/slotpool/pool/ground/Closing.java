@@ -113,8 +113,7 @@ public final class Closing {
         // both, so a snapshot taken meanwhile counts them once (it looks again).
         retiring.incrementAndGet();
         table.empty(e.slot);
-        e.origin.closedConnectionBorrows.addAndGet(e.borrowCount);
-        e.origin.closedConnectionStatements.retire(e.statementCache);
+        e.origin.closed.add(e.borrowCount, e.statementCache);
         retiring.incrementAndGet();
         capacity.closed(e.origin);
         if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {

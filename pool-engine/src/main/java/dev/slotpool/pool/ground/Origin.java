@@ -3,7 +3,6 @@ package dev.slotpool.pool.ground;
 import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
-import dev.slotpool.jdbc.StatementCacheTotals;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -13,7 +12,6 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An origin at run time: its configuration, state, weight and the counts the creator needs. Nothing here is
@@ -47,21 +45,15 @@ public final class Origin {
     /** The weight borrows and placement follow; under latency-aware balancing, {@link #baseWeight} scaled. */
     public volatile int weight;
     /** The configured or rebalanced weight; for a discovered origin, its group's weight split among the group's
-     * UP origins unless a rebalance named it ({@link #weightPinned}). */
+     * UP origins unless a rebalance named it (the origins registry keeps which). */
     public volatile int baseWeight;
-    /** A discovered origin whose weight an operator's rebalance set: no longer split from its group's. */
-    public volatile boolean weightPinned;
-    /** A discovered origin the pool forgot (no connection for a while): a connection landing on it is not lent. */
-    public volatile boolean forgotten;
 
     /** Live connections plus those being opened (S3 per origin). Changed on creation and close only. */
     public final AtomicInteger occupied = new AtomicInteger();
     /** Connections being opened now. */
     public final AtomicInteger creating = new AtomicInteger();
-    /** Borrows of connections of this origin that have since been closed (live ones count in their entry). */
-    public final AtomicLong closedConnectionBorrows = new AtomicLong();
-    /** Statement cache counts of this origin's closed connections (live ones count in their own cache). */
-    public final StatementCacheTotals closedConnectionStatements = new StatementCacheTotals();
+    /** What its closed connections left for snapshots: borrows, statement cache counts ({@link Closing}'s). */
+    public final ClosedConnections closed = new ClosedConnections();
     /** What the failure detector and its probes know about this origin: runs, back-off, attempts, probes. */
     public final OriginHealth health;
 

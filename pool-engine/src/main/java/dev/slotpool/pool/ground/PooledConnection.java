@@ -167,7 +167,7 @@ public final class PooledConnection implements ConnectionLease {
         retireAtReturn = true;
     }
 
-    /** Whether a lease word read earlier ({@link #stamp()}) is a borrow's stamp. */
+    /** Whether a lease word read earlier ({@link #stamp()}) is a borrow's stamp. Visitors ask {@link LentBorrows}. */
     public static boolean isLent(long stamp) {
         return (stamp & STATE_BITS) == LENT;
     }

@@ -3,9 +3,9 @@ package dev.slotpool.pool.origin;
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
-import dev.slotpool.SlotState;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.LentBorrows;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -73,15 +73,10 @@ public final class DetectionRounds {
         if (!abortBorrowedOnDown) {
             return;
         }
-        table.visit((state, e) -> {
-            if (state != SlotState.BORROWED) {
-                return true;
-            }
-            long stamp = e.stamp(); // the borrow judged silent: a later one of this connection is not aborted for it
-            if (PooledConnection.isLent(stamp) && silentOnDetectedDown(e, stamp, now)) {
+        LentBorrows.visit(table, (e, stamp) -> {
+            if (silentOnDetectedDown(e, stamp, now)) {
                 closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP);
             }
-            return true;
         });
     }
 
@@ -118,12 +113,10 @@ public final class DetectionRounds {
         }
         if (abortBorrowedOnDown) {
             long[] abortDue = {due};
-            table.visit((state, e) -> {
-                long stamp = e.stamp();
-                if (state == SlotState.BORROWED && PooledConnection.isLent(stamp) && e.origin.status().detected()) {
+            LentBorrows.visit(table, (e, stamp) -> {
+                if (e.origin.status().detected()) {
                     abortDue[0] = ahead(abortDue[0], e.lastActivity(stamp, now) + graceNanos, now);
                 }
-                return true;
             });
             due = abortDue[0];
         }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An origin's state changes (docs/failover.md): the operator's drain, mark down, mark up and rebalance, and the
@@ -33,10 +34,13 @@ public final class OriginOperations {
     private final Ticker ticker;
     private final boolean latency;
     private final long downAbortDelayNanos;
+    /** A discovered origin with no connection this long is forgotten: inactiveTimeout, or 10 min when that is off. */
+    private final long forgetNanos;
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
     private final Closing closing;
     private final PacedDrains drains;
+    private final AbortDeadlines deadlines;
     private final Events events;
     private final Runnable wakeCreators;
     private final Runnable wakeHousekeeper;
@@ -44,16 +48,19 @@ public final class OriginOperations {
     private final Rebalancer rebalancer;
 
     public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
-                            PacedDrains drains, Rebalancer rebalancer, Events events, Runnable wakeCreators,
-                            Runnable wakeHousekeeper) {
+                            PacedDrains drains, AbortDeadlines deadlines, Rebalancer rebalancer, Events events,
+                            Runnable wakeCreators, Runnable wakeHousekeeper) {
         this.ticker = config.ticker();
         this.latency = config.balancing() == Balancing.LATENCY;
         this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
                 : OriginStatus.NEVER;
+        long inactiveNanos = config.inactiveTimeout().toNanos();
+        this.forgetNanos = inactiveNanos > 0 ? inactiveNanos : TimeUnit.MINUTES.toNanos(10);
         this.origins = origins;
         this.table = table;
         this.closing = closing;
         this.drains = drains;
+        this.deadlines = deadlines;
         this.events = events;
         this.wakeCreators = wakeCreators;
         this.wakeHousekeeper = wakeHousekeeper;
@@ -129,11 +136,7 @@ public final class OriginOperations {
     /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
     public void rebalance(Map<String, Integer> weights) {
         Map<Origin, Integer> resolved = originSelector.weights(weights);
-        resolved.forEach((o, w) -> {
-            o.weightPinned = o.parent != null;
-            o.baseWeight = w;
-            o.weight = latency ? w * Origin.LATENCY_SCALE : w;
-        });
+        resolved.forEach(origins::setWeight);
         origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
         events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
         wakeCreators.run();
@@ -145,9 +148,7 @@ public final class OriginOperations {
         for (Origin o : origins.configured()) {
             w.put(o.name, o.config.weight());
         }
-        for (Origin o : origins.lending()) {
-            o.weightPinned = false;
-        }
+        origins.unpinAll();
         rebalance(w);
         origins.splitGroupWeights();
     }
@@ -163,8 +164,11 @@ public final class OriginOperations {
         }
     }
 
-    /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
+    /** Housekeeping: forget discovered origins long empty and split group weights, finish drains, follow latency
+     * (in that mode), and move one step toward the target shares. */
     public void housekeep(long now) {
+        origins.forgetEmpty(now, forgetNanos);
+        origins.splitGroupWeights();
         dueWork(now);
         if (latency) {
             rebalancer.followLatency();
@@ -180,16 +184,23 @@ public final class OriginOperations {
         }
     }
 
-    /** Work due before the next housekeeping visit: paced drain closes and aborts at deadlines
-     * ({@link PacedDrains}), then drains that emptied turn DOWN. */
+    /** Work due before the next housekeeping visit: paced drain closes ({@link PacedDrains}) and aborts at
+     * deadlines ({@link AbortDeadlines}), then drains that emptied turn DOWN. */
     public void dueWork(long now) {
         drains.dueWork(now);
+        deadlines.abortDue(now);
         for (Origin o : origins.lending()) {
             finishDrain(o);
         }
         for (Origin o : origins.configured()) {
             finishDrain(o);
         }
+    }
+
+    /** The next instant (ticker time) at which {@link #dueWork} has something to do: a paced drain's next close or
+     * an abort deadline, or far in the future. */
+    public long nextDue(long now) {
+        return Math.min(drains.nextDue(now), deadlines.nextDue(now));
     }
 
     /** DRAINING → DOWN once empty, by CAS: a markUp or markDown that came first wins. Called by the

@@ -13,19 +13,18 @@ import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.EntryFilter;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The pool's origins and the weighted choice among them. Two views: the configured origins, where the creator
@@ -45,6 +44,9 @@ public final class Origins {
     private final AtomicReference<Lending> lending;
     /** Since when (ticker time) each discovered origin has had no connection (housekeeper thread only). */
     private final Map<Origin, Long> emptySince = new HashMap<>();
+    /** Discovered origins whose weight an operator's rebalance set: not split from their group's. Replaced whole
+     * (copy and CAS) by a rebalance or a forget; read by {@link #splitGroupWeights}. */
+    private final AtomicReference<Set<Origin>> pinned = new AtomicReference<>(Set.of());
 
     public Origins(PoolConfig config, Events events) {
         this.ticker = config.ticker();
@@ -73,6 +75,32 @@ public final class Origins {
         return lending.get().origins;
     }
 
+    /**
+     * Whether the pool forgot this discovered origin ({@link #forgetEmpty}): it is no longer among the origins
+     * connections belong to, and never will be again (a server found again is a new origin). A connection landing
+     * on it is not lent.
+     */
+    public boolean forgotten(Origin o) {
+        return o.parent != null && !Arrays.asList(lending()).contains(o);
+    }
+
+    /**
+     * An operator's rebalance sets the origin's weight; a discovered origin named keeps it from then on, no longer
+     * split from its group's ({@link #unpinAll} undoes that). Callers split the group weights after.
+     */
+    public void setWeight(Origin o, int w) {
+        if (o.parent != null) {
+            pinned.getAndUpdate(s -> Stream.concat(s.stream(), Stream.of(o)).collect(Collectors.toUnmodifiableSet()));
+        }
+        o.baseWeight = w;
+        o.weight = latency ? w * Origin.LATENCY_SCALE : w;
+    }
+
+    /** Back to the group's split for every discovered origin a rebalance named. */
+    public void unpinAll() {
+        pinned.set(Set.of());
+    }
+
     /** The configured origins, where creators open connections. */
     public Origin[] configured() {
         return configured;
@@ -99,28 +127,8 @@ public final class Origins {
      * prefixed with {@code via}'s name.
      */
     public Origin landed(Origin via, Connection c) throws SQLException {
-        String name;
-        String[] dims = new String[4];
-        try (Statement st = c.createStatement()) {
-            st.setQueryTimeout(validationTimeoutSeconds);
-            try (ResultSet rs = st.executeQuery(via.config.originQuery())) {
-                if (!rs.next() || rs.getString(1) == null || rs.getString(1).isBlank()) {
-                    throw new SQLException("origin '" + via.name + "': the discovery query returned no origin name");
-                }
-                name = rs.getString(1).trim();
-                ResultSetMetaData md = rs.getMetaData();
-                for (int i = 2; i <= md.getColumnCount(); i++) {
-                    int dim = OriginSelector.DIMENSIONS.indexOf(md.getColumnLabel(i).toLowerCase(Locale.ROOT));
-                    if (dim >= 0) {
-                        dims[dim] = rs.getString(i);
-                    }
-                }
-            }
-        }
-        if (!c.getAutoCommit()) {
-            c.rollback();
-        }
-        return discovered(via, name, dims);
+        DiscoveryQuery.Answer a = DiscoveryQuery.run(via, c, validationTimeoutSeconds);
+        return discovered(via, a.name(), a.dimensions());
     }
 
     private Origin discovered(Origin via, String reported, String[] dims) {
@@ -156,14 +164,15 @@ public final class Origins {
      * times it. Racy but benign: two callers compute the same split from the same state.
      */
     public void splitGroupWeights() {
-                Origin[] os = lending();
+        Origin[] os = lending();
+        Set<Origin> pinned = this.pinned.get();
         for (Origin group : configured) {
             if (!group.discovers()) {
                 continue;
             }
             int live = 0;
             for (Origin o : os) {
-                if (o.parent == group && o.isUp() && !o.weightPinned) {
+                if (o.parent == group && o.isUp() && !pinned.contains(o)) {
                     live++;
                 }
             }
@@ -172,7 +181,7 @@ public final class Origins {
             }
             int share = group.baseWeight == 0 ? 0 : Math.max(1, group.baseWeight / live);
             for (Origin o : os) {
-                if (o.parent == group && !o.weightPinned && o.baseWeight != share) {
+                if (o.parent == group && !pinned.contains(o) && o.baseWeight != share) {
                     o.baseWeight = share;
                     o.weight = latency ? share * Origin.LATENCY_SCALE : share;
                 }
@@ -205,7 +214,6 @@ public final class Origins {
     }
 
     private void forget(Origin o, long afterNanos) {
-        o.forgotten = true;
         while (true) {
             Lending was = lending.get();
             List<Origin> rest = new ArrayList<>(Arrays.asList(was.origins));
@@ -213,6 +221,7 @@ public final class Origins {
                 return;
             }
             if (lending.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
+                pinned.getAndUpdate(s -> s.stream().filter(p -> p != o).collect(Collectors.toUnmodifiableSet()));
                 events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
                         + "for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos) + " s");
                 splitGroupWeights();

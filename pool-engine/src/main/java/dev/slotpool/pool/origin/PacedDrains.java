@@ -1,7 +1,6 @@
 package dev.slotpool.pool.origin;
 
 import dev.slotpool.CloseReason;
-import dev.slotpool.OriginState;
 import dev.slotpool.SlotState;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
@@ -14,13 +13,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
-import java.util.function.ObjLongConsumer;
 
 /**
- * Paced drains and DOWN deadlines (docs/failover.md, "What each operation guarantees"): a drain reserves its
- * origin's idle connections for close at once (no borrower can take them) and closes them one by one spread over
- * its timeout; borrowed connections of an origin that is not UP are taken back at its abort deadline. Runs on
- * the housekeeper thread, and on creators under demand ({@link #closeOneDraining}).
+ * Paced drains (docs/failover.md, "What each operation guarantees"): a drain reserves its origin's idle
+ * connections for close at once (no borrower can take them) and closes them one by one spread over its timeout.
+ * What is still borrowed at the drain's timeout is {@link AbortDeadlines}'. Runs on the housekeeper thread, and on
+ * creators under demand ({@link #closeOneDraining}).
  */
 public final class PacedDrains {
 
@@ -28,8 +26,6 @@ public final class PacedDrains {
     private final SlotTable<PooledConnection> table;
     /** Closes a connection whose slot a drain moved to CLOSING. */
     private final BiConsumer<PooledConnection, CloseReason> closeReserved;
-    /** Takes a lent connection back from its holder and aborts it. */
-    private final ObjLongConsumer<PooledConnection> reclaim;
     /** The latest paced drain of each origin drained so far; replaced whole (copy and CAS). */
     private final AtomicReference<Drain[]> drains = new AtomicReference<>(new Drain[0]);
 
@@ -54,11 +50,10 @@ public final class PacedDrains {
     }
 
     public PacedDrains(Origins origins, SlotTable<PooledConnection> table,
-                BiConsumer<PooledConnection, CloseReason> closeReserved, ObjLongConsumer<PooledConnection> reclaim) {
+                BiConsumer<PooledConnection, CloseReason> closeReserved) {
         this.origins = origins;
         this.table = table;
         this.closeReserved = closeReserved;
-        this.reclaim = reclaim;
     }
 
     /**
@@ -105,7 +100,7 @@ public final class PacedDrains {
             for (Drain c : cur) {
                 if (c.origin == d.origin) {
                     old = c;
-                } else if (!(c.origin.forgotten && c.queue.isEmpty())) {
+                } else if (!(c.queue.isEmpty() && origins.forgotten(c.origin))) {
                     next.add(c);
                 }
             }
@@ -119,31 +114,14 @@ public final class PacedDrains {
         }
     }
 
-    /** Paced drain closes due by now, and aborts of borrowed connections of origins past their deadline. */
+    /** Paced drain closes due by now. */
     void dueWork(long now) {
-        boolean abortDue = false;
         for (Drain d : drains.get()) {
             PooledConnection e;
             while (d.closed.get() < closesDue(d, now) && (e = d.queue.poll()) != null) {
                 d.closed.incrementAndGet();
                 closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
             }
-        }
-        for (Origin o : origins.lending()) {
-            abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.status().abortBorrowedAt() >= 0;
-        }
-        if (abortDue) {
-            table.visit((state, e) -> {
-                if (state != SlotState.BORROWED) {
-                    return true;
-                }
-                long stamp = e.stamp(); // the borrow judged: a later one of this connection is not aborted for it
-                OriginStatus st = e.origin.status();
-                if (PooledConnection.isLent(stamp) && st.state() != OriginState.UP && now - st.abortBorrowedAt() >= 0) {
-                    reclaim.accept(e, stamp);
-                }
-                return true;
-            });
         }
     }
 
@@ -158,19 +136,13 @@ public final class PacedDrains {
     }
 
     /** The next instant (ticker time) at which {@link #dueWork} has something to do, or far in the future. */
-    public long nextDue(long now) {
+    long nextDue(long now) {
         long due = now + OriginStatus.NEVER;
         for (Drain d : drains.get()) {
             if (!d.queue.isEmpty() && d.total > 0) {
                 int next = d.closed.get() + 1;
                 long at = d.startAt + (long) ((double) (d.endAt - d.startAt) * next / (d.total + 1));
                 due = Math.min(due, at);
-            }
-        }
-        for (Origin o : origins.lending()) {
-            long abortAt = o.status().abortBorrowedAt();
-            if (!o.isUp() && o.occupied.get() > 0 && abortAt - now > 0) {
-                due = Math.min(due, abortAt);
             }
         }
         return due;

@@ -12,6 +12,7 @@ import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.HoldTime;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.Secrets;
@@ -20,7 +21,6 @@ import dev.slotpool.table.SlotTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * Probes for the {@link FailureDetector} (docs/architecture.md, "Failure detection"): a connect and a validation
@@ -50,14 +50,14 @@ public final class Probes {
     private final Connector connector;
     private final HoldTime holdTime;
     private final Runnable wakeCreators;
-    private final BooleanSupplier shutdown;
+    private final PoolLifecycle lifecycle;
     private final long validationNanos;
     /** The failure detector, which counts what probes find; set once by it, before any pool thread starts. */
     private Outcomes outcomes;
 
     public Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
            OriginOperations operations, Connector connector, HoldTime holdTime, Runnable wakeCreators,
-           BooleanSupplier shutdown) {
+           PoolLifecycle lifecycle) {
         this.threads = new PoolThreads(config);
         this.ticker = config.ticker();
         this.origins = origins;
@@ -68,7 +68,7 @@ public final class Probes {
         this.connector = connector;
         this.holdTime = holdTime;
         this.wakeCreators = wakeCreators;
-        this.shutdown = shutdown;
+        this.lifecycle = lifecycle;
         this.validationNanos = config.validationTimeout().toNanos();
     }
 
@@ -156,7 +156,7 @@ public final class Probes {
      * waits: under demand a healthy connection is worth more than an early probe.
      */
     private boolean claimRoom(Origin o) {
-        if (shutdown.getAsBoolean()) {
+        if (lifecycle.closed()) {
             return false;
         }
         if (capacity.claimIfRoom(o)) {
