@@ -215,8 +215,7 @@ public final class FailureDetector {
         group.health.endLandedAwayRun();
     }
 
-    /** A lent connection was evicted; only a connection-level error counts toward DOWN, and a pooler refusing work
-     * counts as a refused connect instead (docs/poolers.md, "Pooler signals"). */
+    /** A lent connection evicted: a connection-level error counts toward DOWN, a pooler refusal as a failed connect. */
     public void evicted(Origin o, SQLException cause) {
         if (!SqlErrors.isFatal(cause)) {
             return;
@@ -226,8 +225,7 @@ public final class FailureDetector {
             return;
         }
         SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
-        markDownAt(o, o.health.evicted(), "connection errors in a row", sanitized,
-                ticker.nanoTime());
+        markDownAt(o, o.health.evicted(), "connection errors in a row", sanitized, ticker.nanoTime());
     }
 
     /** A pooler closed a lent connection refusing work (e.g. {@code query_wait_timeout}): counted in the run of
