@@ -67,8 +67,10 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private ArrayList<AbstractProxyStatement<?>> openStatements;
     private int dirty;
     /** Behind a transaction pooler, the holder's isolation level for each of its transactions; -1: the
-     * session's (the connection's default). Not dirty state: nothing was set on the connection. */
-    private int isolation = -1;
+     * session's (the connection's default). Not dirty state: nothing was set on the connection. A byte (the
+     * levels are 1 to 8): with the three booleans it fills the object's last 8 bytes, so a borrow allocates 48
+     * bytes, not 56 (JMH connection cycle, -prof gc). */
+    private byte isolation = -1;
     /** The auto-commit mode the physical connection is in, tracked to know whether a transaction can be open. */
     private boolean autoCommit;
     /** Set by statement work while auto-commit is off, cleared by commit and rollback: close() must roll back. */
@@ -507,7 +509,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
             if (isolationSql(level) == null) {
                 throw new SQLException("unknown transaction isolation level " + level, "HY024");
             }
-            isolation = level == lease.defaults().transactionIsolation() ? -1 : level;
+            isolation = level == lease.defaults().transactionIsolation() ? -1 : (byte) level;
             return;
         }
         Connection c = live();
