@@ -35,6 +35,8 @@ class RoleReaderPostgresTest {
             assertThat(primary.timeline()).isEqualTo(1);
             RoleReading standby = read(pair, 1);
             assertThat(standby.role()).isEqualTo(ServerRole.STANDBY);
+            assertThat(standby.cluster()).as("a standby's family is its primary's").isEqualTo(primary.cluster())
+                    .isNotBlank();
             assertThat(standby.lagBytes()).isZero();
             assertThat(standby.lagMillis()).as("caught up: no lag, however old the last replayed transaction").isZero();
 
@@ -67,9 +69,23 @@ class RoleReaderPostgresTest {
     }
 
     @Test
-    void aSessionMadeReadOnlyByThePoolDoesNotMakeThePrimaryReadOnly() throws Exception {
-        try (PgStandbyPair pair = new PgStandbyPair();
-             Connection c = DriverManager.getConnection(pair.url(0))) {
+    void anOrdinaryUserReadsTheRoleAndASessionMadeReadOnlyDoesNotMakeThePrimaryReadOnly() throws Exception {
+        try (PgStandbyPair pair = new PgStandbyPair()) {
+            try (Connection admin = DriverManager.getConnection(pair.url(0)); Statement st = admin.createStatement()) {
+                st.execute("CREATE ROLE app LOGIN");
+            }
+            try (Connection app = DriverManager.getConnection(pair.url(0).replace("user=postgres", "user=app"))) {
+                RoleReading r = RoleReader.read(app);
+                assertThat(r.role()).as("%s", r).isEqualTo(ServerRole.PRIMARY);
+                assertThat(r.cluster()).isNotBlank();
+                assertThat(r.timeline()).isEqualTo(1);
+            }
+            readOnlySession(pair);
+        }
+    }
+
+    private static void readOnlySession(PgStandbyPair pair) throws Exception {
+        try (Connection c = DriverManager.getConnection(pair.url(0))) {
             try (Statement st = c.createStatement()) {
                 st.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
             }

@@ -23,12 +23,14 @@ public final class RoleReader {
      * ({@code reset_val}: configuration, database or role), not one a session set, because the pool's own
      * {@code readOnly} setting may have set the session's. The timeline comes from the current WAL file's name
      * rather than {@code pg_control_checkpoint()}: a promoted server writes on its new timeline at once but
-     * checkpoints it only later, and the control functions are for superusers by default. The lag compares the
+     * checkpoints it only later. The system identifier names the family a primary shares with its standbys. The
+     * lag compares the
      * WAL received with the WAL replayed, because on an idle primary the last replayed transaction grows old while
      * the standby is fully caught up; replay may be ahead of what was received by streaming (a standby first
      * replays the WAL it started with), which is no lag.
      */
     static final String POSTGRESQL = "SELECT pg_is_in_recovery() AS in_recovery,"
+            + " (SELECT system_identifier FROM pg_control_system())::text AS cluster,"
             + " current_setting('transaction_read_only') AS transaction_read_only,"
             + " (SELECT reset_val FROM pg_settings WHERE name = 'default_transaction_read_only') AS default_read_only,"
             + " CASE WHEN NOT pg_is_in_recovery()"
@@ -37,8 +39,9 @@ public final class RoleReader {
             + " CASE WHEN pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn() THEN 0"
             + " ELSE (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint END AS lag_millis";
 
-    /** Oracle: the Data Guard role and how the database is open; the incarnation's start as the timeline. */
-    static final String ORACLE = "SELECT DATABASE_ROLE, OPEN_MODE, RESETLOGS_CHANGE# FROM V$DATABASE";
+    /** Oracle: the Data Guard role and how the database is open; the incarnation's start as the timeline; the
+     * DBID, which a standby shares with its primary, as the family. */
+    static final String ORACLE = "SELECT DATABASE_ROLE, OPEN_MODE, RESETLOGS_CHANGE#, DBID FROM V$DATABASE";
 
     private RoleReader() {
     }
@@ -85,6 +88,7 @@ public final class RoleReader {
 
     static RoleReading postgresql(ResultSet rs) throws SQLException {
         boolean inRecovery = rs.getBoolean("in_recovery");
+        String cluster = rs.getString("cluster");
         boolean serverReadOnly = "on".equalsIgnoreCase(rs.getString("default_read_only"));
         long timeline = rs.getLong("timeline");
         long lagBytes = rs.getLong("lag_bytes");
@@ -96,27 +100,29 @@ public final class RoleReader {
             lagMillis = -1;
         }
         if (inRecovery) {
-            return new RoleReading(ServerRole.STANDBY, 0, lagBytes, lagMillis, "standby (pg_is_in_recovery() is true)");
+            return new RoleReading(ServerRole.STANDBY, cluster, 0, lagBytes, lagMillis,
+                    "standby (pg_is_in_recovery() is true)");
         }
         if (serverReadOnly) {
-            return new RoleReading(ServerRole.READ_ONLY, timeline, -1, -1,
+            return new RoleReading(ServerRole.READ_ONLY, cluster, timeline, -1, -1,
                     "read-only (default_transaction_read_only is on in the server's configuration)");
         }
-        return new RoleReading(ServerRole.PRIMARY, timeline, -1, -1, "primary on timeline " + timeline);
+        return new RoleReading(ServerRole.PRIMARY, cluster, timeline, -1, -1, "primary on timeline " + timeline);
     }
 
     static RoleReading oracle(ResultSet rs) throws SQLException {
         String role = String.valueOf(rs.getString("DATABASE_ROLE")).trim().toUpperCase(Locale.ROOT);
         String openMode = String.valueOf(rs.getString("OPEN_MODE")).trim().toUpperCase(Locale.ROOT);
         long incarnation = rs.getLong("RESETLOGS_CHANGE#");
+        String dbid = rs.getString("DBID");
         String said = "DATABASE_ROLE " + role + ", OPEN_MODE " + openMode;
         if (role.equals("PRIMARY")) {
             return openMode.equals("READ WRITE")
-                    ? new RoleReading(ServerRole.PRIMARY, incarnation, -1, -1, "primary (" + said + ")")
-                    : new RoleReading(ServerRole.READ_ONLY, incarnation, -1, -1, "read-only (" + said + ")");
+                    ? new RoleReading(ServerRole.PRIMARY, dbid, incarnation, -1, -1, "primary (" + said + ")")
+                    : new RoleReading(ServerRole.READ_ONLY, dbid, incarnation, -1, -1, "read-only (" + said + ")");
         }
         if (role.endsWith("STANDBY") || role.equals("FAR SYNC")) {
-            return new RoleReading(ServerRole.STANDBY, 0, -1, -1, "standby (" + said + ")");
+            return new RoleReading(ServerRole.STANDBY, dbid, 0, -1, -1, "standby (" + said + ")");
         }
         return RoleReading.unknown("unknown role (" + said + ")");
     }

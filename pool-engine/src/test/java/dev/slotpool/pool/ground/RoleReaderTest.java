@@ -33,6 +33,7 @@ class RoleReaderTest {
                                           Object lagMillis) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("in_recovery", inRecovery);
+        row.put("cluster", "7311");
         row.put("transaction_read_only", "t".equals(inRecovery) ? "on" : "off");
         row.put("default_read_only", defaultReadOnly);
         row.put("timeline", timeline);
@@ -48,6 +49,7 @@ class RoleReaderTest {
         assertThat(r.role()).isEqualTo(ServerRole.PRIMARY);
         assertThat(r.takesWrites()).isTrue();
         assertThat(r.timeline()).isEqualTo(3);
+        assertThat(r.cluster()).isEqualTo("7311");
         assertThat(r.lagBytes()).isEqualTo(-1);
         assertThat(r.lagMillis()).isEqualTo(-1);
         assertThat(r.detail()).isEqualTo("primary on timeline 3");
@@ -78,6 +80,7 @@ class RoleReaderTest {
         db.productName("Oracle");
         assertThat(oracle("PRIMARY", "READ WRITE", 100)).isEqualTo(ServerRole.PRIMARY);
         assertThat(read().timeline()).isEqualTo(100);
+        assertThat(read().cluster()).isEqualTo("1234567");
         assertThat(oracle("PRIMARY", "READ ONLY", 100)).isEqualTo(ServerRole.READ_ONLY);
         assertThat(oracle("PHYSICAL STANDBY", "READ ONLY WITH APPLY", 100)).isEqualTo(ServerRole.STANDBY);
         assertThat(oracle("PHYSICAL STANDBY", "MOUNTED", 100)).isEqualTo(ServerRole.STANDBY);
@@ -94,6 +97,7 @@ class RoleReaderTest {
         row.put("DATABASE_ROLE", role);
         row.put("OPEN_MODE", openMode);
         row.put("RESETLOGS_CHANGE#", resetlogs);
+        row.put("DBID", 1234567L);
         db.answer("FROM V$DATABASE", row);
         return read().role();
     }
