@@ -77,8 +77,9 @@ public final class OriginRoles {
         if (h == null || r.timeline() >= h.timeline || k.acceptedTimeline == r.timeline()) {
             return null;
         }
-        return "split brain: claims to be primary on timeline " + r.timeline() + " while '" + h.origin
-                + "' was seen primary on timeline " + h.timeline + "; takes no writes until an operator marks it up";
+        return "split brain: primary on timeline " + r.timeline() + " when last asked, but '" + h.origin
+                + "' was seen primary on timeline " + h.timeline + " since; takes no writes until an operator marks it"
+                + " up";
     }
 
     /** An operator's markUp: the origin's current timeline is accepted, so a split brain no longer refuses it. */

@@ -92,9 +92,13 @@ public final class RoleWatch {
         }
     }
 
-    /** An operator marked the origin up: its current timeline is accepted (a split brain no longer refuses it). */
+    /**
+     * An operator marked the origin up: its current timeline is accepted, so a split brain no longer refuses it; a
+     * standby or read-only server is taken out again (an operator cannot make it take writes).
+     */
     public void accepted(String origin) {
         roles.accept(origin);
+        out.remove(origin);
         applyAll();
     }
 
@@ -103,18 +107,22 @@ public final class RoleWatch {
         return out.get(origin);
     }
 
-    /** Compares every known origin's standing with what is applied, and applies the differences. */
+    /** Compares every known origin's standing with what is applied, and applies the differences: origins back in
+     * service first, so a promoted standby serves before the primary it outranks is taken out. */
     private void applyAll() {
         for (Watched w : origins.values()) {
-            String refusal = roles.refusal(w.name());
             String applied = out.get(w.name());
-            if (refusal != null && !refusal.equals(applied)) {
+            if (applied != null && roles.refusal(w.name()) == null && out.remove(w.name(), applied)) {
+                RoleReading r = roles.reading(w.name());
+                w.backForRole(r == null ? "role: takes writes" : "role: " + r.detail());
+            }
+        }
+        for (Watched w : origins.values()) {
+            String refusal = roles.refusal(w.name());
+            if (refusal != null && !refusal.equals(out.get(w.name()))) {
                 out.put(w.name(), refusal);
                 w.outForRole(refusal);
                 startWatching(w);
-            } else if (refusal == null && applied != null && out.remove(w.name(), applied)) {
-                RoleReading r = roles.reading(w.name());
-                w.backForRole(r == null ? "role: takes writes" : "role: " + r.detail());
             }
         }
     }

@@ -125,8 +125,13 @@ class RoleWatchTest {
         assertThat(admits(first)).as("still claiming primary on timeline 1").isFalse();
 
         watch.accepted("watch-first");
-        assertThat(a.calls).last().isEqualTo("back: role: primary on timeline 1");
+        assertThat(a.calls).as("the operator's markUp puts it back in service, not the watch").hasSize(1);
         assertThat(admits(first)).isTrue();
+        second.answer("pg_is_in_recovery", pg(true, 0));
+        assertThat(admits(second)).isFalse();
+        watch.accepted("watch-second");
+        assertThat(b.calls).as("a standby an operator marks up is taken out again").last()
+                .isEqualTo("out: standby (pg_is_in_recovery() is true)");
         await("no watch left", () -> first.live() == 0 && a.room.get() == 1);
     }
 
