@@ -163,6 +163,14 @@ final class PgStandbyPair implements AutoCloseable {
         }
     }
 
+    /** Runs a statement that returns no rows (ALTER SYSTEM, ...) on server i in a connection of its own. */
+    void execute(int i, String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url(i) + "&ApplicationName=harness");
+             Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
     /** Runs a one-row, one-column query on server i in a connection of its own. */
     String query(int i, String sql) throws SQLException {
         try (Connection c = DriverManager.getConnection(url(i) + "&ApplicationName=harness");
