@@ -1,6 +1,10 @@
 package dev.slotpool;
 
-/** Why the pool closed a physical connection (reported to listeners and in snapshots' event counts). */
+/**
+ * Why the pool closed a physical connection: the {@link PoolEvent#reason()} of a {@link PoolEvent.Type#CLOSED} event,
+ * and of a {@link PoolEvent.Type#LEAK} event that took a connection back, as listeners receive them (the Boot
+ * module's {@code slotpool.connections.closed} meter counts the closes by it). Snapshots count closes, not reasons.
+ */
 public enum CloseReason {
     /** Idle longer than the inactive timeout while the pool was above minSize. */
     INACTIVE,

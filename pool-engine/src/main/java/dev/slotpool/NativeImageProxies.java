@@ -1,7 +1,5 @@
 package dev.slotpool;
 
-import dev.slotpool.jdbc.DynamicProxies;
-
 import java.util.List;
 
 /** The JDK dynamic proxies the pool creates, for a GraalVM native image's proxy metadata. */
@@ -12,6 +10,6 @@ public final class NativeImageProxies {
 
     /** The interface set of each proxy class the pool creates, in the order a native image registers them. */
     public static List<List<Class<?>>> interfaceSets() {
-        return DynamicProxies.interfaceSets();
+        return Engines.engine().proxyInterfaceSets();
     }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadFactory;
  * {@link InvalidPoolConfigException}, and starts the pool. Nothing is rewritten silently. Each setter documents
  * its default and range; {@code docs/configuration.md} has the same table.
  */
-public final class SlotPoolBuilder {
+public final class SlotPoolBuilder implements Cloneable {
 
     /** silenceTimeout when unset (and connectTimeout is not shorter): the connect timeout the pool used before a
      * first connect got its own, longer budget, so silent-origin detection keeps its pace (docs/failover.md). */
@@ -24,8 +24,9 @@ public final class SlotPoolBuilder {
     String username;
     String password;
     String driverClassName;
-    final Map<String, String> connectionProperties = new LinkedHashMap<>();
-    final List<OriginConfig> origins = new ArrayList<>();
+    // Not final: copy() gives the copy its own.
+    Map<String, String> connectionProperties = new LinkedHashMap<>();
+    List<OriginConfig> origins = new ArrayList<>();
     int minSize = 2;
     int maxSize = 10;
     Integer initialSize;
@@ -65,7 +66,7 @@ public final class SlotPoolBuilder {
     LabelingCallback labeling;
     BorrowObserver borrowObserver;
     ThreadFactory threadFactory;
-    final List<PoolListener> listeners = new ArrayList<>();
+    List<PoolListener> listeners = new ArrayList<>();
     Ticker ticker = Ticker.SYSTEM;
 
     SlotPoolBuilder() {
@@ -270,7 +271,8 @@ public final class SlotPoolBuilder {
      * @throws PoolInitializationException when no origin gave a first connection in time
      */
     public SlotPoolDataSource build() {
-        return new SlotPoolDataSource(config());
+        PoolConfig config = config();
+        return new SlotPoolDataSource(copy(), Engines.engine().startAndAwaitFirstConnection(config));
     }
 
     /**
@@ -280,5 +282,22 @@ public final class SlotPoolBuilder {
      */
     public PoolConfig config() {
         return new PoolConfig(this, SettingsCheck.check(this));
+    }
+
+    /**
+     * These settings as they are now, for a built pool's bean properties: later changes to this builder (which may
+     * build more pools) do not reach them. A field-by-field copy ({@code clone}), so a new setting needs no second
+     * list; the collections are copied too.
+     */
+    SlotPoolBuilder copy() {
+        try {
+            SlotPoolBuilder copy = (SlotPoolBuilder) super.clone();
+            copy.connectionProperties = new LinkedHashMap<>(connectionProperties);
+            copy.origins = new ArrayList<>(origins);
+            copy.listeners = new ArrayList<>(listeners);
+            return copy;
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e); // it is Cloneable
+        }
     }
 }

@@ -1,8 +1,5 @@
 package dev.slotpool;
 
-import dev.slotpool.pool.ConnectionPool;
-import dev.slotpool.table.Parking;
-
 import java.io.PrintWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -14,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -22,15 +19,19 @@ import javax.sql.DataSource;
  * A wait-free connection pool as a {@link DataSource}: a table of slots changed only by CAS, spanning one or
  * more origins. Built and started by {@link #builder()}; see {@code docs/architecture.md}.
  *
+ * <p>Two types share the work: this class is the DataSource an application holds and its bean-style settings; the
+ * started pool is a {@link SlotPool}, which the engine implements, and each borrow and operation here is one call to
+ * it.
+ *
  * <p>Also a JavaBean, for tools that create a {@code DataSource} by type and setters (Spring Boot's
  * {@code DataSourceBuilder} and {@code spring.datasource.type}): the public no-argument constructor gives an
  * unstarted pool whose setters (one per builder setting with a single value) configure it until its first use
  * ({@link #getConnection()} or an origin operation) validates the settings and starts it; a snapshot does not start
- * it. After that every setter throws {@link IllegalStateException}. One caller starts it while the others wait for
- * that start (a few milliseconds: it does not wait for a first connection), then each borrows within its own borrow
+ * it. After that every setter throws {@link IllegalStateException}, and the getters read the settings as they were
+ * set ({@link #config()} has them validated, defaults resolved). One caller starts it while the others wait for that
+ * start (a few milliseconds: it does not wait for a first connection), then each borrows within its own borrow
  * timeout, counted from its own call; a database that does not answer yet is the pool's to wait for, not a failed
- * start. A pool from {@link #builder()} is started at once and its setters always throw; its {@code getConnection}
- * reads only final fields, as before.
+ * start. A pool from {@link #builder()} is started at once and its setters always throw.
  *
  * <pre>{@code
  * SlotPoolDataSource ds = SlotPoolDataSource.builder()
@@ -44,9 +45,9 @@ import javax.sql.DataSource;
  */
 public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
-    /** The bean-style instance's state while another thread starts its pool. */
+    /** The state while one caller starts the pool. */
     private static final Object STARTING = new Object();
-    /** The bean-style instance's state when it was closed before its first use. */
+    /** The state when it was closed before its first use. */
     private static final Object CLOSED = new Object();
     private static final VarHandle STATE;
     /** How often a first use looks again while another thread starts the pool (builds it: no connect waited for). */
@@ -60,23 +61,20 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         }
     }
 
-    /** The builder path's settings and pool; both null for a bean-style instance. */
-    private final PoolConfig config;
-    private final ConnectionPool pool;
-    /** The bean-style instance's settings, changed by the setters until the first use; null on the builder path. */
+    /** The settings: changed by the setters until the start, fixed from then on (a built pool's: its builder's
+     * at build time). */
     private final SlotPoolBuilder settings;
-    /** The bean-style instance's lifecycle: null (configuring), {@link #STARTING}, a {@link Running}, or {@link #CLOSED}. */
+    /** Whether {@link #builder()} made it: its setters say so when they refuse. */
+    private final boolean built;
+    /** null (configuring), {@link #STARTING}, the running {@link SlotPool}, or {@link #CLOSED}. */
     private volatile Object state;
     private volatile PrintWriter logWriter;
 
-    private record Running(PoolConfig config, ConnectionPool pool) {
-    }
-
-    SlotPoolDataSource(PoolConfig config) {
-        this.config = config;
-        this.pool = new ConnectionPool(config);
-        this.settings = null;
-        pool.awaitFirstConnection();
+    /** A pool that {@link SlotPoolBuilder#build()} started. */
+    SlotPoolDataSource(SlotPoolBuilder settings, SlotPool started) {
+        this.settings = settings;
+        this.built = true;
+        this.state = started;
     }
 
     /**
@@ -84,9 +82,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * settings (an {@link InvalidPoolConfigException} lists every violation, such as a missing url) and starts it.
      */
     public SlotPoolDataSource() {
-        this.config = null;
-        this.pool = null;
         this.settings = new SlotPoolBuilder();
+        this.built = false;
     }
 
     /**
@@ -94,7 +91,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * bean-style instance, once its first use started it. Reads state only: it never starts a pool.
      */
     public boolean isStarted() {
-        return pool != null || state instanceof Running;
+        return state instanceof SlotPool;
     }
 
     /** A builder with the documented defaults. */
@@ -109,8 +106,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws InvalidPoolConfigException when a bean-style instance's settings are not valid (yet)
      */
     public PoolConfig config() {
-        PoolConfig running = runningConfig();
-        return running != null ? running : settings.config();
+        return state instanceof SlotPool pool ? pool.config() : settings.config();
     }
 
     /**
@@ -123,12 +119,11 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     @Override
     public Connection getConnection() throws SQLException {
-        ConnectionPool p = pool;
-        if (p != null) {
-            return p.borrow();
+        if (state instanceof SlotPool pool) {
+            return pool.getConnection();
         }
-        long since = System.nanoTime(); // a first use's wait for the start counts against its borrow timeout
-        return startedToBorrow().borrowSince(since);
+        long since = settings.ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
+        return startedToBorrow().getConnectionSince(since);
     }
 
     /**
@@ -136,8 +131,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * connection implements {@link LabeledConnection}.
      */
     public Connection getConnection(Map<String, String> labels) throws SQLException {
-        ConnectionPool p = pool;
-        return (p != null ? p : startedToBorrow()).borrow(labels);
+        return startedToBorrow().getConnection(labels);
     }
 
     /** Not supported: a pool lends connections with the credentials of its origins (or of its CredentialsProvider). */
@@ -153,13 +147,9 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * connection and no origin yet.
      */
     public PoolSnapshot snapshot() {
-        ConnectionPool p = pool;
-        if (p != null) {
-            return p.snapshot();
-        }
         Object s = state;
-        if (s instanceof Running running) {
-            return running.pool().snapshot();
+        if (s instanceof SlotPool pool) {
+            return pool.snapshot();
         }
         return new PoolSnapshot(settings.name, s == CLOSED, settings.minSize, settings.maxSize, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, Optional.empty(), List.of());
@@ -173,7 +163,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     public void drain(String origin, Duration timeout) {
         checkTimeout("drain", timeout);
-        pool().operations().drain(origin, timeout);
+        started().drain(origin, timeout);
     }
 
     /**
@@ -184,27 +174,27 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws IllegalArgumentException when nothing matches or the selector is malformed
      */
     public List<String> select(String selector) {
-        return pool().operations().select(selector);
+        return started().select(selector);
     }
 
     /** Marks an origin, or every origin a selector matches, DOWN (unplanned failover). */
     public void markDown(String origin) {
-        pool().operations().markDown(origin);
+        started().markDown(origin);
     }
 
     /** Marks an origin, or every origin a selector matches, UP again. */
     public void markUp(String origin) {
-        pool().operations().markUp(origin);
+        started().markUp(origin);
     }
 
     /** Moves connections toward new target weights, gradually. All or nothing on bad input. */
     public void rebalance(Map<String, Integer> weights) {
-        pool().operations().rebalance(weights);
+        started().rebalance(weights);
     }
 
     /** Moves connections back toward the configured weights. */
     public void rebalanceToConfigured() {
-        pool().operations().rebalanceToConfigured();
+        started().rebalanceToConfigured();
     }
 
     /**
@@ -219,7 +209,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     public boolean suspend(Duration timeout) throws InterruptedException {
         checkTimeout("suspend", timeout);
-        return pool().suspension().suspend(timeout);
+        return started().suspend(timeout);
     }
 
     /** An operation's timeout: not negative, and within the bound of the timer settings (its deadline cannot
@@ -236,12 +226,12 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * was draining stays so); the pool refills to {@code minSize}. Does nothing when not suspended.
      */
     public void resume() {
-        pool().suspension().resume();
+        started().resume();
     }
 
     /** Whether {@link #suspend} took the pool out of service and {@link #resume()} has not been called since. */
     public boolean isSuspended() {
-        return pool().suspension().suspended();
+        return started().isSuspended();
     }
 
     /**
@@ -253,141 +243,129 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     @Override
     public void close() {
-        if (pool != null) {
-            pool.close();
-            return;
-        }
         for (;;) {
             Object s = state;
-            if (s instanceof Running running) {
-                running.pool().close();
+            if (s instanceof SlotPool pool) {
+                pool.close();
                 return;
             }
             if (s == CLOSED || (s == null && STATE.compareAndSet(this, null, CLOSED))) {
                 return;
             }
-            Parking.park(STARTING, START_POLL_NANOS); // another thread is starting the pool: close it once it runs
+            awaitStart(); // another thread is starting the pool: close it once it runs
         }
     }
 
     /** Whether {@link #close()} has begun (or this bean-style instance was closed before its first use). */
     public boolean isClosed() {
-        if (pool != null) {
-            return pool.isClosed();
-        }
         Object s = state;
-        return s == CLOSED || (s instanceof Running running && running.pool().isClosed());
+        return s == CLOSED || (s instanceof SlotPool pool && pool.isClosed());
     }
 
     // JavaBean properties: the names Boot's DataSourceBuilder looks for (url, username, password,
     // driverClassName), HikariCP's jdbcUrl and poolName, and one per builder setting with a single value, so
     // @ConfigurationProperties on a bean-style pool binds every setting.
 
-    public String getUrl() { PoolConfig c = runningConfig(); return c != null ? c.url : settings.url; }
+    public String getUrl() { return settings.url; }
     public void setUrl(String url) { settingsBeforeStart("url").url(url); }
     /** The same as {@link #getUrl()}, under HikariCP's name. */
     public String getJdbcUrl() { return getUrl(); }
     /** The same as {@link #setUrl}, under HikariCP's name. */
     public void setJdbcUrl(String url) { setUrl(url); }
-    public String getUsername() { PoolConfig c = runningConfig(); return c != null ? c.username : settings.username; }
+    public String getUsername() { return settings.username; }
     public void setUsername(String username) { settingsBeforeStart("username").username(username); }
     /** The default origin's password, as {@code DataSourceBuilder.derivedFrom} copies it; never logged. */
-    public String getPassword() { PoolConfig c = runningConfig(); return c != null ? c.password : settings.password; }
+    public String getPassword() { return settings.password; }
     public void setPassword(String password) { settingsBeforeStart("password").password(password); }
-    public String getDriverClassName() { PoolConfig c = runningConfig(); return c != null ? c.driverClassName : settings.driverClassName; }
+    public String getDriverClassName() { return settings.driverClassName; }
     public void setDriverClassName(String driverClassName) { settingsBeforeStart("driverClassName").driverClassName(driverClassName); }
-    public String getPoolName() { PoolConfig c = runningConfig(); return c != null ? c.name : settings.name; }
+    public String getPoolName() { return settings.name; }
     public void setPoolName(String name) { settingsBeforeStart("poolName").name(name); }
-    public int getMinSize() { PoolConfig c = runningConfig(); return c != null ? c.minSize : settings.minSize; }
+    public int getMinSize() { return settings.minSize; }
     public void setMinSize(int minSize) { settingsBeforeStart("minSize").minSize(minSize); }
-    public int getMaxSize() { PoolConfig c = runningConfig(); return c != null ? c.maxSize : settings.maxSize; }
+    public int getMaxSize() { return settings.maxSize; }
     public void setMaxSize(int maxSize) { settingsBeforeStart("maxSize").maxSize(maxSize); }
-    public Duration getBorrowTimeout() { PoolConfig c = runningConfig(); return c != null ? c.borrowTimeout : settings.borrowTimeout; }
+    public Duration getBorrowTimeout() { return settings.borrowTimeout; }
     public void setBorrowTimeout(Duration borrowTimeout) { settingsBeforeStart("borrowTimeout").borrowTimeout(borrowTimeout); }
-    public int getStatementCacheSize() { PoolConfig c = runningConfig(); return c != null ? c.statementCacheSize : settings.statementCacheSize; }
+    public int getStatementCacheSize() { return settings.statementCacheSize; }
     public void setStatementCacheSize(int size) { settingsBeforeStart("statementCacheSize").statementCacheSize(size); }
-    public int getInitialSize() { return property(PoolConfig::initialSize, b -> b.initialSize != null ? b.initialSize : b.minSize); }
+    public int getInitialSize() { return settings.initialSize != null ? settings.initialSize : settings.minSize; }
     public void setInitialSize(int initialSize) { settingsBeforeStart("initialSize").initialSize(initialSize); }
-    public Duration getTurnDuration() { return property(PoolConfig::turnDuration, b -> b.turnDuration); }
+    public Duration getTurnDuration() { return settings.turnDuration; }
     public void setTurnDuration(Duration turnDuration) { settingsBeforeStart("turnDuration").turnDuration(turnDuration); }
-    public int getCreatorThreads() { return property(PoolConfig::creatorThreads, b -> b.creatorThreads); }
+    public int getCreatorThreads() { return settings.creatorThreads; }
     public void setCreatorThreads(int creatorThreads) { settingsBeforeStart("creatorThreads").creatorThreads(creatorThreads); }
-    public Duration getCreationBackoffMax() { return property(PoolConfig::creationBackoffMax, b -> b.creationBackoffMax); }
+    public Duration getCreationBackoffMax() { return settings.creationBackoffMax; }
     public void setCreationBackoffMax(Duration max) { settingsBeforeStart("creationBackoffMax").creationBackoffMax(max); }
-    public Duration getConnectTimeout() { return property(PoolConfig::connectTimeout, b -> b.connectTimeout); }
+    public Duration getConnectTimeout() { return settings.connectTimeout; }
     public void setConnectTimeout(Duration connectTimeout) { settingsBeforeStart("connectTimeout").connectTimeout(connectTimeout); }
-    public Duration getSilenceTimeout() { return property(PoolConfig::silenceTimeout, b -> b.silenceTimeout); }
+    /** Null when unset: the pool then uses 2 s, or the connect timeout if that is shorter ({@link #config()}). */
+    public Duration getSilenceTimeout() { return settings.silenceTimeout; }
     public void setSilenceTimeout(Duration silenceTimeout) { settingsBeforeStart("silenceTimeout").silenceTimeout(silenceTimeout); }
-    public Duration getInactiveTimeout() { return property(PoolConfig::inactiveTimeout, b -> b.inactiveTimeout); }
+    public Duration getInactiveTimeout() { return settings.inactiveTimeout; }
     public void setInactiveTimeout(Duration inactiveTimeout) { settingsBeforeStart("inactiveTimeout").inactiveTimeout(inactiveTimeout); }
-    public Duration getMaxLifetime() { return property(PoolConfig::maxLifetime, b -> b.maxLifetime); }
+    public Duration getMaxLifetime() { return settings.maxLifetime; }
     public void setMaxLifetime(Duration maxLifetime) { settingsBeforeStart("maxLifetime").maxLifetime(maxLifetime); }
-    public Duration getAbandonedTimeout() { return property(PoolConfig::abandonedTimeout, b -> b.abandonedTimeout); }
+    public Duration getAbandonedTimeout() { return settings.abandonedTimeout; }
     public void setAbandonedTimeout(Duration abandonedTimeout) { settingsBeforeStart("abandonedTimeout").abandonedTimeout(abandonedTimeout); }
-    public Duration getTimeToLive() { return property(PoolConfig::timeToLive, b -> b.timeToLive); }
+    public Duration getTimeToLive() { return settings.timeToLive; }
     public void setTimeToLive(Duration timeToLive) { settingsBeforeStart("timeToLive").timeToLive(timeToLive); }
-    public Duration getKeepaliveInterval() { return property(PoolConfig::keepaliveInterval, b -> b.keepaliveInterval); }
+    public Duration getKeepaliveInterval() { return settings.keepaliveInterval; }
     public void setKeepaliveInterval(Duration interval) { settingsBeforeStart("keepaliveInterval").keepaliveInterval(interval); }
-    public Duration getValidateAfterIdle() { return property(PoolConfig::validateAfterIdle, b -> b.validateAfterIdle); }
+    public Duration getValidateAfterIdle() { return settings.validateAfterIdle; }
     public void setValidateAfterIdle(Duration idle) { settingsBeforeStart("validateAfterIdle").validateAfterIdle(idle); }
-    public Duration getValidationTimeout() { return property(PoolConfig::validationTimeout, b -> b.validationTimeout); }
+    public Duration getValidationTimeout() { return settings.validationTimeout; }
     public void setValidationTimeout(Duration timeout) { settingsBeforeStart("validationTimeout").validationTimeout(timeout); }
-    public String getValidationQuery() { return property(PoolConfig::validationQuery, b -> b.validationQuery); }
+    public String getValidationQuery() { return settings.validationQuery; }
     public void setValidationQuery(String query) { settingsBeforeStart("validationQuery").validationQuery(query); }
-    public Duration getHousekeepingPeriod() { return property(PoolConfig::housekeepingPeriod, b -> b.housekeepingPeriod); }
+    public Duration getHousekeepingPeriod() { return settings.housekeepingPeriod; }
     public void setHousekeepingPeriod(Duration period) { settingsBeforeStart("housekeepingPeriod").housekeepingPeriod(period); }
-    public Duration getShutdownTimeout() { return property(PoolConfig::shutdownTimeout, b -> b.shutdownTimeout); }
+    public Duration getShutdownTimeout() { return settings.shutdownTimeout; }
     public void setShutdownTimeout(Duration timeout) { settingsBeforeStart("shutdownTimeout").shutdownTimeout(timeout); }
-    public Duration getDownGracePeriod() { return property(PoolConfig::downGracePeriod, b -> b.downGracePeriod); }
+    public Duration getDownGracePeriod() { return settings.downGracePeriod; }
     public void setDownGracePeriod(Duration period) { settingsBeforeStart("downGracePeriod").downGracePeriod(period); }
-    public boolean isAbortBorrowedOnDown() { return property(PoolConfig::abortBorrowedOnDown, b -> b.abortBorrowedOnDown); }
+    public boolean isAbortBorrowedOnDown() { return settings.abortBorrowedOnDown; }
     public void setAbortBorrowedOnDown(boolean abort) { settingsBeforeStart("abortBorrowedOnDown").abortBorrowedOnDown(abort); }
-    public Balancing getBalancing() { return property(PoolConfig::balancing, b -> b.balancing); }
+    public Balancing getBalancing() { return settings.balancing; }
     public void setBalancing(Balancing balancing) { settingsBeforeStart("balancing").balancing(balancing); }
-    public int getDownAfterFailures() { return property(PoolConfig::downAfterFailures, b -> b.downAfterFailures); }
+    public int getDownAfterFailures() { return settings.downAfterFailures; }
     public void setDownAfterFailures(int failures) { settingsBeforeStart("downAfterFailures").downAfterFailures(failures); }
-    public int getRebalanceStep() { return property(PoolConfig::rebalanceStep, b -> b.rebalanceStep); }
+    public int getRebalanceStep() { return settings.rebalanceStep; }
     public void setRebalanceStep(int step) { settingsBeforeStart("rebalanceStep").rebalanceStep(step); }
-    public boolean isLeakTracing() { return property(PoolConfig::leakTracing, b -> b.leakTracing); }
+    public boolean isLeakTracing() { return settings.leakTracing; }
     public void setLeakTracing(boolean leakTracing) { settingsBeforeStart("leakTracing").leakTracing(leakTracing); }
-    public Duration getLeakDetectionThreshold() { return property(PoolConfig::leakDetectionThreshold, b -> b.leakDetectionThreshold); }
+    public Duration getLeakDetectionThreshold() { return settings.leakDetectionThreshold; }
     public void setLeakDetectionThreshold(Duration threshold) { settingsBeforeStart("leakDetectionThreshold").leakDetectionThreshold(threshold); }
-    /** Null until set on an instance not started yet: the engine then uses the connect timeout. */
-    public Duration getInitializationFailTimeout() { return property(PoolConfig::initializationFailTimeout, b -> b.initializationFailTimeout); }
+    /** Null when unset: the engine then uses the connect timeout ({@link #config()}). */
+    public Duration getInitializationFailTimeout() { return settings.initializationFailTimeout; }
     public void setInitializationFailTimeout(Duration timeout) { settingsBeforeStart("initializationFailTimeout").initializationFailTimeout(timeout); }
     /** Null when unset: the driver's. */
-    public Boolean getAutoCommit() { return property(PoolConfig::autoCommit, b -> b.autoCommit); }
+    public Boolean getAutoCommit() { return settings.autoCommit; }
     public void setAutoCommit(boolean autoCommit) { settingsBeforeStart("autoCommit").autoCommit(autoCommit); }
-    /** Null when unset: the driver's; a running pool names the level as JDBC's constant does. */
-    public String getTransactionIsolation() { return property(c -> TransactionIsolations.name(c.transactionIsolation()), b -> b.transactionIsolation); }
+    /** Null when unset: the driver's. As set; {@link #config()} has the JDBC level. */
+    public String getTransactionIsolation() { return settings.transactionIsolation; }
     public void setTransactionIsolation(String level) { settingsBeforeStart("transactionIsolation").transactionIsolation(level); }
     /** Null when unset: the driver's. */
-    public Boolean getReadOnly() { return property(PoolConfig::readOnly, b -> b.readOnly); }
+    public Boolean getReadOnly() { return settings.readOnly; }
     public void setReadOnly(boolean readOnly) { settingsBeforeStart("readOnly").readOnly(readOnly); }
-    public String getCatalog() { return property(PoolConfig::catalog, b -> b.catalog); }
+    public String getCatalog() { return settings.catalog; }
     public void setCatalog(String catalog) { settingsBeforeStart("catalog").catalog(catalog); }
-    public String getSchema() { return property(PoolConfig::schema, b -> b.schema); }
+    public String getSchema() { return settings.schema; }
     public void setSchema(String schema) { settingsBeforeStart("schema").schema(schema); }
-    public String getConnectionInitSql() { return property(PoolConfig::connectionInitSql, b -> b.connectionInitSql); }
+    public String getConnectionInitSql() { return settings.connectionInitSql; }
     public void setConnectionInitSql(String sql) { settingsBeforeStart("connectionInitSql").connectionInitSql(sql); }
     /** A copy of the driver properties; values are never printed. */
-    public Map<String, String> getConnectionProperties() { return property(PoolConfig::connectionProperties, b -> Map.copyOf(b.connectionProperties)); }
+    public Map<String, String> getConnectionProperties() { return Map.copyOf(settings.connectionProperties); }
     /** Adds these driver properties (a key set before keeps its value unless this map names it). */
     public void setConnectionProperties(Map<String, String> properties) {
         SlotPoolBuilder b = settingsBeforeStart("connectionProperties");
         properties.forEach(b::connectionProperty);
     }
 
-    /** A bean property's value: the running pool's, else the settings so far. */
-    private <T> T property(Function<PoolConfig, T> running, Function<SlotPoolBuilder, T> configured) {
-        PoolConfig c = runningConfig();
-        return c != null ? running.apply(c) : configured.apply(settings);
-    }
-
-    /** The bean-style instance's settings, while they may still change. */
+    /** The settings, while they may still change. */
     private SlotPoolBuilder settingsBeforeStart(String property) {
-        if (settings == null) {
-            throw new IllegalStateException("pool '" + config.name + "' was built by SlotPoolDataSource.builder(): "
+        if (built) {
+            throw new IllegalStateException("pool '" + settings.name + "' was built by SlotPoolDataSource.builder(): "
                     + property + " cannot change");
         }
         if (state != null) {
@@ -397,63 +375,62 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         return settings;
     }
 
-    /** The settings of the running (or closed) pool; null for a bean-style instance not started yet. */
-    private PoolConfig runningConfig() {
-        if (config != null) {
-            return config;
-        }
-        return state instanceof Running running ? running.config() : null;
-    }
-
-    /** The bean-style instance's pool for a borrow, started if need be. */
-    private ConnectionPool startedToBorrow() throws SQLException {
-        ConnectionPool p = started();
-        if (p == null) {
+    /** The pool for a borrow, started if need be. */
+    private SlotPool startedToBorrow() throws SQLException {
+        SlotPool pool = start();
+        if (pool == null) {
             throw new SQLException("pool '" + settings.name + "' is closed");
         }
-        return p;
+        return pool;
     }
 
-    /** The pool for an operation other than a borrow; starts a bean-style instance. */
-    private ConnectionPool pool() {
-        ConnectionPool p = pool;
-        if (p == null && (p = started()) == null) {
+    /** The pool for an operation other than a borrow, started if need be. */
+    private SlotPool started() {
+        SlotPool pool = start();
+        if (pool == null) {
             throw new IllegalStateException("pool '" + settings.name + "' was closed before its first use");
         }
-        return p;
+        return pool;
     }
 
     /**
-     * The bean-style instance's pool, started by the first caller to win the CAS from "configuring"; null if it
-     * was closed before its first use. The start builds the pool and returns without waiting for a first
-     * connection (a Boot app's DataSource is used as HikariCP's is: the pool fills in the background and each
-     * borrow waits up to its own borrow timeout), so one pool serves every caller even while the database does
-     * not answer. A start that fails (invalid settings) leaves it configuring, so a later call reports the same
-     * violations or, once fixed by the setters, starts it.
+     * The running pool, started by the first caller to win the CAS from "configuring"; null if it was closed before
+     * its first use. The start builds the pool and returns without waiting for a first connection (a Boot app's
+     * DataSource is used as HikariCP's is: the pool fills in the background and each borrow waits up to its own
+     * borrow timeout), so one pool serves every caller even while the database does not answer. A start that fails
+     * (invalid settings) leaves it configuring, so a later call reports the same violations or, once fixed by the
+     * setters, starts it.
      */
-    private ConnectionPool started() {
+    private SlotPool start() {
         for (;;) {
             Object s = state;
-            if (s instanceof Running running) {
-                return running.pool();
+            if (s instanceof SlotPool pool) {
+                return pool;
             }
             if (s == CLOSED) {
                 return null;
             }
             if (s == null && STATE.compareAndSet(this, null, STARTING)) {
                 try {
-                    PoolConfig c = settings.config();
-                    ConnectionPool started = new ConnectionPool(c);
-                    Running running = new Running(c, started);
-                    state = running;
-                    return running.pool();
+                    SlotPool pool = Engines.engine().start(settings.config());
+                    state = pool;
+                    return pool;
                 } catch (RuntimeException | Error e) {
                     state = null;
                     throw e;
                 }
             }
-            Parking.park(STARTING, START_POLL_NANOS); // another thread is building the pool
+            awaitStart();
         }
+    }
+
+    /**
+     * A short park while another thread starts the pool (it builds the pool, a few milliseconds). The API names no
+     * engine package, so it parks with {@link LockSupport} itself rather than through the table's {@code Parking}:
+     * a per-thread permit, not a lock (S4).
+     */
+    private static void awaitStart() {
+        LockSupport.parkNanos(STARTING, START_POLL_NANOS);
     }
 
     @Override
@@ -476,7 +453,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     /** The borrow timeout in whole seconds. */
     @Override
     public int getLoginTimeout() {
-        return (int) getBorrowTimeout().toSeconds();
+        return (int) settings.borrowTimeout.toSeconds();
     }
 
     @Override
@@ -499,7 +476,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     @Override
     public String toString() {
-        PoolConfig c = runningConfig();
-        return c != null ? "SlotPoolDataSource[" + c + "]" : "SlotPoolDataSource[" + settings.name + ", not started]";
+        return state instanceof SlotPool pool ? "SlotPoolDataSource[" + pool.config() + "]"
+                : "SlotPoolDataSource[" + settings.name + ", not started]";
     }
 }

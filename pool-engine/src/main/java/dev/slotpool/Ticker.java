@@ -1,9 +1,10 @@
 package dev.slotpool;
 
 /**
- * The monotonic clock the pool's timers read (ages, idle and held times, lifetimes). Tests inject a manual one
- * to drive timers without sleeping; borrow timeouts always use {@link System#nanoTime()} because they park
- * real threads.
+ * The monotonic clock the pool's timers read (ages, idle and held times, lifetimes) and borrow deadlines are set
+ * on: a borrow's deadline is one absolute time on it, from the DataSource to the park. Tests inject a manual one
+ * to drive timers without sleeping; a waiting borrower reads it again at each wake, so a manual clock moved past
+ * its deadline ends the wait at its next wake.
  */
 @FunctionalInterface
 public interface Ticker {

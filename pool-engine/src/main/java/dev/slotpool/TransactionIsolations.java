@@ -30,18 +30,4 @@ final class TransactionIsolations {
             default -> -1;
         };
     }
-
-    /** The JDBC constant's name of a level {@link #parse} gives ({@code TRANSACTION_READ_COMMITTED}); null for null. */
-    static String name(Integer level) {
-        if (level == null) {
-            return null;
-        }
-        return switch (level) {
-            case Connection.TRANSACTION_READ_UNCOMMITTED -> "TRANSACTION_READ_UNCOMMITTED";
-            case Connection.TRANSACTION_READ_COMMITTED -> "TRANSACTION_READ_COMMITTED";
-            case Connection.TRANSACTION_REPEATABLE_READ -> "TRANSACTION_REPEATABLE_READ";
-            case Connection.TRANSACTION_SERIALIZABLE -> "TRANSACTION_SERIALIZABLE";
-            default -> String.valueOf(level);
-        };
-    }
 }

@@ -196,6 +196,22 @@ class BeanStyleDataSourceTest {
         }
     }
 
+    /** A built pool's bean properties are its builder's settings at build(), as set; config() has them resolved. */
+    @Test
+    void aBuiltPoolsPropertiesAreItsSettingsAtBuildTime() {
+        SlotPoolBuilder builder = SlotPoolDataSource.builder().name("built-copy")
+                .url(StubDatabase.reset("bean-built-copy").url()).minSize(0).maxSize(3).connectionProperty("a", "1");
+        try (SlotPoolDataSource ds = builder.build()) {
+            builder.name("changed").maxSize(7).connectionProperty("b", "2");
+            assertThat(ds.getPoolName()).isEqualTo("built-copy");
+            assertThat(ds.getMaxSize()).isEqualTo(3);
+            assertThat(ds.getConnectionProperties()).containsOnlyKeys("a");
+            assertThat(ds.getSilenceTimeout()).as("left unset").isNull();
+            assertThat(ds.config().silenceTimeout()).as("resolved").isEqualTo(Duration.ofSeconds(2));
+            assertThat(ds.config().name()).isEqualTo("built-copy");
+        }
+    }
+
     @Test
     void everySingleValuedBuilderSettingHasABeanPropertyOfTheSameName() {
         Set<Class<?>> values = Set.of(int.class, boolean.class, String.class, Duration.class, Balancing.class);

@@ -196,6 +196,7 @@ public final class ConsoleViews {
         String symbol = switch (state) {
             case "reserved" -> "R";
             case "available" -> "A";
+            case "held" -> "H";
             case "borrowed" -> "B";
             case "closing" -> "C";
             case "retiring" -> "X";

@@ -81,7 +81,7 @@ class SlotPoolConsoleTest {
             Matcher cells = SLOT_CELL.matcher(html);
             int count = 0;
             while (cells.find()) {
-                assertThat(cells.group(1)).isIn("reserved", "available", "borrowed", "closing", "retiring");
+                assertThat(cells.group(1)).isIn("reserved", "available", "held", "borrowed", "closing", "retiring");
                 count++;
             }
             assertThat(count).as("slot cells").isGreaterThanOrEqualTo(connections);

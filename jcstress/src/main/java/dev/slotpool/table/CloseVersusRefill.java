@@ -33,7 +33,7 @@ public class CloseVersusRefill {
 
     @Actor
     public void closer(ZZL_Result r) {
-        r.r1 = table.tryReserveForClose(slot, a);
+        r.r1 = table.tryCloseIdle(slot, a);
     }
 
     @Actor

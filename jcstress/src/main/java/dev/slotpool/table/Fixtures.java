@@ -55,7 +55,7 @@ final class Fixtures {
     /** Reserves the next slot and publishes {@code entry} into it as BORROWED, owned by the caller's role. */
     static Slot<Entry> borrowed(SlotTable<Entry> table, Entry entry) {
         Slot<Entry> s = table.reserve();
-        table.publishOwned(s, entry);
+        s.publishBorrowed(entry);
         return s;
     }
 
@@ -72,7 +72,7 @@ final class Fixtures {
         int[] shortages = {0};
         Slot<Entry> s;
         try {
-            s = table.borrow(timeoutNanos, null, () -> shortages[0]++);
+            s = table.borrow(System.nanoTime() + timeoutNanos, null, () -> shortages[0]++);
         } catch (InterruptedException e) {
             // Nothing interrupts jcstress's actor threads: an interrupt is a harness fault, reported as an error.
             throw new IllegalStateException(e);

@@ -39,15 +39,15 @@ final class Closing {
         this.after = after;
     }
 
-    /** Closes the connection of a slot this thread owns (BORROWED, won by CAS, lease or hand-off). */
+    /** Closes the connection of a slot this thread owns (BORROWED, won by CAS, lease or hand-off; or HELD). */
     void closeOwned(PooledConnection e, CloseReason reason, boolean abort) {
         table.closeOwned(e.slot);
         finish(e, reason, abort);
     }
 
-    /** Closes an idle connection if this thread wins it from borrowers (AVAILABLE → CLOSING). */
+    /** Closes an idle connection if this thread wins it from borrowers (AVAILABLE → CLOSING, entry-checked). */
     boolean closeIfIdle(PooledConnection e, CloseReason reason) {
-        if (!table.tryReserveForClose(e.slot, e)) {
+        if (!table.tryCloseIdle(e.slot, e)) {
             return false;
         }
         finish(e, reason, false);

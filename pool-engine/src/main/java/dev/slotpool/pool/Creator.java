@@ -47,7 +47,7 @@ final class Creator {
     private final Connector connector;
     /** Prepares new connections (the failure detector's probes use the same). */
     private final SessionSetup setup;
-    private final PooledConnection.Owner owner;
+    private final PooledConnection.ReturnPath returnPath;
     private final BooleanSupplier shutdown;
     private final PoolThreads poolThreads;
     private final Thread[] threads;
@@ -65,7 +65,7 @@ final class Creator {
 
     Creator(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
             PacedDrains drains, OriginOperations operations, FailureDetector detector, Events events,
-            Connector connector, SessionSetup setup, PooledConnection.Owner owner, BooleanSupplier shutdown) {
+            Connector connector, SessionSetup setup, PooledConnection.ReturnPath returnPath, BooleanSupplier shutdown) {
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
@@ -80,7 +80,7 @@ final class Creator {
         this.events = events;
         this.connector = connector;
         this.setup = setup;
-        this.owner = owner;
+        this.returnPath = returnPath;
         this.shutdown = shutdown;
         this.poolThreads = new PoolThreads(config);
         this.threads = new Thread[config.creatorThreads()];
@@ -336,7 +336,7 @@ final class Creator {
             Origin landed = o.discovers() ? origins.landed(o, c) : o;
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
             now = ticker.nanoTime();
-            e = new PooledConnection(owner, landed, slot, c, defaults, statementCacheSize, now, now + lifetime());
+            e = new PooledConnection(returnPath, landed, slot, c, defaults, statementCacheSize, now, now + lifetime());
         } catch (Throwable ex) {
             if (c != null) {
                 closeQuietly(c);
@@ -363,7 +363,7 @@ final class Creator {
             if (landed != o && o.isUp() && !shutdown.getAsBoolean()) {
                 detector.landedOnOriginNotUp(o, landed, now);
             }
-            table.publishOwned(slot, e);
+            table.publishHeld(slot, e);
             capacity.doneCreating(o);
             closing.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
             return;

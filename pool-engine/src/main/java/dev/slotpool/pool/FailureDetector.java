@@ -166,7 +166,7 @@ final class FailureDetector {
         int[] counts = new int[2];
         table.visit((state, e) -> {
             if ((e.origin == o || e.origin.parent == o)
-                    && (state == SlotState.AVAILABLE || state == SlotState.BORROWED)) {
+                    && (state == SlotState.AVAILABLE || state == SlotState.HELD || state == SlotState.BORROWED)) {
                 counts[0]++;
                 if (now - Math.max(e.returnedAt, e.lastValidatedAt) < window) {
                     counts[1]++;

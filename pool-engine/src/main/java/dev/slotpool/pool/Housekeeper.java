@@ -168,7 +168,7 @@ final class Housekeeper {
         table.visit((state, e) -> {
             if (state == SlotState.AVAILABLE) {
                 closableIdle[0] -= visitIdle(e, now, closableIdle[0], due) ? 1 : 0;
-            } else if (state == SlotState.BORROWED && e.lent()) {
+            } else if (state == SlotState.BORROWED) {
                 visitBorrowed(e, now);
             }
             return true;

@@ -112,22 +112,33 @@ final class Keepalive {
     }
 
     /**
-     * Validates an idle connection if it wins it from borrowers (entry-checked, S1) and it is still due (a holder
-     * may have used it since the visit that picked it: its fields are this thread's to read once it owns the slot);
-     * a good one goes back (to a waiter first).
+     * Validates an idle connection if it wins it from borrowers (HELD, entry-checked, S1) and it is still due (a
+     * holder may have used it since the visit that picked it: its fields are this thread's to read once it holds
+     * the slot); a good one goes back (to a waiter first) unless it must close meanwhile, for the reason its own
+     * state gives ({@link PooledConnection#closeReason}: a drain, a rebalance or its lifetime may have come while
+     * it was held).
      */
     private void validate(PooledConnection e) {
-        if (!e.origin.isUp() || !table.tryBorrow(e.slot, e)) {
+        if (!e.origin.isUp() || !table.tryHold(e.slot, e)) {
             return;
         }
-        if (!due(e, ticker.nanoTime())) {
-            table.release(e.slot);
-        } else if (validation.validate(e, Long.MAX_VALUE)) {
+        if (due(e, ticker.nanoTime())) {
+            if (!validation.validate(e, Long.MAX_VALUE)) {
+                closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
+                return;
+            }
             e.lastValidatedAt = ticker.nanoTime();
-            table.release(e.slot);
-        } else {
-            closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
+        }
+        CloseReason reason = e.closeReason(ticker.nanoTime());
+        if (reason != null) {
+            closing.closeOwned(e, reason, false);
             return;
+        }
+        table.releaseHeld(e.slot);
+        // Dekker with drain and markDown, as at a return: they store the origin's state, then visit the slots
+        // (passing over this HELD one); this released, then reads the state. One of the two closes it.
+        if (!e.origin.isUp()) {
+            closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
         }
         // A validation can outlast close() (a driver call the pool's join does not wait for): close() sets the
         // flag, then sweeps; this released, then reads the flag. One of the two closes it.

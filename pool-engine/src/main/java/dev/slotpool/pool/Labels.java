@@ -22,22 +22,22 @@ final class Labels {
 
     /** Lends a slot the labeled look won, after the checks of any borrow; null if its connection was unusable. */
     interface Lender {
-        Connection lendIfUsable(Slot<PooledConnection> s, long start, long deadline) throws SQLException;
+        Connection lendIfUsable(Slot<PooledConnection> s, long deadline) throws SQLException;
     }
 
     /**
      * The available connection of cost 0, else the cheapest acceptable one, taken under the table's turn rule
-     * (no barging ahead of waiters) and checked within the borrow's deadline ({@code start}, {@code deadline}:
-     * System.nanoTime). Null when none is acceptable, none may be taken ahead of waiters, or every candidate was
-     * taken by others first or proved unusable (the caller then borrows any, on the same deadline).
+     * (no barging ahead of waiters) and checked within the borrow's {@code deadline} (ticker time). Null when none
+     * is acceptable, none may be taken ahead of waiters, or every candidate was taken by others first or proved
+     * unusable (the caller then borrows any, on the same deadline).
      */
     static Connection borrowCheapest(SlotTable<PooledConnection> table, Lender lender, UserCode userCode,
-                                     LabelingCallback labeling, Map<String, String> requested, long start,
-                                     long deadline) throws SQLException {
+                                     LabelingCallback labeling, Map<String, String> requested, long deadline)
+            throws SQLException {
         ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp()
                 ? userCode.labelCost(labeling, requested, e.labels()) : LabelingCallback.UNUSABLE;
         for (Slot<PooledConnection> s; (s = table.tryBorrowCheapest(costOf, LabelingCallback.UNUSABLE)) != null; ) {
-            Connection c = lender.lendIfUsable(s, start, deadline);
+            Connection c = lender.lendIfUsable(s, deadline);
             if (c != null) {
                 return c;
             }

@@ -75,7 +75,7 @@ final class PacedDrains {
             if (e.origin != o) {
                 return true;
             }
-            if (state == SlotState.AVAILABLE && table.tryReserveForClose(e.slot, e)) {
+            if (state == SlotState.AVAILABLE && table.tryCloseIdle(e.slot, e)) {
                 d.queue.add(e);
                 queued[0]++;
             } else if (state == SlotState.BORROWED) {

@@ -54,18 +54,19 @@ final class PooledConnection implements ConnectionLease {
         }
     }
 
-    /** What the pool does when the holder ends the borrow. */
-    interface Owner {
+    /** The return path ({@link Returns}): how the holder's borrow ends, and the exception override its proxies ask
+     * on the way (which decides whether the connection goes back or is closed at the return). */
+    interface ReturnPath {
         SqlExceptionOverride exceptionOverride();
 
-        /** The holder closed its proxy: see {@link ConnectionPool}'s return path. */
+        /** The holder closed its proxy, after hygiene: the connection goes back or is closed. */
         void giveBack(PooledConnection e, long stamp);
 
         /** The holder aborted the connection; the lease CAS made the caller the slot's owner. */
         void abortedByHolder(PooledConnection e, Executor executor);
     }
 
-    private final Owner owner;
+    private final ReturnPath returnPath;
     final Origin origin;
     final Slot<PooledConnection> slot;
     final Connection physical;
@@ -79,15 +80,16 @@ final class PooledConnection implements ConnectionLease {
 
     @SuppressWarnings("unused")
     private volatile long lease = IDLE;
-    /** Set by anyone (drain, max lifetime, rebalance); read by the holder at return. */
+    /** Set by anyone (drain, max lifetime, rebalance, a failed labeling); read by whoever owns the slot when it lets
+     * the connection go ({@link #closeReason}): the holder at return, a borrower's check, the keepalive. */
     volatile boolean retireAtReturn;
-    /** Why it is retired; written before {@link #retireAtReturn} (volatile store publishes it). */
+    /** Why it is retired; written before {@link #retireAtReturn} (volatile store publishes it), never null then. */
     volatile CloseReason retireReason;
     /** Set by the holder's proxy on a fatal error; read at return. */
     volatile SQLException broken;
     private volatile Map<String, String> labels = Map.of();
 
-    // Owner-written statistics, read racily elsewhere (see class comment).
+    // Statistics written by the slot's one owner, read racily elsewhere (see class comment).
     long borrowedAt;
     /** How long the current borrow took to get this connection (0: at once), for a {@code BorrowObserver}. */
     long lentAfterNanos;
@@ -111,9 +113,9 @@ final class PooledConnection implements ConnectionLease {
     /** The borrow (its stamp) last reported past the leak detection threshold; written by the housekeeper only. */
     long leakReportedStamp;
 
-    PooledConnection(Owner owner, Origin origin, Slot<PooledConnection> slot, Connection physical,
+    PooledConnection(ReturnPath returnPath, Origin origin, Slot<PooledConnection> slot, Connection physical,
                      ConnectionDefaults defaults, int statementCacheSize, long createdAt, long retireAt) {
-        this.owner = owner;
+        this.returnPath = returnPath;
         this.origin = origin;
         this.slot = slot;
         this.physical = physical;
@@ -170,13 +172,23 @@ final class PooledConnection implements ConnectionLease {
         return (stamp & STATE_BITS) == LENT;
     }
 
-    boolean lent() {
-        return ((long) LEASE.getVolatile(this) & STATE_BITS) == LENT;
-    }
-
-    /** Whether the connection must be closed rather than reused at return. */
-    boolean mustClose() {
-        return broken != null || retireAtReturn || origin.state() != OriginState.UP;
+    /**
+     * Why the connection must be closed rather than reused at {@code now} (ticker time), or null if it may be
+     * reused: the one decider of a close's reason for its owner, whether a returning holder, a borrower checking
+     * it or the keepalive. A mark to retire names its own reason, so a retirement met idle is counted as what it
+     * is (rebalance, drain), not as a lifetime's end.
+     */
+    CloseReason closeReason(long now) {
+        if (broken != null) {
+            return CloseReason.BROKEN;
+        }
+        if (origin.state() != OriginState.UP) {
+            return CloseReason.ORIGIN_NOT_UP;
+        }
+        if (retireAtReturn) {
+            return retireReason;
+        }
+        return now - retireAt >= 0 ? CloseReason.MAX_LIFETIME : null;
     }
 
     @Override
@@ -196,7 +208,7 @@ final class PooledConnection implements ConnectionLease {
 
     @Override
     public SqlExceptionOverride exceptionOverride() {
-        return owner.exceptionOverride();
+        return returnPath.exceptionOverride();
     }
 
     @Override
@@ -252,7 +264,7 @@ final class PooledConnection implements ConnectionLease {
 
     @Override
     public void giveBack(long stamp) {
-        owner.giveBack(this, stamp);
+        returnPath.giveBack(this, stamp);
     }
 
     @Override
@@ -260,7 +272,7 @@ final class PooledConnection implements ConnectionLease {
         if (!tryReclaim(stamp)) {
             return false;
         }
-        owner.abortedByHolder(this, executor);
+        returnPath.abortedByHolder(this, executor);
         return true;
     }
 

@@ -175,7 +175,7 @@ final class Probes {
                 onItsWay[0] = true; // room is already on its way
                 return false;
             }
-            if (state == SlotState.BORROWED && borrowed[0] == null && e.lent()) {
+            if (state == SlotState.BORROWED && borrowed[0] == null) {
                 borrowed[0] = e;
             } else if (state == SlotState.AVAILABLE && idle[0] == null) {
                 idle[0] = e;
@@ -236,7 +236,7 @@ final class Probes {
                 available[0] = true;
                 return false;
             }
-            if (state == SlotState.BORROWED && e.lent()) {
+            if (state == SlotState.BORROWED) {
                 borrowed[0] = true;
                 newest[0] = Math.max(newest[0], e.borrowedAt);
             }

@@ -16,7 +16,7 @@ import java.util.function.LongConsumer;
  * holder's proxy ends its lease here after hygiene, and the connection goes to the longest waiter (S5) or back to
  * its slot, unless it must close.
  */
-final class Returns implements PooledConnection.Owner {
+final class Returns implements PooledConnection.ReturnPath {
 
     private final Ticker ticker;
     /** The configured override, guarded: the proxies call it on the holder's thread, and it never throws. */
@@ -74,9 +74,9 @@ final class Returns implements PooledConnection.Owner {
                 e.origin.sampleHold(held);
             }
         }
-        boolean closed = shutdown.getAsBoolean();
-        if (e.mustClose() || now - e.retireAt >= 0 || closed) {
-            closing.closeOwned(e, closeReason(e, closed), false);
+        CloseReason reason = shutdown.getAsBoolean() ? CloseReason.POOL_CLOSED : e.closeReason(now);
+        if (reason != null) {
+            closing.closeOwned(e, reason, false);
         } else {
             detector.healthyReturn(e.origin);
             table.release(e.slot);
@@ -93,18 +93,5 @@ final class Returns implements PooledConnection.Owner {
         if (events.any()) {
             events.returned(e.origin.name, held);
         }
-    }
-
-    private static CloseReason closeReason(PooledConnection e, boolean shutdown) {
-        if (shutdown) {
-            return CloseReason.POOL_CLOSED;
-        }
-        if (e.broken != null) {
-            return CloseReason.BROKEN;
-        }
-        if (!e.origin.isUp()) {
-            return CloseReason.ORIGIN_NOT_UP;
-        }
-        return e.retireAtReturn && e.retireReason != null ? e.retireReason : CloseReason.MAX_LIFETIME;
     }
 }

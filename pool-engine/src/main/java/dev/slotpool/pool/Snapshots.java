@@ -138,7 +138,7 @@ final class Snapshots {
         Thread holder = borrowed ? e.holder : null;
         Throwable stack = borrowed ? e.borrowStack : null;
         return new SlotSnapshot(index, state, borrowed && e.retireAtReturn, e.borrowCount, millis(now - e.createdAt),
-                state == SlotState.AVAILABLE ? millis(now - e.returnedAt) : -1,
+                state == SlotState.AVAILABLE || state == SlotState.HELD ? millis(now - e.returnedAt) : -1,
                 borrowed ? millis(now - e.borrowedAt) : -1, holder == null ? null : holder.getName(), e.labels(),
                 stack == null ? null : Labels.stackText(stack));
     }
@@ -169,7 +169,7 @@ final class Snapshots {
 
         void add(SlotState state, SlotSnapshot slot, long borrowCount) {
             switch (state) {
-                case AVAILABLE -> available++;
+                case AVAILABLE, HELD -> available++; // HELD: the pool's own check, lent to nobody (SlotState)
                 case BORROWED -> borrowed++;
                 case CLOSING -> closing++;
                 case RESERVED, EMPTY -> { } // a reservation is counted by the origin's creating count

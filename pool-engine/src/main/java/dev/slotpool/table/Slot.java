@@ -14,22 +14,25 @@ import java.lang.invoke.VarHandle;
  *  EMPTY     → RESERVED    {@link #tryReserve()}              a creator (CAS; the loser tries another slot)
  *  RESERVED  → AVAILABLE   {@link #publish(Object)}           that creator, once the connection is open
  *  RESERVED  → BORROWED    {@link #publishBorrowed(Object)}   that creator, handing the new connection to a waiter
+ *  RESERVED  → HELD        {@link #publishHeld(Object)}       that creator, keeping the new connection to close it
  *  RESERVED  → EMPTY       {@link #cancelReservation()}       that creator, when opening failed
- *  AVAILABLE → BORROWED    {@link #tryBorrow()}               a borrower (CAS; the loser skips the slot, S5), or a
- *                                                             closer: housekeeper, drain, keepalive, close (through
- *                                                             {@link SlotTable#tryBorrow(Slot, Object)}, which
- *                                                             re-checks the entry after the CAS: ABA guard)
- *  BORROWED  → AVAILABLE   {@link #makeAvailable()}           the holder, returning the connection
- *  BORROWED  → CLOSING     {@link #closeOwned()}              the holder (or a reclaimer that took the lease, or
- *                                                             a closer that won the slot as above)
+ *  AVAILABLE → BORROWED    {@link #tryBorrow()}               a borrower (CAS; the loser skips the slot, S5)
+ *  AVAILABLE → HELD        {@link #tryHold()}                 the pool itself: keepalive, housekeeper, drain, close
+ *                                                             (CAS, through {@link SlotTable#tryHold(Slot, Object)},
+ *                                                             which re-checks the entry after it: ABA guard)
+ *  HELD      → BORROWED    {@link #passToBorrower()}          that holder, handing the connection to a waiter
+ *  BORROWED  → AVAILABLE   {@link #makeAvailable()}           the owner, returning the connection (HELD too)
+ *  BORROWED  → CLOSING     {@link #closeOwned()}              the owner (or a reclaimer that took the lease); HELD
+ *                                                             too
  *  CLOSING   → EMPTY       {@link #empty()}                   the thread that moved the slot to CLOSING
  * </pre>
  *
- * A {@code BORROWED} slot changes owner without changing state when it is handed to a waiter. Only one thread
- * owns a slot in {@code RESERVED}, {@code BORROWED} or {@code CLOSING}, so those transitions out are plain
- * volatile stores; the transitions out of {@code EMPTY} and {@code AVAILABLE} race and are CAS. The transitions
- * are package-private: the pool makes them through {@link SlotTable}, which applies the turn rule and the ABA
- * guard.
+ * A {@code BORROWED} slot changes owner without changing state when it is handed to a waiter. {@code BORROWED}
+ * is a borrower's only; what the pool takes for itself is {@code HELD}, so a visit tells the two apart by the
+ * state alone. Only one thread owns a slot in {@code RESERVED}, {@code BORROWED}, {@code HELD} or {@code CLOSING},
+ * so those transitions out are plain volatile stores; the transitions out of {@code EMPTY} and {@code AVAILABLE}
+ * race and are CAS. The transitions are package-private: the pool makes them through {@link SlotTable}, which
+ * applies the turn rule and the ABA guard.
  *
  * @param <T> the entry; the table never looks inside it
  */
@@ -96,6 +99,12 @@ public final class Slot<T> {
         STATE.setVolatile(this, SlotState.BORROWED);
     }
 
+    /** RESERVED → HELD: the creator keeps the new connection (to close it: it may not be lent). */
+    void publishHeld(T newEntry) {
+        entry = newEntry;
+        STATE.setVolatile(this, SlotState.HELD);
+    }
+
     /** RESERVED → EMPTY: opening failed; the owner gives the slot up. */
     void cancelReservation() {
         STATE.setVolatile(this, SlotState.EMPTY);
@@ -106,13 +115,23 @@ public final class Slot<T> {
         return STATE.compareAndSet(this, SlotState.AVAILABLE, SlotState.BORROWED);
     }
 
-    /** BORROWED → AVAILABLE by the owner. Volatile store: releases the holder's writes to the next borrower and
+    /** AVAILABLE → HELD. CAS: the pool itself takes an idle connection; a borrower that loses skips the slot (S5). */
+    boolean tryHold() {
+        return STATE.compareAndSet(this, SlotState.AVAILABLE, SlotState.HELD);
+    }
+
+    /** HELD → BORROWED by the holder, before it hands the slot to a waiter (the hand-off's CAS publishes it). */
+    void passToBorrower() {
+        STATE.setVolatile(this, SlotState.BORROWED);
+    }
+
+    /** BORROWED (or HELD) → AVAILABLE by the owner. Volatile store: releases the holder's writes to the next borrower and
      * precedes the owner's look at the waiters (Dekker). */
     void makeAvailable() {
         STATE.setVolatile(this, SlotState.AVAILABLE);
     }
 
-    /** BORROWED → CLOSING by the owner: the connection will not be reused. */
+    /** BORROWED (or HELD) → CLOSING by the owner: the connection will not be reused. */
     void closeOwned() {
         STATE.setVolatile(this, SlotState.CLOSING);
     }

@@ -1,6 +1,7 @@
 package dev.slotpool.table;
 
 import dev.slotpool.SlotState;
+import dev.slotpool.Ticker;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,11 +9,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A fixed table of {@code capacity} slots and the threads waiting for one.
  *
- * <p><b>Borrow</b> ({@link #borrow}): scan from a per-thread random start for an {@code AVAILABLE} slot and CAS
- * it to {@code BORROWED}; a slot that is busy or lost to another CAS is skipped, never waited on (S5). The scan
- * is bounded by the high-water mark of slots ever reserved, so it is wait-free: at most one pass, whatever other
- * threads do. If nothing is free, the borrower revisits a few times (yielding in between), then enqueues itself,
- * looks once more (Dekker against {@link #release}), and parks with exactly the remaining timeout.
+ * <p><b>Borrow</b> ({@link #borrow}): scan for an {@code AVAILABLE} slot, starting at the one this thread borrowed
+ * last (a new thread at a random one), and CAS it to {@code BORROWED}; a slot that is busy or lost to another CAS
+ * is skipped, never waited on (S5). The scan is bounded by the high-water mark of slots ever reserved, so it is
+ * wait-free: at most one pass, whatever other threads do. If nothing is free, the borrower revisits a few times
+ * (yielding in between), then enqueues itself, looks once more (Dekker against {@link #release}), and parks until
+ * its deadline (on the table's {@link Ticker}), a hand-off or a signal.
+ *
+ * <p><b>Hold</b> ({@link #tryHold}): the table's owner takes an idle entry it chose earlier for itself
+ * ({@code HELD}, lent to nobody), then gives it back ({@link #releaseHeld}) or closes it.
  *
  * <p><b>Return</b> ({@link #release}): while threads wait, a returner whose turn is over hands the slot to the
  * oldest waiter (S6, see {@link Turns}); otherwise the slot becomes {@code AVAILABLE}, and the oldest waiter is
@@ -42,13 +47,22 @@ public final class SlotTable<T> {
             () -> new int[] {ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE)});
     /** Set once by {@link #shutdown()}; waiters read it after each wake. */
     private volatile boolean closed;
+    /** The clock of borrow deadlines. */
+    private final Ticker clock;
+
+    /** A table whose borrow deadlines are on the system's clock. */
+    public SlotTable(int capacity, long turnNanos) {
+        this(capacity, turnNanos, Ticker.SYSTEM);
+    }
 
     /**
      * @param capacity  the number of slots: the pool's maxSize (S3 holds by construction)
      * @param turnNanos how long a thread given a slot by the queue may borrow ahead of it (0 = strict FIFO)
+     * @param clock     the clock of {@link #borrow}'s deadline
      */
     @SuppressWarnings("unchecked")
-    public SlotTable(int capacity, long turnNanos) {
+    public SlotTable(int capacity, long turnNanos, Ticker clock) {
+        this.clock = clock;
         slots = new Slot[capacity];
         for (int i = 0; i < capacity; i++) {
             slots[i] = new Slot<>(i);
@@ -93,8 +107,8 @@ public final class SlotTable<T> {
     /**
      * Visits every slot ever used that holds an entry, in index order, until the visitor returns false. Racy
      * reads, for housekeeping, operations and snapshots: the slot may change right after its visit, so whatever
-     * the visitor does to it goes through an entry-checked transition ({@link #tryBorrow(Slot, Object)},
-     * {@link #tryReserveForClose(Slot, Object)}) or the entry's own lease.
+     * the visitor does to it goes through an entry-checked transition ({@link #tryHold(Slot, Object)},
+     * {@link #tryCloseIdle(Slot, Object)}) or the entry's own lease.
      */
     public void visit(Visitor<? super T> visitor) {
         int n = highWater.get();
@@ -130,7 +144,8 @@ public final class SlotTable<T> {
         return highWater.get();
     }
 
-    /** BORROWED → CLOSING by the slot's owner: its connection will not be reused (S2: only the owner closes). */
+    /** BORROWED or HELD → CLOSING by the slot's owner: its connection will not be reused (S2: only the owner
+     * closes). */
     public void closeOwned(Slot<T> owned) {
         owned.closeOwned();
     }
@@ -180,9 +195,9 @@ public final class SlotTable<T> {
         signalIfWaiting();
     }
 
-    /** Puts a new entry in a reserved slot and keeps it (BORROWED, owned by the caller), e.g. to close it. */
-    public void publishOwned(Slot<T> reserved, T entry) {
-        reserved.publishBorrowed(entry);
+    /** Puts a new entry in a reserved slot and keeps it (HELD by the caller, lent to nobody), to close it. */
+    public void publishHeld(Slot<T> reserved, T entry) {
+        reserved.publishHeld(entry);
     }
 
     /** Stops waiting: every waiter wakes and gets null (the pool then reports it closed). */
@@ -237,27 +252,28 @@ public final class SlotTable<T> {
     }
 
     /**
-     * AVAILABLE → BORROWED for {@code expected} only (ABA guard, S1-S3): a caller that chose an entry earlier
-     * (housekeeper, keepalive, drain) may find its slot emptied and refilled with another entry by the time it
-     * CASes. The entry is re-read after the CAS, which acquires the state the entry's publisher stored after
-     * writing it: a different entry means the CAS won a new connection, which goes back at once as any return
-     * (to the oldest waiter first) and the call returns false.
+     * AVAILABLE → HELD for {@code expected} only (ABA guard, S1-S3), by the table's owner for itself: no turn
+     * rule, and the entry is lent to nobody. A caller that chose an entry earlier (housekeeper, keepalive, drain)
+     * may find its slot emptied and refilled with another entry by the time it CASes. The entry is re-read after
+     * the CAS, which acquires the state the entry's publisher stored after writing it: a different entry means the
+     * CAS won a new connection, which goes back at once as any return (to the oldest waiter first) and the call
+     * returns false.
      */
-    public boolean tryBorrow(Slot<T> s, T expected) {
-        if (s.entry() != expected || !s.tryBorrow()) {
+    public boolean tryHold(Slot<T> s, T expected) {
+        if (s.entry() != expected || !s.tryHold()) {
             return false;
         }
         if (s.entry() == expected) {
             return true;
         }
-        release(s);
+        releaseHeld(s);
         return false;
     }
 
-    /** AVAILABLE → CLOSING for {@code expected} only: {@link #tryBorrow(Slot, Object)}, then the owner's
-     * BORROWED → CLOSING. The caller closes the entry and empties the slot. */
-    public boolean tryReserveForClose(Slot<T> s, T expected) {
-        if (!tryBorrow(s, expected)) {
+    /** AVAILABLE → CLOSING for {@code expected} only: {@link #tryHold(Slot, Object)}, then the holder's
+     * HELD → CLOSING. The caller closes the entry and empties the slot. */
+    public boolean tryCloseIdle(Slot<T> s, T expected) {
+        if (!tryHold(s, expected)) {
             return false;
         }
         s.closeOwned();
@@ -297,21 +313,21 @@ public final class SlotTable<T> {
     }
 
     /**
-     * Borrows a slot, waiting up to {@code timeoutNanos}. A slot {@code preferred} accepts is taken first when
-     * one is available; otherwise any. Returns the owned slot, or null on timeout.
+     * Borrows a slot, waiting until {@code deadline} (an absolute time on the table's clock, see
+     * {@link Ticker}). A slot {@code preferred} accepts is taken first when one is available; otherwise any.
+     * Returns the owned slot, or null on timeout.
      *
      * @param onShortage the caller's, run when no slot is free and again once enqueued; whatever it throws is
      *                   rethrown, and leaves no waiter behind
      * @throws InterruptedException if the thread is interrupted while waiting; it leaves no waiter behind
      *                              (the caller restores the interrupt status)
      */
-    public Slot<T> borrow(long timeoutNanos, EntryFilter<? super T> preferred, Runnable onShortage)
+    public Slot<T> borrow(long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
             throws InterruptedException {
         Slot<T> s = tryBorrow(preferred);
         if (s != null) {
             return s;
         }
-        long deadline = System.nanoTime() + timeoutNanos;
         onShortage.run();
         for (int i = 0; i < REVISITS && mayTakeAhead(); i++) {
             Thread.yield();
@@ -348,7 +364,7 @@ public final class SlotTable<T> {
                 if (s != null) {
                     return s;
                 }
-                long remaining = deadline - System.nanoTime();
+                long remaining = deadline - clock.nanoTime();
                 if (remaining <= 0 || closed) {
                     return w.cancel() ? null : w.handed();
                 }
@@ -443,6 +459,19 @@ public final class SlotTable<T> {
             return;
         }
         owned.makeAvailable();
+        signalIfWaiting();
+    }
+
+    /** Gives back a {@code HELD} slot whose entry stays usable, as {@link #release} does a borrowed one: to the
+     * oldest waiter first (as {@code BORROWED}, the state a borrower owns), else back to {@code AVAILABLE}. */
+    public void releaseHeld(Slot<T> held) {
+        if (waiters.size() > 0) {
+            held.passToBorrower();
+            if (waiters.handOffToOldest(held)) {
+                return;
+            }
+        }
+        held.makeAvailable();
         signalIfWaiting();
     }
 

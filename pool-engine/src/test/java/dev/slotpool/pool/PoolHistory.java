@@ -402,7 +402,7 @@ final class PoolHistory {
                 violation("a borrow " + TimeUnit.NANOSECONDS.toSeconds(age) + " s old (ticker) on UP origins was "
                         + "taken back from its holder, younger than any timer (abandoned " + ABANDONED.toSeconds()
                         + " s, time-to-live " + TIME_TO_LIVE.toSeconds() + " s), with no operator call or origin "
-                        + "state change since it began; its connection is " + (lease(h).lent()
+                        + "state change since it began; its connection is " + (PooledConnection.isLent(lease(h).stamp())
                         ? "lent to another borrow now (a stale return released it)" : "no longer lent (reclaimed)"));
             }
         }
@@ -571,7 +571,7 @@ final class PoolHistory {
     private String slotStates() {
         StringBuilder sb = new StringBuilder();
         pool.table.visit((state, e) -> {
-            sb.append(e.origin.name).append(':').append(state).append(e.lent() ? "(lent)" : "").append(' ');
+            sb.append(e.origin.name).append(':').append(state).append(PooledConnection.isLent(e.stamp()) ? "(lent)" : "").append(' ');
             return true;
         });
         return sb.toString().trim();

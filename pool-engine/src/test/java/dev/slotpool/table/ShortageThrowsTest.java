@@ -23,14 +23,14 @@ class ShortageThrowsTest {
     void anErrorFromOnShortageOnceQueuedLeavesNoGhostWaiter() throws Exception {
         SlotTable<String> table = new SlotTable<>(1, 0);
         Slot<String> slot = table.reserve();
-        table.publishOwned(slot, "only");
+        slot.publishBorrowed("only"); // the test holds it as a borrower would
 
         // The second call is the one made once enqueued (the first comes before the revisits).
         AtomicInteger shortages = new AtomicInteger();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread failing = new Thread(() -> {
             try {
-                table.borrow(TIMEOUT_NANOS, null, () -> {
+                table.borrow(System.nanoTime() + TIMEOUT_NANOS, null, () -> {
                     if (shortages.incrementAndGet() == 2) {
                         throw new Error("boom");
                     }
@@ -47,7 +47,7 @@ class ShortageThrowsTest {
 
         CompletableFuture<Slot<String>> next = CompletableFuture.supplyAsync(() -> {
             try {
-                return table.borrow(TIMEOUT_NANOS, null, () -> { });
+                return table.borrow(System.nanoTime() + TIMEOUT_NANOS, null, () -> { });
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }

@@ -44,7 +44,7 @@ class SignalPassedOnTest {
     private Outcome runOnce() throws Exception {
         SlotTable<String> table = new SlotTable<>(1, TURN_NANOS);
         Slot<String> slot = table.reserve();
-        table.publishOwned(slot, "only");
+        slot.publishBorrowed("only"); // the test holds it as a borrower would
 
         // The turn thread takes the slot from the queue (a hand-off), which starts its turn.
         AtomicReference<Slot<String>> turnSlot = new AtomicReference<>();
@@ -52,7 +52,7 @@ class SignalPassedOnTest {
         CompletableFuture<Void> handBack = new CompletableFuture<>();
         Thread turn = new Thread(() -> {
             try {
-                Slot<String> s = table.borrow(TimeUnit.SECONDS.toNanos(10), null, () -> { });
+                Slot<String> s = table.borrow(System.nanoTime() + TimeUnit.SECONDS.toNanos(10), null, () -> { });
                 turnSlot.set(s);
                 turnTaken.complete(null);
                 handBack.get(20, TimeUnit.SECONDS);
@@ -77,7 +77,7 @@ class SignalPassedOnTest {
         AtomicReference<Object> headEnd = new AtomicReference<>();
         Thread head = new Thread(() -> {
             try {
-                headEnd.set(table.borrow(NEXT_TIMEOUT_NANOS, null, () -> { }));
+                headEnd.set(table.borrow(System.nanoTime() + NEXT_TIMEOUT_NANOS, null, () -> { }));
             } catch (InterruptedException e) {
                 headEnd.set(e);
             }
@@ -105,7 +105,7 @@ class SignalPassedOnTest {
 
     private static Slot<String> borrow(SlotTable<String> table, long timeoutNanos) {
         try {
-            return table.borrow(timeoutNanos, null, () -> { });
+            return table.borrow(System.nanoTime() + timeoutNanos, null, () -> { });
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }

@@ -24,7 +24,7 @@ class SignalVersusLeaveLincheckTest {
         Lincheck.runConcurrentTest(2_000, () -> {
             SlotTable<String> table = new SlotTable<>(1, 0);
             Slot<String> slot = table.reserve();
-            table.publishOwned(slot, "only");
+            slot.publishBorrowed("only"); // the test holds it as a borrower would
             Waiter head = new Waiter(NOBODY, 0);
             Waiter next = new Waiter(NOBODY, 0);
             table.waiters().enqueue(head);

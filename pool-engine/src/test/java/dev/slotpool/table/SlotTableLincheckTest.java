@@ -14,12 +14,12 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Lincheck on the slot table's non-blocking API ({@code reserve}, {@code publish}, {@code cancel},
- * {@code tryBorrow}, {@code release}, {@code tryReserveForClose} (entry-checked), {@code closeOwned}, {@code empty}); the parking
- * {@code borrow} is left to the pool tests.
+ * {@code tryBorrow}, {@code release}, the pool's own {@code tryHold}/{@code releaseHeld} and {@code tryCloseIdle}
+ * (entry-checked), {@code closeOwned}, {@code empty}); the parking {@code borrow} is left to the pool tests.
  *
  * <p>Each operation is one call into the table, so it has one linearization point, and a thread keeps what it
  * owns between operations. Composite operations (create = reserve + publish, borrow-and-release, close-idle =
- * reserve-for-close + empty) are not linearizable, by design: their RESERVED, BORROWED and CLOSING phases are
+ * tryCloseIdle + empty) are not linearizable, by design: their RESERVED, BORROWED, HELD and CLOSING phases are
  * visible to other threads (a borrow-and-release that overlaps another can fail although the other's succeeds).
  *
  * <p>Two models:
@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * Either fails if {@link Slot#tryBorrow()} stops being a CAS (read AVAILABLE, then store BORROWED).
  *
  * <p>Bounds are small (3 threads, 2 operations each, 200 interleavings per scenario) so the class runs in well
- * under a minute on a loaded 2-core machine. With tryBorrow or tryReserveForClose made a plain read-then-store,
+ * under a minute on a loaded 2-core machine. With tryBorrow or tryCloseIdle made a plain read-then-store,
  * both model-checking tests fail within 8 iterations (ThreeSlots alone for tryReserve), so 30 leave a margin.
  */
 public class SlotTableLincheckTest {
@@ -119,6 +119,16 @@ public class SlotTableLincheckTest {
         }
 
         @Operation
+        public int hold(@Param(name = "tid") int tid) {
+            return h.hold(tid);
+        }
+
+        @Operation
+        public int releaseHeld(@Param(name = "tid") int tid) {
+            return h.releaseHeld(tid);
+        }
+
+        @Operation
         public int closeIdle(@Param(name = "tid") int tid) {
             return h.closeIdle(tid);
         }
@@ -163,6 +173,16 @@ public class SlotTableLincheckTest {
         @Operation
         public void release(@Param(name = "tid") int tid) {
             h.release(tid);
+        }
+
+        @Operation
+        public void hold(@Param(name = "tid") int tid) {
+            h.hold(tid);
+        }
+
+        @Operation
+        public void releaseHeld(@Param(name = "tid") int tid) {
+            h.releaseHeld(tid);
         }
 
         @Operation
@@ -262,6 +282,33 @@ public class SlotTableLincheckTest {
             return value;
         }
 
+        /** AVAILABLE → HELD, as the keepalive does: the first idle slot, entry-checked; returns its entry. */
+        int hold(int tid) {
+            if (owned[tid] != null) {
+                return -1;
+            }
+            for (int i = 0; i < table.highWater(); i++) {
+                Slot<Integer> s = table.slot(i);
+                if (s.state() == SlotState.AVAILABLE && table.tryHold(s, s.entry())) {
+                    take(tid, s, SlotState.HELD);
+                    return s.entry();
+                }
+            }
+            return -1;
+        }
+
+        /** HELD → AVAILABLE (or to a waiter) by the pool's own holder: returns the entry. */
+        int releaseHeld(int tid) {
+            Slot<Integer> s = ownedIn(tid, SlotState.HELD);
+            if (s == null) {
+                return -1;
+            }
+            int value = s.entry();
+            drop(tid, s);
+            table.releaseHeld(s);
+            return value;
+        }
+
         /** AVAILABLE → CLOSING, as the housekeeper does: the first idle slot won by CAS; returns its entry. */
         int closeIdle(int tid) {
             if (owned[tid] != null) {
@@ -269,7 +316,7 @@ public class SlotTableLincheckTest {
             }
             for (int i = 0; i < table.highWater(); i++) {
                 Slot<Integer> s = table.slot(i);
-                if (s.state() == SlotState.AVAILABLE && table.tryReserveForClose(s, s.entry())) {
+                if (s.state() == SlotState.AVAILABLE && table.tryCloseIdle(s, s.entry())) {
                     take(tid, s, SlotState.CLOSING);
                     return s.entry();
                 }
@@ -277,13 +324,13 @@ public class SlotTableLincheckTest {
             return -1;
         }
 
-        /** BORROWED → CLOSING → EMPTY, or CLOSING → EMPTY: the owner closes its connection; returns the entry. */
+        /** BORROWED or HELD → CLOSING → EMPTY, or CLOSING → EMPTY: the owner closes its connection; returns the entry. */
         int retire(int tid) {
             Slot<Integer> s = owned[tid];
             if (s == null || s.state() == SlotState.RESERVED) {
                 return -1;
             }
-            if (s.state() == SlotState.BORROWED) {
+            if (s.state() == SlotState.BORROWED || s.state() == SlotState.HELD) {
                 s.closeOwned();
             }
             drop(tid, s);

@@ -103,7 +103,7 @@ class WaitQueueTest {
     private static Slot<String> borrowedSlot() {
         SlotTable<String> table = new SlotTable<>(1, 0);
         Slot<String> s = table.reserve();
-        table.publishOwned(s, "connection");
+        s.publishBorrowed("connection"); // the test holds it as a borrower would
         return s;
     }
 }

@@ -16,13 +16,13 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * so a connection is never closed under a holder nor lent while being closed.
  */
 @JCStressTest
-@Description("tryBorrow vs tryReserveForClose on one AVAILABLE slot: exactly one wins, the state names the winner.")
+@Description("tryBorrow vs tryCloseIdle on one AVAILABLE slot: exactly one wins, the state names the winner.")
 @Outcome(id = "true, false, BORROWED", expect = ACCEPTABLE, desc = "The borrower won; the closer skips the slot.")
 @Outcome(id = "false, true, CLOSING", expect = ACCEPTABLE, desc = "The closer won; the borrower skips the slot.")
 @Outcome(id = "true, true, .*", expect = FORBIDDEN, desc = "Lent and closed at once.")
 @Outcome(expect = FORBIDDEN, desc = "Nobody won, or the state disagrees with the winner.")
 @State
-public class BorrowVersusReserveForClose {
+public class BorrowVersusCloseIdle {
 
     private final SlotTable<Fixtures.Entry> table = new SlotTable<>(1, Fixtures.STRICT_FIFO);
     private final Fixtures.Entry entry = new Fixtures.Entry();
@@ -35,7 +35,7 @@ public class BorrowVersusReserveForClose {
 
     @Actor
     public void closer(ZZL_Result r) {
-        r.r2 = table.tryReserveForClose(slot, entry);
+        r.r2 = table.tryCloseIdle(slot, entry);
     }
 
     @Arbiter

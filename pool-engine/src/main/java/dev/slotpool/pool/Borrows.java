@@ -1,0 +1,255 @@
+package dev.slotpool.pool;
+
+import dev.slotpool.BorrowObserver;
+import dev.slotpool.CloseReason;
+import dev.slotpool.LabelingCallback;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.Ticker;
+import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.table.EntryFilter;
+import dev.slotpool.table.Slot;
+import dev.slotpool.table.SlotTable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The borrow path (docs/architecture.md, "Borrow"): a slot from the {@link SlotTable}, checked (origin UP, not
+ * marked, validated when idle too long) and lent. A borrow has one deadline, an absolute time on the pool's
+ * {@link Ticker}, taken once where the borrow begins and carried unchanged to the table's park, its validations
+ * and its timeout message.
+ */
+final class Borrows {
+
+    /**
+     * A validation needs at least this much of the borrow's time left; with less, the borrow times out and the
+     * connection goes back unvalidated rather than be failed (and closed) for want of time.
+     */
+    private static final long MIN_VALIDATION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final String name;
+    private final Ticker ticker;
+    private final long timeoutNanos;
+    /** The configured timeout as given, for the timeout message. */
+    private final long timeoutMillis;
+    private final long validateAfterIdleNanos;
+    /** Wraps each borrow when configured; null (the default) costs one read. */
+    private final BorrowObserver observer;
+    /** Whether a borrow records its stack: an allocation and a stack walk, only when something will report it. */
+    private final boolean recordStack;
+    private final LabelingCallback labeling;
+    private final SlotTable<PooledConnection> table;
+    private final Origins origins;
+    private final Closing closing;
+    private final Validation validation;
+    private final FailureDetector detector;
+    private final Events events;
+    private final UserCode userCode;
+    /** The counts a timeout's message shows ({@link Snapshots#counts}). */
+    private final Supplier<PoolSnapshot> counts;
+    private final AtomicLong timeouts;
+    /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
+    private final Runnable onShortage;
+    private final BooleanSupplier shutdown;
+
+    Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
+            Validation validation, FailureDetector detector, Events events, UserCode userCode,
+            Supplier<PoolSnapshot> counts, AtomicLong timeouts, Runnable onShortage, BooleanSupplier shutdown) {
+        this.name = config.name();
+        this.ticker = config.ticker();
+        this.timeoutNanos = config.borrowTimeout().toNanos();
+        this.timeoutMillis = config.borrowTimeout().toMillis();
+        this.validateAfterIdleNanos = config.validateAfterIdle().toNanos();
+        this.observer = config.borrowObserver();
+        this.recordStack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
+        this.labeling = config.labeling();
+        this.table = table;
+        this.origins = origins;
+        this.closing = closing;
+        this.validation = validation;
+        this.detector = detector;
+        this.events = events;
+        this.userCode = userCode;
+        this.counts = counts;
+        this.timeouts = timeouts;
+        this.onShortage = onShortage;
+        this.shutdown = shutdown;
+    }
+
+    /** Borrows a connection, waiting up to the borrow timeout from now. */
+    Connection borrow() throws SQLException {
+        return observer == null ? borrowFast() : observed(null, ticker.nanoTime() + timeoutNanos);
+    }
+
+    /** Borrows a connection on a clock started at {@code start} (ticker time): see
+     * {@link ConnectionPool#borrowSince}. */
+    Connection borrowSince(long start) throws SQLException {
+        long deadline = start + timeoutNanos;
+        return observer == null ? borrowUntil(deadline) : observed(null, deadline);
+    }
+
+    /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */
+    Connection borrow(Map<String, String> labels) throws SQLException {
+        long deadline = ticker.nanoTime() + timeoutNanos;
+        return observer == null ? borrowLabeled(labels, deadline) : observed(labels, deadline);
+    }
+
+    /** A borrow wrapped by the {@link BorrowObserver}: plain ({@code labels} null) or labeled. */
+    private Connection observed(Map<String, String> labels, long deadline) throws SQLException {
+        Object started = userCode.borrowStarted(observer);
+        Connection c;
+        try {
+            c = labels == null ? borrowUntil(deadline) : borrowLabeled(labels, deadline);
+        } catch (SQLException | RuntimeException | Error ex) {
+            userCode.borrowEnded(observer, started, null, -1, ex);
+            throw ex;
+        }
+        PooledConnection e = (PooledConnection) ((ProxyConnection) c).lease();
+        userCode.borrowEnded(observer, started, e.origin.name, e.lentAfterNanos, null);
+        return c;
+    }
+
+    /** The fast path: an available connection that needs no check is lent at once; the deadline starts only if
+     * the borrow must check a connection or wait. */
+    private Connection borrowFast() throws SQLException {
+        EntryFilter<PooledConnection> preferred = origins.pickByWeight();
+        Slot<PooledConnection> s = table.tryBorrow(preferred);
+        long now = ticker.nanoTime();
+        if (s != null && lendableAsIs(s.entry(), now)) {
+            return lend(s.entry(), now, 0);
+        }
+        return borrowSlow(preferred, s, now + timeoutNanos);
+    }
+
+    /** The fast path on a deadline already set (an observed borrow, a bean-style DataSource's first use). */
+    private Connection borrowUntil(long deadline) throws SQLException {
+        EntryFilter<PooledConnection> preferred = origins.pickByWeight();
+        Slot<PooledConnection> s = table.tryBorrow(preferred);
+        long now = ticker.nanoTime();
+        if (s != null && lendableAsIs(s.entry(), now)) {
+            return lend(s.entry(), now, 0);
+        }
+        return borrowSlow(preferred, s, deadline);
+    }
+
+    /** Waits for a connection until {@code deadline}; {@code owned} is a slot already won but not checked. */
+    private Connection borrowSlow(EntryFilter<PooledConnection> preferred, Slot<PooledConnection> owned,
+                                  long deadline) throws SQLException {
+        Slot<PooledConnection> s = owned;
+        while (true) {
+            if (s == null) {
+                checkOpen();
+                try {
+                    s = table.borrow(deadline, preferred, onShortage);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("pool '" + name + "': interrupted while waiting for a connection", ie);
+                }
+                if (s == null) {
+                    checkOpen();
+                    throw timeout(deadline);
+                }
+            }
+            Connection c = lendIfUsable(s, deadline);
+            if (c != null) {
+                return c;
+            }
+            s = null;
+        }
+    }
+
+    /** Whether a connection this thread owns may be lent without closing or validating it first. */
+    private boolean lendableAsIs(PooledConnection e, long now) {
+        return e.closeReason(now) == null && !idleTooLong(e, now);
+    }
+
+    private boolean idleTooLong(PooledConnection e, long now) {
+        return now - e.returnedAt >= validateAfterIdleNanos && now - e.lastValidatedAt >= validateAfterIdleNanos;
+    }
+
+    /**
+     * Checks and lends a connection this thread now owns; null if it was unusable (closed here: the caller looks
+     * again). Its origin must be UP (S7: checked after the slot CAS, so a drain that returned before is seen), it
+     * must not be marked, and it is validated if it sat idle too long, within the time the borrow has left. With
+     * too little time left to validate, it goes back and the borrow times out.
+     */
+    private Connection lendIfUsable(Slot<PooledConnection> s, long deadline) throws SQLException {
+        PooledConnection e = s.entry();
+        long now = ticker.nanoTime();
+        CloseReason reason = e.closeReason(now);
+        if (reason != null) {
+            closing.closeOwned(e, reason, false);
+            return null;
+        }
+        if (idleTooLong(e, now)) {
+            // A zero borrow timeout only means "do not wait for a connection": its validation gets the full time.
+            long budget = timeoutNanos == 0 ? Long.MAX_VALUE : deadline - now;
+            if (budget < MIN_VALIDATION_NANOS) {
+                table.release(e.slot);
+                throw timeout(deadline);
+            }
+            if (!validation.validate(e, budget)) {
+                closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
+                return null;
+            }
+            now = ticker.nanoTime();
+            e.lastValidatedAt = now;
+        }
+        return lend(e, now, now - (deadline - timeoutNanos));
+    }
+
+    /**
+     * Lends a connection this thread owns and checked. The proxy carries the stamp {@code lend} stored, never a
+     * re-read: a reclaim from here on ends this borrow, and the proxy then acts closed (S1). The listeners run
+     * last, on a borrow already whole (stamp taken, proxy built), so a reclaim they cause ends it like any other.
+     */
+    private Connection lend(PooledConnection e, long now, long waitNanos) {
+        Throwable stack = recordStack ? new Throwable("borrowed here") : null;
+        long stamp = e.lend(now, waitNanos, Thread.currentThread(), stack);
+        ProxyConnection c = new ProxyConnection(e, stamp);
+        if (events.any()) {
+            events.borrowed(e.origin.name, waitNanos);
+        }
+        return c;
+    }
+
+    /** One deadline for the whole borrow: the labeled look, its validations and the plain borrow after it. */
+    private Connection borrowLabeled(Map<String, String> labels, long deadline) throws SQLException {
+        if (labeling == null) {
+            throw new SQLException("pool '" + name + "': a labeled borrow needs a labeling callback "
+                    + "(SlotPoolBuilder.labeling)");
+        }
+        Map<String, String> requested = Map.copyOf(labels);
+        Connection c = Labels.borrowCheapest(table, this::lendIfUsable, userCode, labeling, requested, deadline);
+        if (c == null) {
+            c = borrowUntil(deadline);
+        }
+        return Labels.configure(name, userCode, labeling, requested, c);
+    }
+
+    private SQLException timeout(long deadline) {
+        timeouts.incrementAndGet();
+        PoolSnapshot snap = counts.get();
+        SQLException cause = detector.currentFailure();
+        long waited = ticker.nanoTime() - (deadline - timeoutNanos);
+        String msg = "pool '" + name + "': no connection available within "
+                + TimeUnit.NANOSECONDS.toMillis(waited) + " ms (borrow timeout " + timeoutMillis + " ms); "
+                + snap.summary() + (cause == null ? "" : "; last connection failure: " + cause.getMessage());
+        events.emit(PoolEvent.Type.TIMEOUT, null, null, snap.summary());
+        return new SQLTransientConnectionException(msg, cause == null ? null : cause.getSQLState(), cause);
+    }
+
+    private void checkOpen() throws SQLException {
+        if (shutdown.getAsBoolean()) {
+            throw new SQLException("pool '" + name + "' is closed", "08003");
+        }
+    }
+}
