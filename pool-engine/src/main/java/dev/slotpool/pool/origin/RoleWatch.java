@@ -74,11 +74,12 @@ public final class RoleWatch {
     }
 
     /**
-     * Reads the role of a new connection's server and says whether the connection may be lent (S6: on the pool
-     * thread that opened it). If not, its origin is out of service and watched; the caller closes the connection.
+     * Judges the role read from a new connection ({@link RoleReader#read}, on the pool thread that opened it, S6)
+     * and says whether the connection may be lent. If not, its origin is out of service and watched; the caller
+     * closes the connection.
      */
-    public boolean admits(String origin, Connection c) {
-        String refusal = roles.judge(origin, RoleReader.read(c));
+    public boolean admits(String origin, RoleReading role) {
+        String refusal = roles.judge(origin, role);
         applyAll();
         return refusal == null;
     }

@@ -91,7 +91,7 @@ class RoleWatchTest {
 
     private boolean admits(StubDatabase db) throws SQLException {
         try (Connection c = DriverManager.getConnection(db.url())) {
-            return watch.admits(db.name(), c);
+            return watch.admits(db.name(), dev.slotpool.pool.ground.RoleReader.read(c));
         }
     }
 
