@@ -23,23 +23,33 @@
 
   function show(el, text) { if (el) { el.textContent = text == null ? '—' : String(text); } }
 
+  // A field of the view by its path, e.g. 'sizes.total': the page names the fields of /actuator/pool's projection.
+  function pick(obj, path) {
+    return path.split('.').reduce(function (v, k) { return v == null ? v : v[k]; }, obj);
+  }
+
   function setStream(state, text) {
     streamState.className = 'stream stream-' + state;
     streamState.textContent = text;
   }
 
+  // The view: {pool: the projection /actuator/pool answers, live: what the console measures beside it, events}.
   function render(view) {
-    var h = view.header;
-    document.querySelectorAll('[data-h]').forEach(function (el) { show(el, h[el.getAttribute('data-h')]); });
-    view.origins.forEach(function (o) {
+    var pool = view.pool, live = view.live;
+    document.querySelectorAll('section.pool [data-h]').forEach(function (el) { show(el, pick(pool, el.getAttribute('data-h'))); });
+    document.querySelectorAll('section.pool [data-live]').forEach(function (el) { show(el, live[el.getAttribute('data-live')]); });
+    pool.origins.forEach(function (o) {
       var card = document.querySelector('article.origin[data-origin="' + CSS.escape(o.name) + '"]');
       if (!card) { setStream('stale', 'origins changed: reload the page'); return; }
-      card.querySelectorAll('[data-o]').forEach(function (el) { show(el, o[el.getAttribute('data-o')]); });
+      card.querySelectorAll('[data-o]').forEach(function (el) { show(el, pick(o, el.getAttribute('data-o'))); });
+      card.querySelectorAll('[data-live]').forEach(function (el) { show(el, (live.origins[o.name] || {})[el.getAttribute('data-live')]); });
+      // An UP origin whose server refuses new sessions says so where the reason of its state is shown.
+      if (o.refusingNewSessions) { show(card.querySelector('[data-o="stateReason"]'), 'refusing new sessions'); }
       var badge = card.querySelector('.badge');
       badge.className = 'badge badge-' + o.state.toLowerCase();
       renderSlots(card, o);
     });
-    renderFreeSlots(h.freeSlots);
+    renderFreeSlots(live.freeSlots);
     lastEvents = view.events;
     renderEvents();
     addPoints([livePoint(view)]);
@@ -47,13 +57,13 @@
 
   // A stream event as a point of the history: the same values the server samples each second.
   function livePoint(view) {
-    function values(v, waiting) {
-      return { borrowRate: v.borrowRate, waiting: waiting, waitP99Millis: v.waitP99Millis, available: v.available,
-        borrowed: v.borrowed, creating: v.creating, closing: v.closing };
+    function values(live, sizes, waiting) {
+      return { borrowRate: live.borrowRate, waiting: waiting, waitP99Millis: live.waitP99Millis,
+        available: sizes.available, borrowed: sizes.borrowed, creating: sizes.creating, closing: sizes.closing };
     }
     var origins = {};
-    view.origins.forEach(function (o) { origins[o.name] = values(o, null); });
-    return { pool: values(view.header, view.header.waiting), origins: origins };
+    view.pool.origins.forEach(function (o) { origins[o.name] = values(view.live.origins[o.name] || {}, o.sizes, null); });
+    return { pool: values(view.live, view.pool.sizes, view.pool.waiting), origins: origins };
   }
 
   function addPoints(more) {
@@ -93,16 +103,27 @@
     list.replaceChildren.apply(list, cells);
   }
 
+  // A slot's cell as the template draws it first (ConsoleViews.cell): class, letter (colour is not the only
+  // carrier), hover and screen-reader text. Retiring is borrowed and to be closed at return.
+  var SYMBOLS = { reserved: 'R', available: 'A', held: 'H', borrowed: 'B', closing: 'C', retiring: 'X' };
+  function cell(slot) {
+    var css = slot.retiring && slot.state === 'BORROWED' ? 'retiring' : slot.state.toLowerCase();
+    var label = css === 'retiring' ? 'borrowed, retiring' : css;
+    return { css: css, symbol: SYMBOLS[css] || '·', label: label,
+      title: 'slot ' + slot.index + ': ' + label + ', ' + slot.borrowCount + (slot.borrowCount === 1 ? ' borrow' : ' borrows') };
+  }
+
   function renderSlots(card, o) {
     var list = card.querySelector('ul.slots');
     var focused = document.activeElement;
     var focusIndex = focused && list.contains(focused) ? focused.getAttribute('data-index') : null;
-    var items = o.slots.map(function (c) {
+    var items = o.slots.map(function (slot) {
+      var c = cell(slot);
       var li = document.createElement('li');
       var b = document.createElement('button');
       b.type = 'button';
-      b.className = 'slot slot-' + c.state;
-      b.setAttribute('data-index', c.index);
+      b.className = 'slot slot-' + c.css;
+      b.setAttribute('data-index', slot.index);
       b.title = c.title;
       b.setAttribute('aria-label', c.title);
       b.textContent = c.symbol;
@@ -118,10 +139,10 @@
 
   function renderEvents() {
     if (lastEvents === null) { return; }
-    var origin = filters.elements.origin.value, kind = filters.elements.kind.value;
+    var origin = filters.elements.origin.value, type = filters.elements.type.value;
     var list = document.getElementById('events');
     list.replaceChildren.apply(list, lastEvents.filter(function (e) {
-      return (!origin || e.origin === origin) && (!kind || e.type === kind);
+      return (!origin || e.origin === origin) && (!type || e.type === type);
     }).map(function (e) {
       var li = document.createElement('li');
       [['time', e.at], ['span.etype', e.type], ['span.eorigin', e.origin], ['span.ereason', e.reason],
@@ -140,7 +161,7 @@
   // The download link carries the page's filters to {path}/events, which applies the same ones.
   function filterChanged() {
     var params = new URLSearchParams(query);
-    ['origin', 'kind'].forEach(function (name) {
+    ['origin', 'type'].forEach(function (name) {
       var v = filters.elements[name].value;
       if (v) { params.set(name, v); }
     });
@@ -211,18 +232,20 @@
         var dl = document.getElementById('slot-detail');
         var stack = document.getElementById('slot-stack');
         show(document.getElementById('slot-title'), origin + ' · slot ' + index);
+        // The slot as /actuator/pool/{origin} shows it; its holder only for who may see holders, else null.
+        var slot = r.body, holder = r.ok ? slot.holder : null;
         var rows = r.ok ? [
-          ['state', r.body.slot.label], ['borrows', r.body.slot.borrowCount], ['age', ms(r.body.slot.ageMillis)],
-          ['idle', ms(r.body.slot.idleMillis)], ['held', ms(r.body.slot.heldMillis)],
-          ['holder thread', r.body.slot.holderThread], ['labels', labels(r.body.slot.labels)]
+          ['state', cell(slot).label], ['borrows', slot.borrowCount], ['age', ms(slot.ageMillis)],
+          ['idle', ms(slot.idleMillis)], ['held', ms(slot.heldMillis)],
+          ['holder thread', holder ? holder.thread : null], ['labels', holder ? labels(holder.labels) : null]
         ] : [['error', r.body.message]];
         dl.replaceChildren.apply(dl, [].concat.apply([], rows.map(function (row) {
           var dt = document.createElement('dt'); dt.textContent = row[0];
           var dd = document.createElement('dd'); dd.textContent = row[1] == null ? '—' : row[1];
           return [dt, dd];
         })));
-        stack.hidden = !(r.ok && r.body.borrowStack);
-        stack.textContent = r.ok && r.body.borrowStack ? r.body.borrowStack : '';
+        stack.hidden = !(holder && holder.borrowStack);
+        stack.textContent = holder && holder.borrowStack ? holder.borrowStack : '';
         if (dialog.showModal) { dialog.showModal(); } else { alert(dl.textContent); }
       })
       .catch(function () { show(outcome, 'could not load the slot'); });
@@ -271,7 +294,9 @@
           })
           .then(function (r) {
             outcome.className = 'outcome ' + (r.ok ? 'outcome-ok' : 'outcome-error');
-            show(outcome, r.ok ? r.body.outcome : 'refused (' + r.status + '): ' + r.body.message);
+            // The endpoint's answer: the outcome, led here by the selector it acted on.
+            show(outcome, r.ok ? (r.body.origin ? r.body.origin + ': ' : '') + r.body.outcome
+              : 'refused (' + r.status + '): ' + r.body.message);
           })
           .catch(function () {
             outcome.className = 'outcome outcome-error';

@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
- * Who may act on a pool, and so see who holds its connections, at both front doors: the {@code pool} Actuator
+ * Who may act on a pool, and who may see who holds its connections ({@link #maySeeHolders}), at both front doors: the {@code pool} Actuator
  * endpoint and the console (docs/console.md, Security model). One instance per application, read from its
  * environment; both doors ask it, so a read-only endpoint means a read-only console and a reader sees at one door
  * what it sees at the other.
@@ -94,7 +94,7 @@ public final class PoolAccessPolicy {
         return springSecurity;
     }
 
-    /** Whether the reader of the endpoint may act, and so see holders. {@code roles}: whether it holds any of them. */
+    /** Whether the reader of the endpoint may act. {@code roles}: whether it holds any of them. */
     public boolean mayActAtEndpoint(Roles roles) {
         if (readOnlyBecause != null) {
             return false;
@@ -103,7 +103,7 @@ public final class PoolAccessPolicy {
     }
 
     /**
-     * Whether the console's reader may act, and so see holders. {@code actionsEnabled}: the console's
+     * Whether the console's reader may act. {@code actionsEnabled}: the console's
      * {@code slotpool.console.actions-enabled}; set, it decides (within the writes permitted); unset, the roles do.
      */
     public boolean mayActInConsole(@Nullable Boolean actionsEnabled, Roles roles) {
@@ -114,6 +114,18 @@ public final class PoolAccessPolicy {
             return actionsEnabled;
         }
         return springSecurity && holdsOperatorRole(roles);
+    }
+
+    /**
+     * The one holder rule of both front doors: whether this reader may see who holds a connection (holder thread,
+     * labels, borrow stack) and failure texts whole. Only a reader Spring Security authenticated with one of
+     * {@code slotpool.operator-roles}, while writes are permitted: the stricter of the rules the endpoint and the
+     * console had (the endpoint showed holders to anyone who may post without Spring Security, the console to
+     * anyone under {@code actions-enabled=true}). Without Spring Security no front door names a holder; the
+     * application's log has a leak's holder (docs/console.md, Security model).
+     */
+    public boolean maySeeHolders(Roles roles) {
+        return readOnlyBecause == null && springSecurity && holdsOperatorRole(roles);
     }
 
     private boolean holdsOperatorRole(Roles roles) {

@@ -1,15 +1,17 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.PoolSnapshot;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * The text rules of a pool action ({@link PoolActions} parses with them for the Actuator endpoint and the
- * console): weights as {@code origin=weight} pairs and a drain timeout in Boot's duration syntax. Each parse throws an
+ * The text rules of a pool action, by which a front door reads a request into one typed
+ * {@link PoolActions.Action} (the endpoint its {@code action} text, the console and JMX their fields): weights as {@code origin=weight} pairs and a drain timeout in Boot's duration syntax. Each parse throws an
  * {@link IllegalArgumentException} whose message is the answer's message (the table in
  * {@code docs/operations.md}); the engine's own checks (unknown origin, negative weight, all zero) stay in the
  * engine.
@@ -26,6 +28,50 @@ public final class PoolActionInput {
     static final int MAX_MESSAGE = 2000;
 
     private PoolActionInput() {
+    }
+
+    /**
+     * A pool action's text: {@code rebalance}, to the configured weights when {@code weights} is null, else to the
+     * {@code origin=weight} pairs it lists.
+     *
+     * @throws IllegalArgumentException for another action or bad weights
+     */
+    public static PoolActions.Action poolAction(@Nullable String action, @Nullable String weights) {
+        if (!"rebalance".equals(normalize(action))) {
+            throw new IllegalArgumentException("unknown pool action '" + quoted(String.valueOf(action))
+                    + "' (allowed: rebalance)");
+        }
+        return rebalance(weights);
+    }
+
+    /**
+     * A rebalance to the configured weights ({@code weights} null) or to the {@code origin=weight} pairs listed.
+     *
+     * @throws IllegalArgumentException for bad weights ({@link #weights})
+     */
+    public static PoolActions.Action rebalance(@Nullable String weights) {
+        return PoolActions.Action.rebalance(weights == null ? null : weights(weights));
+    }
+
+    /**
+     * An origin action's text: {@code drain} within {@code timeout} (null: {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}),
+     * {@code down} or {@code up}, any case.
+     *
+     * @throws IllegalArgumentException for another action, a timeout with an action other than drain, or a bad
+     *                                  timeout
+     */
+    public static PoolActions.Action originAction(@Nullable String action, @Nullable String timeout) {
+        String a = normalize(action);
+        if (timeout != null && !"drain".equals(a)) {
+            throw new IllegalArgumentException("'timeout' applies to drain only");
+        }
+        return switch (a) {
+            case "drain" -> PoolActions.Action.drain(drainTimeout(timeout));
+            case "down" -> PoolActions.Action.down();
+            case "up" -> PoolActions.Action.up();
+            default -> throw new IllegalArgumentException("unknown origin action '" + quoted(String.valueOf(action))
+                    + "' (allowed: drain, down, up)");
+        };
     }
 
     /**
@@ -61,7 +107,7 @@ public final class PoolActionInput {
      *
      * @throws IllegalArgumentException for text that is not a duration, or a negative one
      */
-    public static Duration drainTimeout(String timeout) {
+    public static Duration drainTimeout(@Nullable String timeout) {
         if (timeout == null) {
             return PoolActions.DEFAULT_DRAIN_TIMEOUT;
         }
@@ -93,6 +139,10 @@ public final class PoolActionInput {
     public static String message(RuntimeException refusal) {
         String m = String.valueOf(refusal.getMessage());
         return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE) + "… (" + m.length() + " characters)";
+    }
+
+    private static String normalize(@Nullable String action) {
+        return action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
     }
 
     /** A whole number (sign allowed: the engine names a negative weight), or null. */

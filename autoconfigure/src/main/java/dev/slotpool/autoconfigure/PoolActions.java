@@ -11,13 +11,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An operator's action on a pool, one way for the Actuator endpoint, the console and the Oracle FAN adapter:
- * parse the action (rebalance with or without weights, drain with a timeout, down, up; the text rules are
- * {@link PoolActionInput}'s), resolve the origins through the engine's selector
- * ({@link SlotPoolDataSource#select}: an origin's name or {@code key=value[,key=value]} such as {@code host=db3}),
- * apply the engine operation, and answer an {@link Outcome} or a {@link Problem} (400) with the pool unchanged.
- * The engine's operations are all-or-nothing, so a refusal at any step changes nothing (docs/operations.md,
- * Write operations).
+ * An operator's action on a pool, one way for the Actuator endpoint, the console, JMX and the Oracle FAN adapter:
+ * each front door reads its request into one typed {@link Action} (the text rules are {@link PoolActionInput}'s;
+ * a console button names its action by its path, so it reads only its field), and {@link #apply} hands it to the
+ * engine operation with the selector as given ({@link SlotPoolDataSource#drain}: an origin's name or
+ * {@code key=value[,key=value]} such as {@code host=db3}), which the engine resolves once. The answer is an
+ * {@link Outcome} or a {@link Problem} (400) with the pool unchanged: the engine's operations are all-or-nothing,
+ * so a refusal at any step changes nothing (docs/operations.md, Write operations).
  */
 public final class PoolActions {
 
@@ -32,13 +32,21 @@ public final class PoolActions {
     }
 
     /**
-     * An applied action.
+     * An applied action, as both front doors answer it.
      *
      * @param action  {@code rebalance}, {@code drain}, {@code down} or {@code up}
      * @param origin  the selector the action named, null for a rebalance
      * @param outcome what the pool does now, e.g. {@code draining within 30s}
+     * @param pool    the pool after the action as the door's reader sees it ({@link #showing}); null until a front
+     *                door adds it (JMX and the FAN adapter answer the outcome alone)
      */
-    public record Outcome(String action, @Nullable String origin, String outcome) implements Result {
+    public record Outcome(String action, @Nullable String origin, String outcome, PoolViews.@Nullable PoolView pool)
+            implements Result {
+
+        /** This outcome with the pool's view after it. */
+        public Outcome showing(PoolViews.PoolView view) {
+            return new Outcome(action, origin, outcome, view);
+        }
     }
 
     /** The body of a refused request (400, 403, 404): the endpoint's and the console's. */
@@ -100,55 +108,28 @@ public final class PoolActions {
         }
     }
 
-    /**
-     * A pool action: {@code rebalance}, to the configured weights when {@code weights} is null, else to the
-     * {@code origin=weight} pairs it lists.
-     */
-    public static Result poolAction(SlotPoolDataSource pool, @Nullable String action, @Nullable String weights) {
-        if (!"rebalance".equals(normalize(action))) {
-            return Problem.badRequest("unknown pool action '" + PoolActionInput.quoted(String.valueOf(action))
-                    + "' (allowed: rebalance)");
-        }
-        if (weights == null) {
-            return apply(pool, null, Action.rebalance(null));
-        }
+    /** An action read from a request's text: its {@link IllegalArgumentException} is the refusal's message. */
+    @FunctionalInterface
+    public interface Request {
+
+        Action read();
+    }
+
+    /** Reads the request, then applies its action ({@link #apply(SlotPoolDataSource, String, Action)}). */
+    public static Result apply(SlotPoolDataSource pool, @Nullable String selector, Request request) {
+        Action action;
         try {
-            return apply(pool, null, Action.rebalance(PoolActionInput.weights(weights)));
+            action = request.read();
         } catch (IllegalArgumentException e) {
             return Problem.badRequest(e.getMessage());
         }
+        return apply(pool, selector, action);
     }
 
     /**
-     * An origin action on every origin {@code selector} names: {@code drain} within {@code timeout} (null:
-     * {@link #DEFAULT_DRAIN_TIMEOUT}), {@code down} or {@code up}.
-     */
-    public static Result originAction(SlotPoolDataSource pool, String selector, @Nullable String action,
-                                      @Nullable String timeout) {
-        Problem unresolved = resolve(pool, selector);
-        if (unresolved != null) {
-            return unresolved;
-        }
-        String a = normalize(action);
-        if (timeout != null && !"drain".equals(a)) {
-            return Problem.badRequest("'timeout' applies to drain only");
-        }
-        try {
-            return switch (a) {
-                case "drain" -> apply(pool, selector, Action.drain(PoolActionInput.drainTimeout(timeout)));
-                case "down" -> apply(pool, selector, Action.down());
-                case "up" -> apply(pool, selector, Action.up());
-                default -> Problem.badRequest("unknown origin action '"
-                        + PoolActionInput.quoted(String.valueOf(action)) + "' (allowed: drain, down, up)");
-            };
-        } catch (IllegalArgumentException e) {
-            return Problem.badRequest(e.getMessage());
-        }
-    }
-
-    /**
-     * Applies a parsed action to the origins {@code selector} names (null for a rebalance). The engine's refusal
-     * (an unknown origin, a weight it rejects) is the problem's message, cut for an answer.
+     * Applies an action to the origins {@code selector} names (null for a rebalance). The engine resolves the
+     * selector, once; its refusal (an unknown origin, a selector matching nothing, a weight it rejects) is the
+     * problem's message, cut for an answer.
      */
     public static Result apply(SlotPoolDataSource pool, @Nullable String selector, Action action) {
         String outcome;
@@ -178,26 +159,11 @@ public final class PoolActions {
         } catch (IllegalArgumentException | IllegalStateException e) {
             return Problem.badRequest(PoolActionInput.message(e));
         }
-        return new Outcome(action.kind().label(), selector, outcome);
+        return new Outcome(action.kind().label(), selector, outcome, null);
     }
 
     /** {@code 30s}, {@code 1500ms}: a duration as a request would write it, not {@code PT30S}. */
     public static String print(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
-
-    /** Null when the selector names at least one origin, else the refusal: an unknown name lists the known ones. */
-    private static @Nullable Problem resolve(SlotPoolDataSource pool, String selector) {
-        try {
-            pool.select(selector);
-            return null;
-        } catch (IllegalArgumentException e) {
-            return Problem.badRequest(selector == null || selector.indexOf('=') >= 0 ? PoolActionInput.message(e)
-                    : PoolActionInput.unknownOrigin(selector, pool.snapshot()));
-        }
-    }
-
-    private static String normalize(@Nullable String action) {
-        return action == null ? "" : action.trim().toLowerCase(Locale.ROOT);
     }
 }

@@ -3,7 +3,6 @@ package dev.slotpool.autoconfigure;
 import dev.slotpool.NativeImageProxies;
 import dev.slotpool.SlotPoolEngine;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpoint;
-import dev.slotpool.autoconfigure.endpoint.PoolViews;
 import dev.slotpool.autoconfigure.jmx.PoolMBeans;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.MemberCategory;
@@ -82,6 +81,7 @@ public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
     static Class<?>[] endpointViews() {
         List<Class<?>> views = new ArrayList<>(List.of(PoolViews.class.getDeclaredClasses()));
         views.add(PoolEndpoint.PoolsView.class);
+        views.add(PoolActions.Outcome.class);
         views.add(PoolActions.Problem.class);
         return views.toArray(Class<?>[]::new);
     }

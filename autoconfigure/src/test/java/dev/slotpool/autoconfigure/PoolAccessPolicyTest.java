@@ -35,6 +35,22 @@ class PoolAccessPolicyTest {
         assertThat(none.mayActInConsole(null, roles -> true)).isFalse();
     }
 
+    /** The one holder rule of both doors: an operator Spring Security authenticated, while writes are permitted. */
+    @Test
+    void onlyAnOperatorSeesHoldersAtEitherDoor() {
+        PoolAccessPolicy named = new PoolAccessPolicy(null, List.of("ADMIN"), true);
+        assertThat(named.maySeeHolders(ADMIN)).isTrue();
+        assertThat(named.maySeeHolders(roles -> roles.contains("VIEWER"))).isFalse();
+        assertThat(new PoolAccessPolicy("read-only", List.of("ADMIN"), true).maySeeHolders(ADMIN))
+                .as("a read-only endpoint").isFalse();
+        assertThat(new PoolAccessPolicy(null, List.of(), true).maySeeHolders(roles -> true)).as("no role named")
+                .isFalse();
+        PoolAccessPolicy open = new PoolAccessPolicy(null, List.of("ADMIN"), false);
+        assertThat(open.mayActAtEndpoint(PoolAccessPolicy.Roles.NONE)).as("without Spring Security, posters act")
+                .isTrue();
+        assertThat(open.maySeeHolders(ADMIN)).as("but nobody is known to be an operator: no holder").isFalse();
+    }
+
     @Test
     void withoutSpringSecurityTheEndpointsPostersActAndTheConsoleOnlyWhenEnabled() {
         PoolAccessPolicy open = new PoolAccessPolicy(null, List.of(), false);

@@ -18,7 +18,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The one parse, resolve and apply of an operator's action that the endpoint, the console and the FAN adapter
+ * The one read and apply of an operator's action that the endpoint, the console and the FAN adapter
  * share; their own tests cover what each adds (HTTP status, outcome text, logs).
  */
 class PoolActionsTest {
@@ -45,34 +45,34 @@ class PoolActionsTest {
 
     @Test
     void anOriginActionTakesANameOrASelector() {
-        assertThat(PoolActions.originAction(pool, "host=db2", "DOWN", null))
-                .isEqualTo(new Outcome("down", "host=db2", "marked DOWN"));
+        assertThat(PoolActions.apply(pool, "host=db2", () -> PoolActionInput.originAction("DOWN", null)))
+                .isEqualTo(new Outcome("down", "host=db2", "marked DOWN", null));
         assertThat(state("west")).isEqualTo(OriginState.DOWN);
         assertThat(state("east")).isEqualTo(OriginState.UP);
-        assertThat(PoolActions.originAction(pool, "west", "up", null)).isInstanceOf(Outcome.class);
+        assertThat(PoolActions.apply(pool, "west", () -> PoolActionInput.originAction("up", null))).isInstanceOf(Outcome.class);
         assertThat(state("west")).isEqualTo(OriginState.UP);
     }
 
     @Test
     void aDrainWithoutATimeoutTakesTheDefaultAndPrintsItAsARequestWouldWriteIt() {
-        assertThat(PoolActions.originAction(pool, "east", "drain", null))
-                .isEqualTo(new Outcome("drain", "east", "draining within 30s"));
+        assertThat(PoolActions.apply(pool, "east", () -> PoolActionInput.originAction("drain", null)))
+                .isEqualTo(new Outcome("drain", "east", "draining within 30s", null));
         assertThat(PoolActions.apply(pool, "west", Action.drain(Duration.ofMillis(1500))))
-                .isEqualTo(new Outcome("drain", "west", "draining within 1500ms"));
+                .isEqualTo(new Outcome("drain", "west", "draining within 1500ms", null));
         assertThat(PoolActions.print(PoolActions.DEFAULT_DRAIN_TIMEOUT)).isEqualTo("30s");
     }
 
     @Test
     void aRefusalIsAProblemAndChangesNothing() {
-        assertThat(PoolActions.originAction(pool, "south", "down", null)).isEqualTo(
+        assertThat(PoolActions.apply(pool, "south", () -> PoolActionInput.originAction("down", null))).isEqualTo(
                 Problem.badRequest("unknown origin 'south' (known origins: east, west)"));
-        assertThat(PoolActions.originAction(pool, "host=db9", "down", null)).isEqualTo(
+        assertThat(PoolActions.apply(pool, "host=db9", () -> PoolActionInput.originAction("down", null))).isEqualTo(
                 Problem.badRequest("no origin matches 'host=db9' (known origins: east, west)"));
-        assertThat(PoolActions.originAction(pool, "east", "up", "5s")).isEqualTo(
+        assertThat(PoolActions.apply(pool, "east", () -> PoolActionInput.originAction("up", "5s"))).isEqualTo(
                 Problem.badRequest("'timeout' applies to drain only"));
-        assertThat(PoolActions.poolAction(pool, "rebalance", "east=1,east=2")).isEqualTo(
+        assertThat(PoolActions.apply(pool, null, () -> PoolActionInput.poolAction("rebalance", "east=1,east=2"))).isEqualTo(
                 Problem.badRequest("origin 'east' is given twice in weights"));
-        assertThat(PoolActions.poolAction(pool, "rebalance", "east=5,south=1")).isInstanceOf(Problem.class);
+        assertThat(PoolActions.apply(pool, null, () -> PoolActionInput.poolAction("rebalance", "east=5,south=1"))).isInstanceOf(Problem.class);
         assertThat(state("east")).isEqualTo(OriginState.UP);
         assertThat(pool.snapshot().origin("east").orElseThrow().weight()).isEqualTo(1);
     }
@@ -83,8 +83,8 @@ class PoolActionsTest {
         weights.put("west", 3);
         weights.put("east", 1);
         assertThat(PoolActions.apply(pool, null, Action.rebalance(weights)))
-                .isEqualTo(new Outcome("rebalance", null, "moving toward {west=3, east=1}"));
-        assertThat(PoolActions.poolAction(pool, "rebalance", null))
-                .isEqualTo(new Outcome("rebalance", null, "moving toward the configured weights"));
+                .isEqualTo(new Outcome("rebalance", null, "moving toward {west=3, east=1}", null));
+        assertThat(PoolActions.apply(pool, null, () -> PoolActionInput.poolAction("rebalance", null)))
+                .isEqualTo(new Outcome("rebalance", null, "moving toward the configured weights", null));
     }
 }

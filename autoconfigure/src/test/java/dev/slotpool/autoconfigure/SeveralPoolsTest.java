@@ -4,7 +4,7 @@ import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpoint;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpointAutoConfiguration;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.PoolView;
+import dev.slotpool.autoconfigure.PoolViews.PoolView;
 import dev.slotpool.autoconfigure.health.SlotPoolHealthAutoConfiguration;
 import dev.slotpool.autoconfigure.metrics.SlotPoolMetricsAutoConfiguration;
 import dev.slotpool.testsupport.StubDatabase;

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
-import static dev.slotpool.autoconfigure.endpoint.PoolViews.oneDecimal;
+import static dev.slotpool.autoconfigure.PoolViews.oneDecimal;
 
 /**
  * One pool's chart history (docs/console.md, Chart and history): the last {@link #SECONDS} seconds at one point a

@@ -1,6 +1,7 @@
 package dev.slotpool.console;
 
 import dev.slotpool.autoconfigure.PoolActions;
+import dev.slotpool.autoconfigure.PoolViews;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -18,6 +19,9 @@ public final class ConsoleRuntimeHints implements RuntimeHintsRegistrar {
                 .registerPattern(SlotPoolConsoleAutoConfiguration.ASSETS + "*");
         new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(),
                 ConsoleViews.class.getDeclaredClasses());
-        new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), PoolActions.Problem.class);
+        new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(),
+                PoolViews.class.getDeclaredClasses());
+        new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), PoolActions.Outcome.class,
+                PoolActions.Problem.class);
     }
 }

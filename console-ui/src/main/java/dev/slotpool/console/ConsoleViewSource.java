@@ -3,6 +3,7 @@ package dev.slotpool.console;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.PoolAccessPolicy;
+import dev.slotpool.autoconfigure.PoolViews;
 import dev.slotpool.console.ConsoleViews.ConsoleView;
 import dev.slotpool.console.ConsoleViews.Rates;
 
@@ -18,7 +19,7 @@ public final class ConsoleViewSource {
     private final WaitPercentiles waits;
     private final ConsoleEventLog events;
     private final LongSupplier nanoClock;
-    private final ConsoleViews.Readers readers;
+    private final PoolViews.Reader reader;
 
     private final BorrowRates rates = new BorrowRates();
 
@@ -29,18 +30,26 @@ public final class ConsoleViewSource {
         this.waits = waits;
         this.events = events;
         this.nanoClock = nanoClock;
-        this.readers = new ConsoleViews.Readers(showUrls, PoolAccessPolicy.forReaders(pool.config()));
+        this.reader = ConsoleViews.everyReader(showUrls, PoolAccessPolicy.forReaders(pool.config()));
     }
 
     /** The console's view of the pool now, as every reader may see it. */
     public ConsoleView view() {
         PoolSnapshot s = pool.snapshot();
-        return ConsoleViews.view(s, rates(s), waits, events.recent(), readers);
+        return ConsoleViews.view(s, rates(s), waits, events.recent(), reader);
     }
 
     /** An event of the log as every reader may see it. */
     ConsoleViews.EventRow forReaders(ConsoleViews.EventRow e) {
-        return ConsoleViews.forReaders(e, readers);
+        return ConsoleViews.forReaders(e, reader);
+    }
+
+    /**
+     * A reader of this pool's console: the page's data has every reader's ({@code seesHolders} false); a slot's
+     * detail and an action's answer are one request's.
+     */
+    PoolViews.Reader reader(boolean seesHolders) {
+        return seesHolders ? new PoolViews.Reader(true, reader.url(), reader.forReaders()) : reader;
     }
 
     /** The event log the page shows (the auto-configured pool's; an empty one for the others). */
@@ -48,7 +57,7 @@ public final class ConsoleViewSource {
         return events;
     }
 
-    /** The engine's snapshot, for a slot's detail. */
+    /** The engine's snapshot, for a slot's detail and the event log's known origins. */
     PoolSnapshot snapshot() {
         return pool.snapshot();
     }

@@ -3,40 +3,31 @@ package dev.slotpool.console;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
-import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
+import dev.slotpool.autoconfigure.PoolViews;
+import dev.slotpool.autoconfigure.PoolViews.PoolView;
+import dev.slotpool.autoconfigure.PoolViews.SlotView;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
-import static dev.slotpool.autoconfigure.endpoint.PoolViews.oneDecimal;
+import static dev.slotpool.autoconfigure.PoolViews.oneDecimal;
 
 /**
- * The console's view records (the page model, {@code GET {path}/snapshot} and each server-sent event), made
- * from a {@link PoolSnapshot}. These go to every reader (one stream serves them all), so they carry what any reader
- * may see (docs/console.md, Security model): no holder thread, label or borrow stack, failure and event texts without
- * client addresses or user names, URLs only when {@code show-values} is {@code always}. URLs arrive redacted from
- * the engine; no password or connection property is copied. Nothing here computes routing: rates and percentiles
- * are handed in.
+ * The console's view records (the page model, {@code GET {path}/snapshot} and each server-sent event): the pool as
+ * both front doors project it ({@link PoolViews}, one vocabulary with {@code /actuator/pool}), with what only the
+ * console adds beside it: borrow rates, wait percentiles, free slots and the event log. These go to every reader (one
+ * stream serves them all), so they are made for a reader who may not see holders (docs/console.md, Security model):
+ * no slot names its holder, failure and event texts without client addresses or user names, URLs only when
+ * {@code show-values} is {@code always}. Nothing here computes routing: rates and percentiles are handed in.
  */
 public final class ConsoleViews {
 
     /** An origin's URL where the page's data does not show it (Boot's mask). */
     static final String URL_MASKED = "******";
-
-    /**
-     * What every reader of the page's data may see.
-     *
-     * @param showUrls   whether origin URLs are shown
-     * @param forReaders a failure or event text without client addresses and user names
-     */
-    record Readers(boolean showUrls, UnaryOperator<String> forReaders) {
-
-        /** Everything as it is: for tests of the shapes only. */
-        static final Readers ALL = new Readers(true, UnaryOperator.identity());
-    }
 
     /** A {@code LEAK} event's detail in the console. */
     static final String LEAK_WITHHELD = "holder thread and borrow stack withheld (the application's log has them, "
@@ -45,48 +36,50 @@ public final class ConsoleViews {
     private ConsoleViews() {
     }
 
-    /** The whole page: the pool header, one card per origin, the event log (newest first). */
-    public record ConsoleView(Header header, List<OriginCard> origins, List<EventRow> events) {
+    /**
+     * The reader of the page's data: every reader at once, so one who may not see holders.
+     *
+     * @param showUrls whether origin URLs are shown
+     */
+    static PoolViews.Reader everyReader(boolean showUrls, UnaryOperator<String> forReaders) {
+        return new PoolViews.Reader(false, url -> showUrls || url == null ? url : URL_MASKED, forReaders);
     }
 
     /**
-     * The pool header. {@code freeSlots} are table slots no origin holds (drawn as empty cells);
-     * {@code borrowRate} is borrows per second between the last two samples; the wait percentiles are the
-     * slowest origin's, in milliseconds, or null without a MeterRegistry.
+     * The whole page: the pool ({@link PoolViews#pool}), what the console measures beside it, the event log
+     * (newest first).
      */
-    public record Header(String name, String state, int min, int max, int total, int available, int borrowed,
-                         int creating, int closing, int freeSlots, int waiting, long oldestWaitMillis, long borrows,
-                         double borrowRate, Double waitP50Millis, Double waitP99Millis, long timeouts,
-                         long connectionsOpened, long connectionsClosed, String lastCreationFailure) {
-    }
+    public record ConsoleView(PoolView pool, Live live, List<EventRow> events) {
 
-    /** One origin: its state, dimensions, routing shares, counts and one cell per slot it holds or is opening. */
-    public record OriginCard(String name, String url, String state, String stateReason, String service,
-                             String database, String instance, String host, int weight, double targetShare,
-                             double actualShare, int total, int available, int borrowed, int creating, int closing,
-                             long borrows, double borrowRate, Double waitP50Millis, Double waitP99Millis,
-                             List<SlotCell> slots) {
+        /** How the page draws a slot first (console.js draws the stream's the same way). */
+        public Cell cell(SlotView x) {
+            return ConsoleViews.cell(x);
+        }
     }
 
     /**
-     * One slot. {@code state} is the cell's class ({@code reserved, available, borrowed, closing, retiring}:
-     * retiring is borrowed and to be closed at return), {@code symbol} the letter drawn in the cell (so colour is
-     * not the only carrier), {@code label} its text, {@code title} the hover and
-     * screen-reader text. Times in milliseconds, -1 where they do not apply.
+     * What the console measures beside the snapshot. {@code freeSlots} are table slots no origin holds (drawn as
+     * empty cells); {@code borrowRate} is borrows per second between the last two samples; the wait percentiles
+     * are the slowest origin's, in milliseconds, or null without a MeterRegistry; {@code origins} each origin's
+     * own, by name.
      */
-    public record SlotCell(int index, String state, String symbol, String label, String title, long borrowCount, long ageMillis,
-                           long idleMillis, long heldMillis, String holderThread, Map<String, String> labels) {
+    public record Live(int freeSlots, double borrowRate, Double waitP50Millis, Double waitP99Millis,
+                       Map<String, OriginLive> origins) {
+    }
+
+    /** An origin's borrows per second and wait percentiles (null without a MeterRegistry). */
+    public record OriginLive(double borrowRate, Double waitP50Millis, Double waitP99Millis) {
     }
 
     /**
-     * A slot in full, for the detail dialog: the cell plus the borrow stack (leak tracing only, else null). The
-     * holder thread, labels and the stack only for a request that may act (docs/console.md, Security model), else
-     * null.
+     * A slot's cell: {@code css} its class ({@code reserved, available, held, borrowed, closing, retiring}: retiring is
+     * borrowed and to be closed at return), {@code symbol} the letter drawn in it (so colour is not the only
+     * carrier), {@code title} the hover and screen-reader text.
      */
-    public record SlotDetail(String origin, SlotCell slot, String borrowStack) {
+    public record Cell(String css, String symbol, String title) {
     }
 
-    /** One line of the event log. */
+    /** One line of the event log; {@code type} is the engine's {@link PoolEvent.Type}. */
     public record EventRow(long seq, String at, String type, String origin, String reason, String detail) {
     }
 
@@ -111,11 +104,7 @@ public final class ConsoleViews {
     }
 
     /** The event log as {@code GET {path}/events} answers it: the filters applied and the events, newest first. */
-    public record EventLog(String pool, List<String> origins, List<String> kinds, List<EventRow> events) {
-    }
-
-    /** An action's answer. */
-    public record Outcome(String action, String origin, String outcome) {
+    public record EventLog(String pool, List<String> origins, List<String> types, List<EventRow> events) {
     }
 
     /** Borrow rates per second: the pool's and each origin's. */
@@ -133,11 +122,11 @@ public final class ConsoleViews {
     }
 
     static ConsoleView view(PoolSnapshot s, Rates rates, WaitPercentiles waits, List<EventRow> events,
-                            Readers readers) {
+                            PoolViews.Reader reader) {
         Double p50 = null;
         Double p99 = null;
         int held = 0;
-        List<OriginCard> cards = new java.util.ArrayList<>(s.origins().size());
+        Map<String, OriginLive> origins = new LinkedHashMap<>();
         for (OriginSnapshot o : s.origins()) {
             Percentiles p = waits.of(s.name(), o.name());
             if (p != null) {
@@ -145,55 +134,35 @@ public final class ConsoleViews {
                 p99 = max(p99, p.p99Millis());
             }
             held += o.slots().size();
-            cards.add(origin(o, rates.of(o.name()), p, readers));
+            origins.put(o.name(), new OriginLive(oneDecimal(rates.of(o.name())), p == null ? null : p.p50Millis(),
+                    p == null ? null : p.p99Millis()));
         }
-        Header header = new Header(s.name(), s.closed() ? "CLOSED" : "OPEN", s.minSize(), s.maxSize(), s.total(),
-                s.available(), s.borrowed(), s.creating(), s.closing(), Math.max(0, s.maxSize() - held), s.waiting(),
-                s.oldestWaitMillis(), s.borrows(), oneDecimal(rates.pool()), p50, p99, s.timeouts(),
-                s.connectionsOpened(), s.connectionsClosed(),
-                s.lastCreationFailure().map(readers.forReaders()).orElse(null));
-        return new ConsoleView(header, cards, events.stream().map(e -> forReaders(e, readers)).toList());
+        Live live = new Live(Math.max(0, s.maxSize() - held), oneDecimal(rates.pool()), p50, p99, origins);
+        return new ConsoleView(PoolViews.pool(s, reader), live,
+                events.stream().map(e -> forReaders(e, reader)).toList());
     }
 
     /** An event as every reader may see it: without its holder ({@link #withoutHolder}), addresses or user names. */
-    static EventRow forReaders(EventRow e, Readers readers) {
+    static EventRow forReaders(EventRow e, PoolViews.Reader reader) {
         EventRow r = withoutHolder(e);
-        UnaryOperator<String> t = readers.forReaders();
-        return new EventRow(r.seq(), r.at(), r.type(), r.origin(), r.reason() == null ? null : t.apply(r.reason()),
-                r.detail() == null ? null : t.apply(r.detail()));
+        return new EventRow(r.seq(), r.at(), r.type(), r.origin(), reader.text(r.reason()), reader.text(r.detail()));
     }
 
     /**
      * The event without what names a holder: a {@code LEAK} event's detail names the holder's thread and its
      * borrow stack. The page's data, its stream and the log's download go to every reader, and only those who may
-     * act see a holder (docs/console.md, Security), so the console's log never shows them; the engine logs the
-     * event, holder included, at WARNING.
+     * see holders see one (docs/console.md, Security model), so the console's log never shows them; the engine
+     * logs the event, holder included, at WARNING.
      */
     static EventRow withoutHolder(EventRow e) {
         return PoolEvent.Type.LEAK.name().equals(e.type()) ? new EventRow(e.seq(), e.at(), e.type(), e.origin(),
                 e.reason(), LEAK_WITHHELD) : e;
     }
 
-    static OriginCard origin(OriginSnapshot o, double rate, Percentiles p, Readers readers) {
-        // An UP origin whose server refuses new sessions says so where the reason of its state is shown.
-        String reason = o.refusingNewSessions() ? "refusing new sessions"
-                : o.stateReason() == null ? null : readers.forReaders().apply(o.stateReason());
-        return new OriginCard(o.name(), readers.showUrls() || o.url() == null ? o.url() : URL_MASKED, o.state().name(),
-                reason, o.service(), o.database(),
-                o.instance(), o.host(), o.weight(), oneDecimal(o.targetShare()), oneDecimal(o.actualShare()), o.total(),
-                o.available(), o.borrowed(), o.creating(), o.closing(), o.borrows(), oneDecimal(rate),
-                p == null ? null : p.p50Millis(), p == null ? null : p.p99Millis(),
-                o.slots().stream().map(x -> slot(x, false)).toList());
-    }
-
-    /** A slot's cell; {@code holder}: whether it names who holds it, thread and labels (only for who may act). */
-    static SlotCell slot(SlotSnapshot x, boolean holder) {
-        String state = x.retiring() && x.state() == SlotState.BORROWED ? "retiring"
+    static Cell cell(SlotView x) {
+        String css = x.retiring() && x.state() == SlotState.BORROWED ? "retiring"
                 : x.state().name().toLowerCase(Locale.ROOT);
-        String label = "retiring".equals(state) ? "borrowed, retiring" : state;
-        String title = "slot " + x.index() + ": " + label + ", " + x.borrowCount()
-                + (x.borrowCount() == 1 ? " borrow" : " borrows");
-        String symbol = switch (state) {
+        String symbol = switch (css) {
             case "reserved" -> "R";
             case "available" -> "A";
             case "held" -> "H";
@@ -202,8 +171,9 @@ public final class ConsoleViews {
             case "retiring" -> "X";
             default -> "·";
         };
-        return new SlotCell(x.index(), state, symbol, label, title, x.borrowCount(), x.ageMillis(), x.idleMillis(),
-                x.heldMillis(), holder ? x.holderThread() : null, holder ? x.labels() : null);
+        String label = "retiring".equals(css) ? "borrowed, retiring" : css;
+        return new Cell(css, symbol, "slot " + x.index() + ": " + label + ", " + x.borrowCount()
+                + (x.borrowCount() == 1 ? " borrow" : " borrows"));
     }
 
     private static Double max(Double a, Double b) {
@@ -212,5 +182,4 @@ public final class ConsoleViews {
         }
         return b == null ? a : Math.max(a, b);
     }
-
 }

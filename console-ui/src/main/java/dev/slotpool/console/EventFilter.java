@@ -13,14 +13,14 @@ import java.util.function.Predicate;
 
 /**
  * The event log's filters, as {@code GET {path}/events} takes them (docs/console.md, Event log): {@code origin}
- * and {@code kind}, each repeated or comma-separated, any of the values matching; blank values are values not
- * given. Parsed before the log is read: an origin neither the pool nor the log knows, or a kind that is not an
+ * and {@code type}, each repeated or comma-separated, any of the values matching; blank values are values not
+ * given. Parsed before the log is read: an origin neither the pool nor the log knows, or a type that is not an
  * event type, is refused with a message naming the known ones.
  *
  * @param origins the origin names asked for, empty for every event
- * @param kinds   the event types asked for, empty for every kind
+ * @param types   the event types asked for, empty for every type
  */
-record EventFilter(List<String> origins, List<String> kinds) implements Predicate<EventRow> {
+record EventFilter(List<String> origins, List<String> types) implements Predicate<EventRow> {
 
     /**
      * The filter of a request's parameters (null when absent).
@@ -28,7 +28,7 @@ record EventFilter(List<String> origins, List<String> kinds) implements Predicat
      * @param knownOrigins the pool's origins and those the log names
      * @throws IllegalArgumentException naming the bad value and the known ones
      */
-    static EventFilter of(List<String> origins, List<String> kinds, Collection<String> knownOrigins) {
+    static EventFilter of(List<String> origins, List<String> types, Collection<String> knownOrigins) {
         List<String> o = given(origins);
         for (String name : o) {
             if (!knownOrigins.contains(name)) {
@@ -37,10 +37,10 @@ record EventFilter(List<String> origins, List<String> kinds) implements Predicat
             }
         }
         List<String> k = new ArrayList<>();
-        for (String kind : given(kinds)) {
-            String type = kind.toUpperCase(Locale.ROOT);
+        for (String given : given(types)) {
+            String type = given.toUpperCase(Locale.ROOT);
             if (Arrays.stream(PoolEvent.Type.values()).noneMatch(t -> t.name().equals(type))) {
-                throw new IllegalArgumentException("unknown kind '" + PoolActionInput.quoted(kind) + "' (kinds: "
+                throw new IllegalArgumentException("unknown type '" + PoolActionInput.quoted(given) + "' (types: "
                         + String.join(", ", Arrays.stream(PoolEvent.Type.values()).map(Enum::name).toList()) + ")");
             }
             k.add(type);
@@ -55,6 +55,6 @@ record EventFilter(List<String> origins, List<String> kinds) implements Predicat
 
     @Override
     public boolean test(EventRow e) {
-        return (origins.isEmpty() || origins.contains(e.origin())) && (kinds.isEmpty() || kinds.contains(e.type()));
+        return (origins.isEmpty() || origins.contains(e.origin())) && (types.isEmpty() || types.contains(e.type()));
     }
 }

@@ -1,6 +1,6 @@
 package dev.slotpool.console;
 
-import dev.slotpool.autoconfigure.endpoint.PoolViews;
+import dev.slotpool.autoconfigure.PoolViews;
 import dev.slotpool.console.ConsoleViews.Percentiles;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -4,12 +4,13 @@ import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
+import dev.slotpool.autoconfigure.PoolActions.Action;
+import dev.slotpool.autoconfigure.PoolActions.Outcome;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
+import dev.slotpool.autoconfigure.PoolViews;
 import dev.slotpool.console.ConsolePools.ConsolePool;
 import dev.slotpool.console.ConsoleViews.EventLog;
 import dev.slotpool.console.ConsoleViews.EventRow;
-import dev.slotpool.console.ConsoleViews.Outcome;
-import dev.slotpool.console.ConsoleViews.SlotDetail;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.ContentDisposition;
@@ -40,11 +41,13 @@ import java.util.function.Function;
 /**
  * The console at {@code slotpool.console.path}, over every pool of the application ({@link ConsolePools}: a
  * request names one with {@code pool}, else it is about the first). Thin by design: reads map a
- * {@link PoolSnapshot} to {@link ConsoleViews}; each action goes to {@link PoolActions} (as the Actuator
- * endpoint's do), so an origin action takes an origin's name or a selector such as {@code host=db3}. Bad input
- * answers 400 with a message and leaves the pool unchanged; a request that may not act ({@link ConsoleAccess}),
- * or an action without the page's token ({@link ConsoleToken}), gets 403 naming the reason, and a slot's detail
- * without its holder thread, labels and borrow stack. Who may read is the application's security chain's business
+ * {@link PoolSnapshot} to {@link PoolViews}, the Actuator endpoint's projection, with what the console adds
+ * ({@link ConsoleViews}); each button's path names its action, which goes typed to {@link PoolActions} (as the
+ * endpoint's do), so an origin action takes an origin's name or a selector such as {@code host=db3}, resolved once
+ * by the engine. Bad input answers 400 with a message and leaves the pool unchanged; a request that may not act
+ * ({@link ConsoleAccess}), or an action without the page's token ({@link ConsoleToken}), gets 403 naming the
+ * reason, and a slot's detail names its holder only for who may see holders
+ * ({@link dev.slotpool.autoconfigure.PoolAccessPolicy#maySeeHolders}). Who may read is the application's security chain's business
  * ({@link SlotPoolConsoleRequest}, docs/console.md, Security model).
  */
 @Controller
@@ -82,7 +85,7 @@ public class SlotPoolConsoleController {
         model.addAttribute("consoleTokenHeader", ConsoleToken.HEADER);
         model.addAttribute("pools", pools.several() ? pools.keys() : List.of());
         model.addAttribute("poolKey", pools.several() ? shown.key() : null);
-        model.addAttribute("eventKinds", Arrays.stream(PoolEvent.Type.values()).map(Enum::name).toList());
+        model.addAttribute("eventTypes", Arrays.stream(PoolEvent.Type.values()).map(Enum::name).toList());
         return VIEW;
     }
 
@@ -125,7 +128,7 @@ public class SlotPoolConsoleController {
     }
 
     /**
-     * The event log as a JSON download, newest first, filtered by {@code origin} and {@code kind} (each repeated
+     * The event log as a JSON download, newest first, filtered by {@code origin} and {@code type} (each repeated
      * or comma-separated; {@link EventFilter}); a bad filter answers 400. Each event as every reader may see it,
      * as in the page ({@link ConsoleViews#forReaders}).
      */
@@ -133,7 +136,7 @@ public class SlotPoolConsoleController {
     @ResponseBody
     public ResponseEntity<Object> events(@RequestParam(required = false) String pool,
                                          @RequestParam(required = false) List<String> origin,
-                                         @RequestParam(required = false) List<String> kind) {
+                                         @RequestParam(required = false) List<String> type) {
         return withPool(pool, HttpStatus.NOT_FOUND, p -> {
             List<EventRow> log = p.views().events().recent();
             Set<String> known = new LinkedHashSet<>();
@@ -141,7 +144,7 @@ public class SlotPoolConsoleController {
             log.stream().map(EventRow::origin).filter(Objects::nonNull).forEach(known::add);
             EventFilter filter;
             try {
-                filter = EventFilter.of(origin, kind, known);
+                filter = EventFilter.of(origin, type, known);
             } catch (IllegalArgumentException e) {
                 return problem(HttpStatus.BAD_REQUEST, e.getMessage());
             }
@@ -149,7 +152,7 @@ public class SlotPoolConsoleController {
             return ResponseEntity.ok()
                     .header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment()
                             .filename("slotpool-events-" + p.key() + ".json", StandardCharsets.UTF_8).build().toString())
-                    .body(new EventLog(p.key(), filter.origins(), filter.kinds(), rows));
+                    .body(new EventLog(p.key(), filter.origins(), filter.types(), rows));
         });
     }
 
@@ -159,11 +162,10 @@ public class SlotPoolConsoleController {
                                        @RequestParam(required = false) String pool, HttpServletRequest request) {
         return withPool(pool, HttpStatus.NOT_FOUND, p -> {
             PoolSnapshot s = p.views().snapshot();
-            boolean holder = ConsoleAccess.mayAct(settings, request);
+            PoolViews.Reader reader = p.views().reader(ConsoleAccess.maySeeHolders(settings, request));
             return s.origin(origin)
                     .flatMap(o -> o.slots().stream().filter(x -> x.index() == index).findFirst())
-                    .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(new SlotDetail(origin,
-                            ConsoleViews.slot(x, holder), holder ? x.borrowStack() : null)))
+                    .<ResponseEntity<Object>>map(x -> ResponseEntity.ok(PoolViews.slotDetail(x, reader)))
                     .orElseGet(() -> problem(HttpStatus.NOT_FOUND, s.origin(origin).isEmpty()
                             ? PoolActionInput.unknownOrigin(origin, s)
                             : "origin '" + origin + "' holds no connection in slot " + index));
@@ -180,8 +182,8 @@ public class SlotPoolConsoleController {
     @ResponseBody
     public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights,
                                             @RequestParam(required = false) String pool, HttpServletRequest request) {
-        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.poolAction(p.pool(), "rebalance", blankToNull(weights)))));
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
+                PoolActions.apply(p.pool(), null, () -> PoolActionInput.rebalance(blankToNull(weights))))));
     }
 
     /**
@@ -193,8 +195,8 @@ public class SlotPoolConsoleController {
     @ResponseBody
     public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout,
                                         @RequestParam(required = false) String pool, HttpServletRequest request) {
-        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.originAction(p.pool(), origin, "drain", blankToNull(timeout)))));
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
+                PoolActions.apply(p.pool(), origin, () -> Action.drain(PoolActionInput.drainTimeout(blankToNull(timeout)))))));
     }
 
     @PostMapping(path = "/origins/{origin}/down", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -202,7 +204,7 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> down(@PathVariable String origin, @RequestParam(required = false) String pool,
                                        HttpServletRequest request) {
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.originAction(p.pool(), origin, "down", null))));
+                p -> answer(p, request, PoolActions.apply(p.pool(), origin, Action.down()))));
     }
 
     @PostMapping(path = "/origins/{origin}/up", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -210,7 +212,7 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> up(@PathVariable String origin, @RequestParam(required = false) String pool,
                                      HttpServletRequest request) {
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(PoolActions.originAction(p.pool(), origin, "up", null))));
+                p -> answer(p, request, PoolActions.apply(p.pool(), origin, Action.up()))));
     }
 
     /**
@@ -223,12 +225,16 @@ public class SlotPoolConsoleController {
                 + PoolActionInput.quoted(key) + "' (known pools: " + String.join(", ", pools.keys()) + ")"));
     }
 
-    /** An action's answer: the outcome (its text led by the selector it acted on), or the refusal. */
-    private static ResponseEntity<Object> answer(PoolActions.Result result) {
-        if (result instanceof PoolActions.Outcome o) {
-            return ResponseEntity.ok(new Outcome(o.action(), o.origin(),
-                    o.origin() == null ? o.outcome() : o.origin() + ": " + o.outcome()));
+    /** An action's answer, as the endpoint's: the outcome with the pool's view after it, or the refusal. */
+    private ResponseEntity<Object> answer(ConsolePool pool, HttpServletRequest request, PoolActions.Result result) {
+        if (result instanceof Outcome o) {
+            return ResponseEntity.ok(o.showing(PoolViews.pool(pool.views().snapshot(),
+                    pool.views().reader(ConsoleAccess.maySeeHolders(settings, request)))));
         }
+        return answer(result);
+    }
+
+    private static ResponseEntity<Object> answer(PoolActions.Result result) {
         Problem p = (Problem) result;
         return ResponseEntity.status(p.status()).contentType(MediaType.APPLICATION_JSON).body(p);
     }

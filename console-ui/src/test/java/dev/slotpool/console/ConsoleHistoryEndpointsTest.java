@@ -105,20 +105,20 @@ class ConsoleHistoryEndpointsTest {
                     .andExpect(jsonPath("$.origins.length()").value(0))
                     .andExpect(jsonPath("$.events[?(@.type == 'CREATED')]").isNotEmpty())
                     .andExpect(jsonPath("$.events[?(@.type == 'ORIGIN_STATE')]").isNotEmpty());
-            mvc.perform(get("/slotpool/events").param("origin", "east").param("kind", "CREATED"))
+            mvc.perform(get("/slotpool/events").param("origin", "east").param("type", "CREATED"))
                     .andExpect(status().isOk())
                     .andExpect(jsonPath("$.origins[0]").value("east"))
-                    .andExpect(jsonPath("$.kinds[0]").value("CREATED"))
+                    .andExpect(jsonPath("$.types[0]").value("CREATED"))
                     .andExpect(jsonPath("$.events").isNotEmpty())
                     .andExpect(jsonPath("$.events[*].origin", everyItem(is("east"))))
                     .andExpect(jsonPath("$.events[*].type", everyItem(is("CREATED"))));
-            // Repeated or comma-separated, any case for a kind; blank values are values not given.
-            mvc.perform(get("/slotpool/events").param("origin", "west,east").param("kind", "origin_state", " "))
+            // Repeated or comma-separated, any case for a type; blank values are values not given.
+            mvc.perform(get("/slotpool/events").param("origin", "west,east").param("type", "origin_state", " "))
                     .andExpect(status().isOk())
-                    .andExpect(jsonPath("$.kinds.length()").value(1))
+                    .andExpect(jsonPath("$.types.length()").value(1))
                     .andExpect(jsonPath("$.events.length()").value(1))
                     .andExpect(jsonPath("$.events[0].origin").value("west"));
-            mvc.perform(get("/slotpool/events").param("origin", "east").param("kind", "CLOSED,CREATED"))
+            mvc.perform(get("/slotpool/events").param("origin", "east").param("type", "CLOSED,CREATED"))
                     .andExpect(status().isOk())
                     .andExpect(jsonPath("$.events[*].type", everyItem(oneOf("CLOSED", "CREATED"))));
         });
@@ -133,10 +133,10 @@ class ConsoleHistoryEndpointsTest {
                     .andExpect(jsonPath("$.status").value(400))
                     .andExpect(jsonPath("$.message").value(containsString(
                             "unknown origin 'south' (known origins: east, west, north")));
-            mvc.perform(get("/slotpool/events").param("kind", "CREATED,EXPLODED")).andExpect(status().isBadRequest())
-                    .andExpect(jsonPath("$.message").value("unknown kind 'EXPLODED' (kinds: CREATED, CREATION_FAILED, "
+            mvc.perform(get("/slotpool/events").param("type", "CREATED,EXPLODED")).andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.message").value("unknown type 'EXPLODED' (types: CREATED, CREATION_FAILED, "
                             + "CLOSED, TIMEOUT, LEAK, ORIGIN_STATE, REBALANCE)"));
-            mvc.perform(get("/slotpool/events").param("kind", "x".repeat(500))).andExpect(status().isBadRequest())
+            mvc.perform(get("/slotpool/events").param("type", "x".repeat(500))).andExpect(status().isBadRequest())
                     .andExpect(jsonPath("$.message").value(containsString("(500 characters)")));
             mvc.perform(get("/slotpool/events").param("pool", "nope")).andExpect(status().isNotFound())
                     .andExpect(jsonPath("$.message").value(containsString("unknown pool 'nope'")));
@@ -156,7 +156,7 @@ class ConsoleHistoryEndpointsTest {
                         .getContentAsString();
                 assertThat(body).as(read).contains("LEAK").doesNotContain("worker-7").doesNotContain("Orders.java");
             }
-            mvc.perform(get("/slotpool/events").param("kind", "LEAK"))
+            mvc.perform(get("/slotpool/events").param("type", "LEAK"))
                     .andExpect(jsonPath("$.events[0].detail").value(ConsoleViews.LEAK_WITHHELD));
         });
     }

@@ -96,7 +96,7 @@ class ConsoleSecurityTest {
                         .findFirst().orElseThrow();
                 mvc.perform(get(slot).with(user("viewer").roles("VIEWER"))).andExpect(status().isForbidden());
                 mvc.perform(get(slot).with(user("admin").roles("ADMIN"))).andExpect(status().isOk())
-                        .andExpect(jsonPath("$.slot.holderThread").value(Thread.currentThread().getName()));
+                        .andExpect(jsonPath("$.holder.thread").value(Thread.currentThread().getName()));
             }
         });
     }
@@ -113,17 +113,17 @@ class ConsoleSecurityTest {
                     "east", null, "connection held by thread 'worker-7' for 61000 ms; left with its holder",
                     java.time.Instant.now()));
             MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
-            for (String read : new String[] {"/slotpool/history", "/slotpool/events", "/slotpool/events?kind=LEAK"}) {
+            for (String read : new String[] {"/slotpool/history", "/slotpool/events", "/slotpool/events?type=LEAK"}) {
                 mvc.perform(get(read)).andExpect(status().isFound()).andExpect(redirectedUrl("/login"));
                 mvc.perform(get(read).with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
             }
-            mvc.perform(get("/slotpool/events").param("kind", "LEAK").with(user("viewer").roles("VIEWER")))
+            mvc.perform(get("/slotpool/events").param("type", "LEAK").with(user("viewer").roles("VIEWER")))
                     .andExpect(jsonPath("$.events[0].detail").value(ConsoleViews.LEAK_WITHHELD));
-            mvc.perform(get("/slotpool/events").param("kind", "LEAK").with(user("admin").roles("ADMIN")))
+            mvc.perform(get("/slotpool/events").param("type", "LEAK").with(user("admin").roles("ADMIN")))
                     .andExpect(jsonPath("$.events[0].detail").value(ConsoleViews.LEAK_WITHHELD));
-            mvc.perform(get("/slotpool/events").param("kind", "NOPE").with(user("viewer").roles("VIEWER")))
+            mvc.perform(get("/slotpool/events").param("type", "NOPE").with(user("viewer").roles("VIEWER")))
                     .andExpect(status().isBadRequest())
-                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.startsWith("unknown kind 'NOPE'")));
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.startsWith("unknown type 'NOPE'")));
         });
     }
 

@@ -56,7 +56,7 @@ class ConsoleSeveralPoolsTest {
                     assertThat(second).contains("data-origin=\"ledger\"", "<span class=\"pool-name\">billing</span>")
                             .doesNotContain("data-origin=\"east\"");
                     mvc.perform(get("/slotpool/snapshot").param("pool", "billing")).andExpect(status().isOk())
-                            .andExpect(jsonPath("$.header.name").value("billing"));
+                            .andExpect(jsonPath("$.pool.name").value("billing"));
                     mvc.perform(get("/slotpool/snapshot").param("pool", "south")).andExpect(status().isNotFound())
                             .andExpect(jsonPath("$.message").value("unknown pool 'south' (known pools: orders, billing)"));
                     mvc.perform(get("/slotpool").param("pool", "south")).andExpect(status().isNotFound());

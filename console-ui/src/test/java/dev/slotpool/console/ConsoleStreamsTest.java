@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The bound on open streams, and the shared thread's life. */
 class ConsoleStreamsTest {
 
-    private static final ConsoleView EMPTY = new ConsoleView(null, List.of(), List.of());
+    private static final ConsoleView EMPTY = new ConsoleView(null, null, List.of());
 
     @Test
     void refusesStreamsBeyondTheLimitAndClosesTheRest() {

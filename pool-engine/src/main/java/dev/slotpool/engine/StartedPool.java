@@ -4,7 +4,7 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPool;
 import dev.slotpool.pool.ConnectionPool;
-import dev.slotpool.pool.OriginOperations;
+import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.pool.Suspension;
 
 import java.sql.Connection;

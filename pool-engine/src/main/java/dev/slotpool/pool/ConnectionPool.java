@@ -6,6 +6,24 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closer;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Connector;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.SessionSetup;
+import dev.slotpool.pool.ground.UserCode;
+import dev.slotpool.pool.origin.DetectionRounds;
+import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.Origins;
+import dev.slotpool.pool.origin.PacedDrains;
+import dev.slotpool.pool.origin.Placement;
+import dev.slotpool.pool.origin.Probes;
+import dev.slotpool.pool.origin.Rebalancer;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -76,18 +94,25 @@ public final class ConnectionPool {
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
         this.drains = new PacedDrains(origins, table, closing::closeReserved,
                 (e, stamp) -> closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP));
-        this.operations = new OriginOperations(config, origins, table, capacity, closing, drains, events,
-                wakeCreators, wakeHousekeeper);
-        Connector connector = new Connector(config.credentialsProvider(), userCode);
-        SessionSetup setup = new SessionSetup(config);
-        this.detector = new FailureDetector(config, origins, table, capacity, closing, operations, events, connector,
-                setup, this::meanHoldNanos, wakeCreators, wakeHousekeeper, closed);
+        this.operations = new OriginOperations(config, origins, table, closing, drains,
+                new Rebalancer(origins, table, config, capacity, closing, events, wakeCreators), events, wakeCreators,
+                wakeHousekeeper);
+        Connector connector = new Connector(config.credentialsProvider(), userCode, new SessionSetup(config));
+        HoldTime holdTime = new HoldTime();
+        Probes probes = new Probes(config, origins, table, capacity, closing, operations, connector, holdTime,
+                wakeCreators, closed);
+        this.detector = new FailureDetector(config, origins, table, operations, events, probes, wakeCreators,
+                wakeHousekeeper);
         Validation validation = new Validation(config, detector::validationFailed);
-        this.returns = new Returns(config, table, closing, detector, events, userCode, this::sampleHold, closed);
-        this.creator = new Creator(config, origins, table, capacity, closing, drains, operations, detector, events,
-                connector, setup, returns, closed);
-        this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations, detector,
-                validation, events, wakeCreators, closed);
+        this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, closed);
+        Placement placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
+        Opening opening = new Opening(config, origins, table, capacity, closing, operations, detector, placement,
+                events, connector, returns, closed);
+        this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
+                closed);
+        this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations,
+                new DetectionRounds(config, origins, table, closing, detector, probes), validation, events,
+                wakeCreators, closed);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
         this.borrows = new Borrows(config, table, origins, closing, validation, detector, events, userCode,
@@ -113,14 +138,6 @@ public final class ConnectionPool {
 
     private void wakeHousekeeper() {
         housekeeper.wake();
-    }
-
-    private long meanHoldNanos() {
-        return creator.meanHoldNanos();
-    }
-
-    private void sampleHold(long nanos) {
-        creator.sampleHold(nanos);
     }
 
     private boolean isShutdown() {

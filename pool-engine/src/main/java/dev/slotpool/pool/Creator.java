@@ -1,17 +1,22 @@
 package dev.slotpool.pool;
 
-import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
-import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
-import dev.slotpool.jdbc.ConnectionDefaults;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.PacedDrains;
+import dev.slotpool.pool.origin.Placement;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.Slot;
 import dev.slotpool.table.SlotTable;
 
-import java.sql.Connection;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
@@ -36,18 +41,10 @@ final class Creator {
     private final Ticker ticker;
     private final int minSize;
     private final int initialSize;
-    private final Origins origins;
     private final SlotTable<PooledConnection> table;
     private final Capacity capacity;
-    private final Closing closing;
     private final PacedDrains drains;
-    private final OriginOperations operations;
     private final FailureDetector detector;
-    private final Events events;
-    private final Connector connector;
-    /** Prepares new connections (the failure detector's probes use the same). */
-    private final SessionSetup setup;
-    private final PooledConnection.ReturnPath returnPath;
     private final BooleanSupplier shutdown;
     private final PoolThreads poolThreads;
     private final Thread[] threads;
@@ -55,40 +52,30 @@ final class Creator {
     private volatile boolean initialFillDone;
     /** Held by the creator deciding an early drain close ({@link #closeDrainingForWaiters}). */
     private final AtomicBoolean decidingEarlyClose = new AtomicBoolean();
-    /** The pool's borrow-to-return time, for the elision rule; written racily by many threads: racy but benign
-     * (a lost sample). The connect time is the {@link Placement}'s. */
-    private final MovingMean holdTime = new MovingMean();
+    /** The pool's borrow-to-return time, for the elision rule. The connect time is the {@link Placement}'s. */
+    private final HoldTime holdTime;
     private final Placement placement;
-    private final long maxLifetimeNanos;
+    private final Opening opening;
     private final long idleParkNanos;
-    private final int statementCacheSize;
 
-    Creator(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-            PacedDrains drains, OriginOperations operations, FailureDetector detector, Events events,
-            Connector connector, SessionSetup setup, PooledConnection.ReturnPath returnPath, BooleanSupplier shutdown) {
+    Creator(PoolConfig config, SlotTable<PooledConnection> table, Capacity capacity,
+            PacedDrains drains, FailureDetector detector, Placement placement, Opening opening, HoldTime holdTime,
+            BooleanSupplier shutdown) {
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
         this.initialSize = config.initialSize();
-        this.origins = origins;
         this.table = table;
         this.capacity = capacity;
-        this.closing = closing;
         this.drains = drains;
-        this.operations = operations;
         this.detector = detector;
-        this.events = events;
-        this.connector = connector;
-        this.setup = setup;
-        this.returnPath = returnPath;
+        this.holdTime = holdTime;
+        this.placement = placement;
+        this.opening = opening;
         this.shutdown = shutdown;
         this.poolThreads = new PoolThreads(config);
         this.threads = new Thread[config.creatorThreads()];
-        long lifetime = config.maxLifetime().toNanos();
-        this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
         this.idleParkNanos = config.housekeepingPeriod().toNanos();
-        this.statementCacheSize = config.statementCacheSize();
-        this.placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
     }
 
     void start() {
@@ -126,25 +113,13 @@ final class Creator {
      * connect on attempt threads and close through the {@link Closer}, so nothing in a driver holds them. */
     void join(long deadline) {
         for (Thread t : threads) {
-            try {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!PoolThreads.joinUntil(t, deadline)) {
                 return;
             }
             if (t.isAlive()) {
                 t.interrupt();
             }
         }
-    }
-
-    /** The pool's mean borrow-to-return time (0 before the first sample). */
-    long meanHoldNanos() {
-        return holdTime.nanos();
-    }
-
-    void sampleHold(long nanos) {
-        holdTime.sample(nanos);
     }
 
     /**
@@ -170,7 +145,7 @@ final class Creator {
                 failedInARow = 0;
             } catch (Throwable e) {
                 failedInARow++;
-                long backoff = detector.backoffNanos(failedInARow);
+                long backoff = poolThreads.backoffNanos(failedInARow);
                 System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
                         : System.Logger.Level.DEBUG, "[" + poolName + "] creator failed (" + failedInARow
                         + " in a row), next try in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms", e);
@@ -230,7 +205,7 @@ final class Creator {
             return false;
         }
         if (!o.isUp()) {
-            unclaim(o);
+            opening.unclaim(o);
             return false;
         }
         // Any creation while replacements are owed is one: a retirement that dropped the pool below minSize is
@@ -266,15 +241,9 @@ final class Creator {
         }
     }
 
-    /** Undoes a claim whose attempt opened nothing that stays; a drained origin may now be empty. */
-    private void unclaim(Origin o) {
-        capacity.unclaim(o);
-        operations.finishDrain(o);
-    }
-
     /** Whether returns will serve the waiters before a new connection could (see class comment). */
     private boolean elide(int waiting, int creating) {
-        long hold = holdTime.nanos();
+        long hold = holdTime.meanNanos();
         long create = placement.meanConnectNanos();
         int borrowed = table.count(SlotState.BORROWED);
         if (hold > 0 && create > 0 && borrowed > 0) {
@@ -283,8 +252,6 @@ final class Creator {
         }
         return creating > 0;
     }
-
-
 
     /**
      * Opens one connection on a {@link ConnectAttempt} and waits for it at most silenceTimeout; an attempt still
@@ -295,17 +262,17 @@ final class Creator {
     private void create(Origin o) {
         Slot<PooledConnection> slot = table.reserve();
         if (slot == null) {
-            unclaim(o);
+            opening.unclaim(o);
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt attempt = ConnectAttempt.list(o.attempts, start, false, detector.unansweredAfterNanos(o),
-                () -> open(o, slot, start), this::signal);
+        ConnectAttempt attempt = ConnectAttempt.list(o.health.attempts(), start, false, detector.unansweredAfterNanos(o),
+                () -> opening.open(o, slot, start), this::signal);
         if (!placement.mayStart(o, attempt)) {
             // Another creator or a probe got there first: this one plans again (and waits for that attempt).
             attempt.unlist();
             table.cancel(slot);
-            unclaim(o);
+            opening.unclaim(o);
             return;
         }
         try {
@@ -313,81 +280,10 @@ final class Creator {
         } catch (Throwable e) {
             // No thread, so no attempt: the slot and the room go back, and run() backs off.
             table.cancel(slot);
-            unclaim(o);
+            opening.unclaim(o);
             throw e;
         }
         attempt.await(detector.silenceNanos(), () -> stopped);
-    }
-
-    /**
-     * Runs on the attempt's thread: connect, then publish, or close what cannot be lent. The connect and its
-     * preparation (driver code, the credentials provider, the origin query) survive anything thrown ({@code Error}s
-     * included) and release what was claimed for them. What follows only counts and moves the slot, and calls no
-     * driver or user code that could throw (listeners go through {@link Events}): from the count of the opened
-     * connection on, it is published or closed through its slot, never cancelled or counted again (S2, S3).
-     */
-    private void open(Origin o, Slot<PooledConnection> slot, long start) {
-        Connection c = null;
-        PooledConnection e;
-        long now;
-        try {
-            c = connector.connect(o);
-            setup.apply(c);
-            Origin landed = o.discovers() ? origins.landed(o, c) : o;
-            ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
-            now = ticker.nanoTime();
-            e = new PooledConnection(returnPath, landed, slot, c, defaults, statementCacheSize, now, now + lifetime());
-        } catch (Throwable ex) {
-            if (c != null) {
-                closeQuietly(c);
-                capacity.countOpenedAndClosed();
-            }
-            table.cancel(slot);
-            unclaim(o);
-            detector.connectFailed(o, Secrets.sanitize(ex, o.config, "could not connect"), ticker.nanoTime());
-            return;
-        }
-        Origin landed = e.origin;
-        placement.sampleConnect(now - start);
-        o.createTime.sample(now - start);
-        capacity.countOpened();
-        detector.connected(o);
-        capacity.landed(o, landed);
-        if (landed != o) {
-            operations.landedOnDetectedDown(landed);
-        }
-        if (!o.isUp() || !landed.isUp() || landed.forgotten || shutdown.getAsBoolean()) {
-            // The origin was drained or the pool closed while we were connecting, or the URL landed on a
-            // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
-            // group off, so a group whose URL keeps choosing it does not spin.
-            if (landed != o && o.isUp() && !shutdown.getAsBoolean()) {
-                detector.landedOnOriginNotUp(o, landed, now);
-            }
-            table.publishHeld(slot, e);
-            capacity.doneCreating(o);
-            closing.closeOwned(e, CloseReason.ORIGIN_NOT_UP, false);
-            return;
-        }
-        if (landed != o) {
-            detector.landedOnOriginUp(o);
-        }
-        // Published before the creating counts drop, so a snapshot never misses the connection in between.
-        table.publish(slot, e);
-        capacity.doneCreating(o);
-        events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
-        if (shutdown.getAsBoolean()) {
-            // close() may have swept the table before this publish (it sets the flag, then sweeps; this
-            // publishes, then reads the flag: one of the two sees the other).
-            closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
-        }
-    }
-
-    /** maxLifetime minus up to 2.5 % so connections made together do not all retire together. */
-    private long lifetime() {
-        if (maxLifetimeNanos == OriginStatus.NEVER) {
-            return OriginStatus.NEVER;
-        }
-        return maxLifetimeNanos - ThreadLocalRandom.current().nextLong(maxLifetimeNanos / 40 + 1);
     }
 
     /** How long to sleep when there is nothing to create: until the next back-off ends, a connect under way
@@ -397,28 +293,7 @@ final class Creator {
         if (table.waiting() > 0) {
             park = Math.min(park, TimeUnit.MILLISECONDS.toNanos(5));
         }
-        long slow = placement.slowNanos();
-        for (Origin o : origins.configured()) {
-            long until = o.nextAttemptAt - now;
-            if (until > 0 && (o.isUp() || o.status().detected())) {
-                park = Math.min(park, until);
-            }
-            for (ConnectAttempt a : o.attempts) {
-                // A connect waited for may turn slow: look again then (its end wakes this thread sooner).
-                long slowIn = a.startedAt + slow - now;
-                if (slowIn > 0) {
-                    park = Math.min(park, slowIn);
-                }
-            }
-        }
+        park = Math.min(park, placement.untilChange(now));
         return Math.max(park, TimeUnit.MICROSECONDS.toNanos(100));
-    }
-
-    private static void closeQuietly(Connection c) {
-        try {
-            c.close();
-        } catch (Throwable ignored) {
-            // Closing a connection we are giving up on; nothing else to do.
-        }
     }
 }

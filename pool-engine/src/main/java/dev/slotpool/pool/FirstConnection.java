@@ -2,6 +2,8 @@ package dev.slotpool.pool;
 
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolInitializationException;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.Parking;
 
 import java.sql.SQLException;
@@ -51,7 +53,7 @@ final class FirstConnection {
      * failed. */
     private static boolean anyOriginAnswered(Origins origins) {
         for (Origin o : origins.configured()) {
-            if (o.createTime.nanos() > 0) {
+            if (o.health.meanConnectNanos() > 0) {
                 return true;
             }
         }
@@ -60,7 +62,7 @@ final class FirstConnection {
 
     private static boolean everyOriginFailed(Origins origins) {
         for (Origin o : origins.configured()) {
-            if (o.weight > 0 && o.connectFailures.get() == 0) {
+            if (o.weight > 0 && o.health.connectFailures() == 0) {
                 return false;
             }
         }
@@ -75,11 +77,11 @@ final class FirstConnection {
                 .append(" ms; a negative value starts the pool without waiting):");
         SQLException newest = null;
         for (Origin o : origins.configured()) {
-            SQLException last = o.lastFailure;
+            SQLException last = o.health.lastFailure();
             String why = last != null ? last.getMessage()
                     : o.weight == 0 ? "not tried (weight 0)" : "no attempt ended yet";
             failures.put(o.name, why);
-            m.append("\n    origin ").append(Origins.describe(o.config)).append(": ").append(why);
+            m.append("\n    origin ").append(Origin.describe(o.config)).append(": ").append(why);
             if (last != null) {
                 newest = last;
             }

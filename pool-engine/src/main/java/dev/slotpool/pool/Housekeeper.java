@@ -4,6 +4,17 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.origin.DetectionRounds;
+import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.Origins;
+import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -32,7 +43,7 @@ final class Housekeeper {
     private final Closing closing;
     private final PacedDrains drains;
     private final OriginOperations operations;
-    private final FailureDetector detector;
+    private final DetectionRounds detection;
     /** Null when keepaliveInterval is 0. */
     private final Keepalive keepalive;
     private final Runnable wakeCreators;
@@ -49,7 +60,7 @@ final class Housekeeper {
     private volatile boolean stopped;
 
     Housekeeper(PoolConfig c, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                PacedDrains drains, OriginOperations operations, FailureDetector detector, Validation validation,
+                PacedDrains drains, OriginOperations operations, DetectionRounds detection, Validation validation,
                 Events events, Runnable wakeCreators, BooleanSupplier shutdown) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
@@ -61,7 +72,7 @@ final class Housekeeper {
         this.closing = closing;
         this.drains = drains;
         this.operations = operations;
-        this.detector = detector;
+        this.detection = detection;
         this.wakeCreators = wakeCreators;
         this.shutdown = shutdown;
         this.periodNanos = c.housekeepingPeriod().toNanos();
@@ -137,21 +148,21 @@ final class Housekeeper {
                 if (now - dueAt >= 0) {
                     operations.dueWork(now);
                 }
-                detector.check(now);
+                detection.check(now);
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
                     next += periodNanos;
                     pass();
                     continue;
                 }
-                dueAt = Math.min(drains.nextDue(now), detector.nextDue(now));
+                dueAt = Math.min(drains.nextDue(now), detection.nextDue(now));
                 failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
                 failedInARow++;
                 System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
                         : System.Logger.Level.DEBUG, "[" + poolName + "] housekeeping failed", e);
-                Parking.park(this, detector.backoffNanos(failedInARow));
+                Parking.park(this, threads.backoffNanos(failedInARow));
             }
         }
     }

@@ -2,6 +2,9 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 

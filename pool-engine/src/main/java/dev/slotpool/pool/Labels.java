@@ -3,11 +3,11 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.UserCode;
 import dev.slotpool.table.Slot;
 import dev.slotpool.table.SlotTable;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -78,11 +78,5 @@ final class Labels {
     private static void retireAndClose(ProxyConnection proxy) throws SQLException {
         ((PooledConnection) proxy.lease()).retire(CloseReason.LABELING_FAILED);
         proxy.close();
-    }
-
-    static String stackText(Throwable t) {
-        StringWriter w = new StringWriter();
-        t.printStackTrace(new PrintWriter(w));
-        return w.toString();
     }
 }

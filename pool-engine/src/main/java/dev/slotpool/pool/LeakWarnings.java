@@ -1,6 +1,9 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolEvent;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.StackTexts;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +48,6 @@ final class LeakWarnings {
         events.emit(PoolEvent.Type.LEAK, e.origin.name, null, "connection held by thread '"
                 + (holder == null ? "?" : holder.getName()) + "' for " + TimeUnit.NANOSECONDS.toMillis(held)
                 + " ms, longer than leakDetectionThreshold (" + TimeUnit.NANOSECONDS.toMillis(thresholdNanos)
-                + " ms); left with its holder" + (stack == null ? "" : "; borrowed at:\n" + Labels.stackText(stack)));
+                + " ms); left with its holder" + (stack == null ? "" : "; borrowed at:\n" + StackTexts.of(stack)));
     }
 }

@@ -5,11 +5,16 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.UserCode;
+import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.table.SlotTable;
 
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongConsumer;
 
 /**
  * The return path (docs/architecture.md, "Return and hand-off"), given to each {@link PooledConnection}: the
@@ -28,11 +33,11 @@ final class Returns implements PooledConnection.ReturnPath {
     private final FailureDetector detector;
     private final Events events;
     /** Feeds the creators' hold-time estimate. */
-    private final LongConsumer sampleHold;
+    private final HoldTime holdTime;
     private final BooleanSupplier shutdown;
 
     Returns(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, FailureDetector detector,
-            Events events, UserCode userCode, LongConsumer sampleHold, BooleanSupplier shutdown) {
+            Events events, UserCode userCode, HoldTime holdTime, BooleanSupplier shutdown) {
         this.ticker = config.ticker();
         this.exceptionOverride = userCode.guarded(config.exceptionOverride());
         this.latencyAware = config.balancing() == Balancing.LATENCY;
@@ -40,7 +45,7 @@ final class Returns implements PooledConnection.ReturnPath {
         this.closing = closing;
         this.detector = detector;
         this.events = events;
-        this.sampleHold = sampleHold;
+        this.holdTime = holdTime;
         this.shutdown = shutdown;
     }
 
@@ -69,9 +74,9 @@ final class Returns implements PooledConnection.ReturnPath {
         // Every 16th return per connection, starting with the first, feeds the creator's hold-time estimate:
         // early enough for a fresh pool, rare enough not to make every return write a shared field.
         if ((e.borrowCount & 15) == 1) {
-            sampleHold.accept(held);
+            holdTime.sample(held);
             if (latencyAware) {
-                e.origin.sampleHold(held);
+                e.origin.load.sampleHold(held);
             }
         }
         CloseReason reason = shutdown.getAsBoolean() ? CloseReason.POOL_CLOSED : e.closeReason(now);

@@ -3,6 +3,13 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
+import dev.slotpool.pool.ground.Closer;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.origin.Origins;
+import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -83,7 +90,7 @@ final class Shutdown {
     private void endAttempts(long deadline) {
         List<ConnectAttempt> running = new ArrayList<>();
         for (Origin o : origins.configured()) {
-            running.addAll(o.attempts); // no new ones: the creators and the housekeeper have ended
+            running.addAll(o.health.attempts()); // no new ones: the creators and the housekeeper have ended
         }
         try {
             for (ConnectAttempt a : running) {

@@ -9,6 +9,13 @@ import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.StatementCache;
 import dev.slotpool.jdbc.StatementCacheTotals;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.StackTexts;
+import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.SlotTable;
 
 import java.util.ArrayList;
@@ -87,7 +94,7 @@ final class Snapshots {
     /** One pass; with {@code slots}, every live slot's snapshot too. */
     private PoolSnapshot takeOnce(boolean slots) {
         long now = ticker.nanoTime();
-        Origin[] known = origins.all();
+        Origin[] known = origins.lending();
         Map<Origin, Counts> byOrigin = new IdentityHashMap<>();
         for (Origin o : known) {
             byOrigin.put(o, new Counts());
@@ -116,8 +123,8 @@ final class Snapshots {
         for (Origin o : known) {
             Counts c = byOrigin.get(o);
             int creating = creatingByOrigin.get(o);
-            long borrows = o.retiredBorrows.get() + c.borrows;
-            retired += o.retiredBorrows.get();
+            long borrows = o.closedConnectionBorrows.get() + c.borrows;
+            retired += o.closedConnectionBorrows.get();
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
@@ -140,7 +147,7 @@ final class Snapshots {
         return new SlotSnapshot(index, state, borrowed && e.retireAtReturn, e.borrowCount, millis(now - e.createdAt),
                 state == SlotState.AVAILABLE || state == SlotState.HELD ? millis(now - e.returnedAt) : -1,
                 borrowed ? millis(now - e.borrowedAt) : -1, holder == null ? null : holder.getName(), e.labels(),
-                stack == null ? null : Labels.stackText(stack));
+                stack == null ? null : StackTexts.of(stack));
     }
 
     private static long millis(long nanos) {
@@ -190,8 +197,8 @@ final class Snapshots {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
-            int failures = Math.max(o.connectFailures.get(), o.brokenInARow.get());
-            StatementCacheTotals retired = o.retiredStatements;
+            int failures = Math.max(o.health.connectFailures(), o.health.brokenInARow());
+            StatementCacheTotals retired = o.closedConnectionStatements;
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
                     cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,

@@ -1,6 +1,8 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.origin.OriginOperations;
 
 import java.time.Duration;
 import java.util.ArrayList;

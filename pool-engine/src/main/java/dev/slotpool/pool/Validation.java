@@ -1,6 +1,8 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolConfig;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
 
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;

@@ -1,6 +1,7 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolEvent;
+import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -101,7 +102,7 @@ class NewConnectionSetupTest {
                 .satisfies(e -> assertThat(e.detail()).contains("connectionInitSql failed")
                         .doesNotContain("s3cret-pw"));
         Origin o = pool.origins.configured()[0];
-        assertThat(o.connectFailures.get()).as("the run ended with the replacement").isZero();
+        assertThat(o.health.connectFailures()).as("the run ended with the replacement").isZero();
     }
 
     @Test

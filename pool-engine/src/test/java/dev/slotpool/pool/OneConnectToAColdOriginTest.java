@@ -1,5 +1,6 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class OneConnectToAColdOriginTest {
             db.down(true);
             long failed = db.failedConnects();
             pool.operations.markUp("default");
-            Pools.await(pool, s -> db.failedConnects() > failed && o.attempts.isEmpty() && o.createTime.nanos() == 0,
+            Pools.await(pool, s -> db.failedConnects() > failed && o.health.attempts().isEmpty() && o.health.meanConnectNanos() == 0,
                     "a failed refill");
             db.down(false);
             db.hangConnects(true);

@@ -1,6 +1,7 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.OriginState;
+import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class OneProbeAtATimeTest {
                 .downAfterFailures(1).creationBackoffMax(Duration.ofMillis(100)).config());
         Pools.await(pool, s -> s.origins().get(0).state() == OriginState.DOWN, "detected DOWN");
         Origin o = pool.origins.find("default");
-        Pools.await(pool, s -> o.attempts.isEmpty(), "the failed connect done");
+        Pools.await(pool, s -> o.health.attempts().isEmpty(), "the failed connect done");
         long start = db.connectAttempts();
         ExecutorService racers = Executors.newFixedThreadPool(RACERS);
         try {
@@ -65,7 +66,7 @@ class OneProbeAtATimeTest {
                     f.get(10, TimeUnit.SECONDS);
                 }
                 int r = round;
-                Pools.await(pool, s -> db.connectAttempts() > before && o.attempts.isEmpty() && s.creating() == 0,
+                Pools.await(pool, s -> db.connectAttempts() > before && o.health.attempts().isEmpty() && s.creating() == 0,
                         "round " + r + "'s probe done");
                 assertThat(db.connectAttempts() - before).as("probes in round %d", round).isEqualTo(1);
             }
@@ -73,7 +74,7 @@ class OneProbeAtATimeTest {
             racers.shutdownNow();
             assertThat(racers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
-        Pools.await(pool, s -> o.attempts.isEmpty(), "the last probe done");
+        Pools.await(pool, s -> o.health.attempts().isEmpty(), "the last probe done");
         assertThat(db.connectAttempts() - start).as("one probe per back-off cycle").isEqualTo(ROUNDS);
         assertThat(pool.snapshot().origins().get(0).state()).isEqualTo(OriginState.DOWN);
     }

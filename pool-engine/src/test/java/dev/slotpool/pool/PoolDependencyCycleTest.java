@@ -21,22 +21,31 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The classes of {@code dev.slotpool.pool} depend on each other without a cycle (docs/architecture.md, "Map"):
- * each collaborator is given what it needs, and calls back up only through an interface it declares. The graph
- * is jdeps' (every class a class file names, generic signatures included), nested classes and lambdas counted as
- * their top-level class.
+ * The classes of {@code dev.slotpool.pool} and its packages {@code origin} and {@code ground} depend on each other
+ * without a cycle, and the packages only downwards: pool → origin → ground (docs/architecture.md, "Map" and "The
+ * origin wing"): each collaborator is given what it needs, and calls back up only through an interface it
+ * declares. The graph is jdeps' (every class a class file names, generic signatures included), nested classes and
+ * lambdas counted as their top-level class.
  */
 class PoolDependencyCycleTest {
 
     private static final Pattern EDGE =
-            Pattern.compile("^\\s+dev\\.slotpool\\.pool\\.(\\w+)\\S*\\s+->\\s+dev\\.slotpool\\.pool\\.(\\w+)");
+            Pattern.compile("^\\s+dev\\.slotpool\\.pool\\.((?:[a-z]\\w*\\.)?[A-Z]\\w*)\\S*\\s+->\\s+"
+                    + "dev\\.slotpool\\.pool\\.((?:[a-z]\\w*\\.)?[A-Z]\\w*)");
+
+    /** Each package and the packages it may name: calls go down only. */
+    private static final Map<String, Set<String>> BELOW = Map.of(
+            "pool", Set.of("origin", "ground"),
+            "origin", Set.of("ground"),
+            "ground", Set.of());
 
     @Test
     void thePoolPackageHasNoDependencyCycle() throws Exception {
         Map<String, Set<String>> graph = graph();
-        assertThat(graph).as("jdeps found the pool package's classes").containsKeys("ConnectionPool", "Creator",
-                "Capacity", "Closing", "Origin", "PooledConnection");
-        assertThat(graph.get("ConnectionPool")).as("the graph has edges").contains("Creator", "Capacity");
+        assertThat(graph).as("jdeps found the pool packages' classes").containsKeys("ConnectionPool", "Creator",
+                "origin.FailureDetector", "ground.Capacity", "ground.Closing", "ground.Origin",
+                "ground.PooledConnection");
+        assertThat(graph.get("ConnectionPool")).as("the graph has edges").contains("Creator", "ground.Capacity");
         List<List<String>> cycles = cycles(graph);
         assertThat(cycles).as("classes that depend on each other, directly or in a ring").isEmpty();
     }
@@ -51,6 +60,25 @@ class PoolDependencyCycleTest {
             }
         });
         assertThat(dependents).isEmpty();
+    }
+
+    @Test
+    void thePackagesDependOnlyDownwards() throws Exception {
+        List<String> upwards = new ArrayList<>();
+        graph().forEach((from, to) -> to.forEach(t -> {
+            String a = packageOf(from);
+            String b = packageOf(t);
+            if (!a.equals(b) && !BELOW.get(a).contains(b)) {
+                upwards.add(from + " -> " + t);
+            }
+        }));
+        assertThat(upwards).as("classes that name a class of a package above their own").isEmpty();
+    }
+
+    /** "pool" for a class of dev.slotpool.pool, else its subpackage's name. */
+    private static String packageOf(String node) {
+        int dot = node.indexOf('.');
+        return dot < 0 ? "pool" : node.substring(0, dot);
     }
 
     /** The finder really finds a ring: two classes that name each other. */

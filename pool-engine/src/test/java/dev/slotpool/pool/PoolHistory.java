@@ -6,6 +6,9 @@ import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.pool.MisbehavingUserCode.InjectedError;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 

@@ -37,7 +37,7 @@ class RefusedLoginBackoffTest {
                 .creationBackoffMax(Duration.ofMinutes(10)).listener(events).config());
 
         PoolEvent refused = awaitFailure(events);
-        long backoffLeft = pool.origins.configured()[0].nextAttemptAt - pool.ticker.nanoTime();
+        long backoffLeft = pool.origins.configured()[0].health.nextAttemptAt() - pool.ticker.nanoTime();
         // A window with no creation allowed: the fast back-off (50 ms doubling) would retry several times in it.
         long windowEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         while (System.nanoTime() - windowEnd < 0) {
@@ -75,7 +75,7 @@ class RefusedLoginBackoffTest {
 
         awaitFailure(events);
         Pools.await(pool, s -> s.origins().get(0).state() == OriginState.DOWN, "DOWN after one refused login");
-        long backoffLeft = pool.origins.configured()[0].nextAttemptAt - pool.ticker.nanoTime();
+        long backoffLeft = pool.origins.configured()[0].health.nextAttemptAt() - pool.ticker.nanoTime();
         assertThat(backoffLeft).as("the probe waits for the maximum back-off too")
                 .isGreaterThan(TimeUnit.MINUTES.toNanos(5));
     }

@@ -5,6 +5,8 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.e2e.E2e;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -164,7 +166,7 @@ class SoakTest {
                 if (pool.capacity.occupied() > MAX) {
                     s3.incrementAndGet();
                 }
-                for (Origin o : pool.origins.all()) {
+                for (Origin o : pool.origins.lending()) {
                     if (o.occupied.get() > (o.name.equals("c") ? CAP_C : MAX)) {
                         s3Origin.incrementAndGet();
                     }
@@ -283,8 +285,8 @@ class SoakTest {
      * and no origin being probed (a probe opens a connection that never enters a slot).
      */
     private static Boolean s2Consistent(ConnectionPool pool, Map<String, StubDatabase> dbs) {
-        for (Origin o : pool.origins.all()) {
-            if (o.status().detected() || o.attempts.stream().anyMatch(a -> a.probe)) {
+        for (Origin o : pool.origins.lending()) {
+            if (o.status().detected() || o.health.attempts().stream().anyMatch(a -> a.probe)) {
                 return null;
             }
         }

@@ -2,6 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotState;
+import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,7 +89,7 @@ class ThreadStartFailureTest {
         assertThat(StubFaultsTest.poolThreads("tsf-connect")).filteredOn(t -> t.getName().contains("-creator-"))
                 .as("creator threads alive").hasSize(2);
         Origin o = pool.origins.find("default");
-        Pools.await(pool, s -> o.attempts.isEmpty() && s.creating() == 0, "no attempt listed");
+        Pools.await(pool, s -> o.health.attempts().isEmpty() && s.creating() == 0, "no attempt listed");
         assertNothingLeaked(db);
     }
 

@@ -150,7 +150,7 @@ class ConsoleBrowserTest {
         }
 
         // 6. With its last borrowed connection back, north empties: no slot, no connection, DOWN (drained).
-        wait.until(d -> slotCells("north") == 0 && originText("north", "total").equals("0")
+        wait.until(d -> slotCells("north") == 0 && originText("north", "sizes.total").equals("0")
                 && badge("north").equals("DOWN"));
         assertThat(originText("north", "stateReason")).isEqualTo("drained");
         assertThat(slotCells("east") + slotCells("west")).isPositive();
@@ -165,7 +165,7 @@ class ConsoleBrowserTest {
         confirm(wait, "Mark origin north UP?");
         wait.until(ExpectedConditions.textToBe(By.id("outcome"), "north: marked UP"));
         wait.until(d -> badge("north").equals("UP"));
-        wait.until(d -> slotCells("north") > 0 && Integer.parseInt(originText("north", "total")) > 0);
+        wait.until(d -> slotCells("north") > 0 && Integer.parseInt(originText("north", "sizes.total")) > 0);
         waitForLiveStream(wait);
         assertSamePage();
         screenshot("5-north-back");
@@ -265,8 +265,10 @@ class ConsoleBrowserTest {
         return card(origin).findElement(By.cssSelector("[data-o='" + field + "']")).getText();
     }
 
+    /** A value of the pool's header: the pool's projection ({@code data-h}) or what the console measures ({@code data-live}). */
     private String header(String field) {
-        return browser.driver().findElement(By.cssSelector("[data-h='" + field + "']")).getText();
+        return browser.driver().findElement(By.cssSelector("section.pool [data-h='" + field + "'], section.pool [data-live='"
+                + field + "']")).getText();
     }
 
     private Map<String, Long> borrowCounts() {

@@ -49,7 +49,10 @@ interface ConsoleChecks extends SampleApp {
         Response drained = admin.postForm("/slotpool/origins/north/drain",
                 Map.of("timeout", "30s", "_csrf", admin.csrfTokenOf("/slotpool")));
         assertThat(drained.status()).as("%s", drained).isEqualTo(200);
-        assertThat(drained.body()).contains("\"outcome\":\"north: draining within 30s\"");
+        assertThat(drained.body()).contains("\"action\":\"drain\"", "\"origin\":\"north\"",
+                "\"outcome\":\"draining within 30s\"");
+        assertThat(PoolState.ofAction(drained.body()).origin("north").state()).as("the pool after it, as the endpoint answers")
+                .isNotEqualTo("UP");
         assertThat(pool().snapshot().origin("north").orElseThrow().state()).isNotEqualTo(OriginState.UP);
     }
 

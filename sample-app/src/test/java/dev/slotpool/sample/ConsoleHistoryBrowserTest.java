@@ -97,13 +97,13 @@ class ConsoleHistoryBrowserTest {
         // 4. The event log filtered in the page: only east's CREATED events; the download link has the filters.
         WebElement filters = browser.driver().findElement(By.id("event-filters"));
         new Select(filters.findElement(By.name("origin"))).selectByValue("east");
-        new Select(filters.findElement(By.name("kind"))).selectByValue("CREATED");
+        new Select(filters.findElement(By.name("type"))).selectByValue("CREATED");
         wait.until(d -> {
             List<String> rows = eventRows();
             return !rows.isEmpty() && rows.stream().allMatch(r -> r.contains(" CREATED ") && r.contains(" east"));
         });
         String href = browser.driver().findElement(By.id("events-download")).getAttribute("href");
-        assertThat(href).isEqualTo(base + "/slotpool/events?origin=east&kind=CREATED");
+        assertThat(href).isEqualTo(base + "/slotpool/events?origin=east&type=CREATED");
         assertThat(browser.driver().findElement(By.id("events-download")).getAttribute("download")).isNotNull();
         browser.screenshot("history-2-filtered-log");
 
@@ -111,7 +111,7 @@ class ConsoleHistoryBrowserTest {
         String json = (String) browser.driver().executeAsyncScript("var done = arguments[arguments.length - 1];"
                 + "fetch(arguments[0], {credentials: 'same-origin'}).then(function (r) { return r.text(); })"
                 + ".then(done, function (e) { done('failed: ' + e); });", href);
-        assertThat(json).startsWith("{\"pool\":").contains("\"origins\":[\"east\"]", "\"kinds\":[\"CREATED\"]",
+        assertThat(json).startsWith("{\"pool\":").contains("\"origins\":[\"east\"]", "\"types\":[\"CREATED\"]",
                 "\"type\":\"CREATED\"").doesNotContain("\"type\":\"CLOSED\"").doesNotContain("\"origin\":\"west\"");
         assertThat(load.status().failed()).as("failed transactions; last: %s", load.status().lastFailure()).isZero();
     }

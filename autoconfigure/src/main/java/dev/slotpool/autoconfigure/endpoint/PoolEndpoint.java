@@ -7,8 +7,8 @@ import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
 import dev.slotpool.autoconfigure.PoolActions.Outcome;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
+import dev.slotpool.autoconfigure.PoolViews;
 import dev.slotpool.autoconfigure.SlotPools;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.SanitizableData;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
@@ -27,8 +27,9 @@ import java.util.function.Function;
 
 /**
  * {@code /actuator/pool}: reads the pool (whole, or one origin with every slot) and acts on it (rebalance, drain,
- * mark down, mark up). Thin by design: it maps a {@link PoolSnapshot} to {@link PoolViews} and hands each
- * action to {@link PoolActions} (parse, resolve the selector, apply). Bad input answers 400 with a message and
+ * mark down, mark up). Thin by design: it maps a {@link PoolSnapshot} to {@link PoolViews} (the console's
+ * projection too), reads each request's text into one typed action ({@link PoolActionInput}) and hands it to
+ * {@link PoolActions}, which applies it (the engine resolves the selector). Bad input answers 400 with a message and
  * leaves the pool unchanged (the engine's operations are all-or-nothing); an unknown origin in a read answers 404.
  *
  * <p>With several pools ({@link SlotPools}) every operation takes a {@code pool} (a query parameter for reads, a
@@ -39,8 +40,9 @@ import java.util.function.Function;
  * write operations change production routing, so they are off by default. The endpoint itself (id, access, the
  * JMX face) is {@link PoolOperationsEndpoint}; this web extension answers every operation over HTTP in its place.
  *
- * <p>What a reader sees is the {@link PoolAccessPolicy}'s, as in the console: holder threads, labels and borrow
- * stacks, and failure texts with client addresses and user names, only for a reader who may act; URLs by Boot's
+ * <p>What a reader sees is the {@link PoolAccessPolicy}'s, as in the console: holders (thread, labels, borrow
+ * stack) and failure texts with client addresses and user names only for a reader who may see holders
+ * ({@link PoolAccessPolicy#maySeeHolders}); URLs by Boot's
  * {@code show-values} rule ({@code management.endpoint.pool.show-values}, {@code .roles}; never by default),
  * through the application's {@code SanitizingFunction}s when shown (docs/console.md, Security model).
  */
@@ -118,7 +120,8 @@ public class PoolEndpoint {
     public WebEndpointResponse<Object> poolAction(@Nullable SecurityContext reader, String action,
                                                   @Nullable String weights, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.poolAction(p, action, weights), reader(reader, p)));
+                p -> answer(p, PoolActions.apply(p, null, () -> PoolActionInput.poolAction(action, weights)),
+                        reader(reader, p)));
     }
 
     /**
@@ -130,7 +133,8 @@ public class PoolEndpoint {
     public WebEndpointResponse<Object> originAction(@Nullable SecurityContext reader, @Selector String origin,
                                                     String action, @Nullable String timeout, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.originAction(p, origin, action, timeout), reader(reader, p)));
+                p -> answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout)),
+                        reader(reader, p)));
     }
 
     /**
@@ -140,9 +144,9 @@ public class PoolEndpoint {
      */
     private PoolViews.Reader reader(@Nullable SecurityContext context, SlotPoolDataSource pool) {
         SecurityContext reader = context == null ? SecurityContext.NONE : context;
-        boolean mayAct = policy.mayActAtEndpoint(held -> held.stream().anyMatch(reader::isUserInRole));
+        boolean seesHolders = policy.maySeeHolders(held -> held.stream().anyMatch(reader::isUserInRole));
         boolean showUrls = showValues.isShown(reader, roles);
-        return new PoolViews.Reader(mayAct,
+        return new PoolViews.Reader(seesHolders,
                 url -> url == null ? null : String.valueOf(sanitizer.sanitize(new SanitizableData(null,
                         "slotpool.origins.url", url), showUrls)),
                 PoolAccessPolicy.forReaders(pool.config()));
@@ -152,8 +156,7 @@ public class PoolEndpoint {
     private static WebEndpointResponse<Object> answer(SlotPoolDataSource pool, PoolActions.Result result,
                                                       PoolViews.Reader reader) {
         if (result instanceof Outcome o) {
-            return new WebEndpointResponse<>(new ActionResult(o.action(), o.origin(), o.outcome(),
-                    PoolViews.pool(pool.snapshot(), reader)));
+            return new WebEndpointResponse<>(o.showing(PoolViews.pool(pool.snapshot(), reader)));
         }
         Problem p = (Problem) result;
         return new WebEndpointResponse<>(p, p.status());

@@ -7,8 +7,8 @@ import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
 import dev.slotpool.autoconfigure.PoolActions.Outcome;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
+import dev.slotpool.autoconfigure.PoolViews;
 import dev.slotpool.autoconfigure.SlotPools;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -27,8 +27,8 @@ import java.util.Map;
  * answers every operation instead (statuses, the web's view of an origin). Same operations and parameters as
  * the web face: read the pool or one origin, rebalance, drain, down, up; refused input raises Boot's
  * {@link InvalidEndpointRequestException} with the message the web face answers with 400/404, the pool unchanged.
- * An origin read shows the origin as the pool view does (one summary per slot), without holder threads, labels
- * or borrow stacks, which stay with the web face's policy. Read-only unless the application grants
+ * JMX names no reader, so it reads as one who may not see holders ({@link PoolAccessPolicy#maySeeHolders}): an
+ * origin read shows no slot's holder. Read-only unless the application grants
  * {@code management.endpoint.pool.access=unrestricted}, as over HTTP (one setting for both).
  */
 @Endpoint(id = "pool", defaultAccess = Access.READ_ONLY)
@@ -56,23 +56,23 @@ public class PoolOperationsEndpoint {
     public PoolViews.OriginView origin(@Selector String origin, @Nullable String pool) {
         SlotPoolDataSource p = find(pool);
         PoolSnapshot s = p.snapshot();
-        return s.origin(origin).map(o -> PoolViews.origin(o, reader(p)))
+        return s.origin(origin).map(o -> PoolViews.originDetail(o, reader(p)))
                 .orElseThrow(() -> refused(PoolActionInput.unknownOrigin(origin, s)));
     }
 
     /** {@code action} {@code rebalance}, with {@code weights} such as {@code east=70,west=30} or none. */
     @WriteOperation
-    public ActionResult poolAction(String action, @Nullable String weights, @Nullable String pool) {
+    public Outcome poolAction(String action, @Nullable String weights, @Nullable String pool) {
         SlotPoolDataSource p = find(pool);
-        return answer(p, PoolActions.poolAction(p, action, weights));
+        return answer(p, PoolActions.apply(p, null, () -> PoolActionInput.poolAction(action, weights)));
     }
 
     /** {@code action} {@code drain} (with {@code timeout}, e.g. {@code 30s}), {@code down} or {@code up}. */
     @WriteOperation
-    public ActionResult originAction(@Selector String origin, String action, @Nullable String timeout,
-                                     @Nullable String pool) {
+    public Outcome originAction(@Selector String origin, String action, @Nullable String timeout,
+                                @Nullable String pool) {
         SlotPoolDataSource p = find(pool);
-        return answer(p, PoolActions.originAction(p, origin, action, timeout));
+        return answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout)));
     }
 
     private SlotPoolDataSource find(@Nullable String key) {
@@ -84,15 +84,15 @@ public class PoolOperationsEndpoint {
                 + "' (known pools: " + String.join(", ", pools.keys()) + ")"));
     }
 
-    private static ActionResult answer(SlotPoolDataSource pool, PoolActions.Result result) {
+    private static Outcome answer(SlotPoolDataSource pool, PoolActions.Result result) {
         if (result instanceof Outcome o) {
-            return new ActionResult(o.action(), o.origin(), o.outcome(), PoolViews.pool(pool.snapshot(), reader(pool)));
+            return o.showing(PoolViews.pool(pool.snapshot(), reader(pool)));
         }
         throw refused(((Problem) result).message());
     }
 
     /**
-     * JMX names no reader, so it sees what a web reader who may not act sees (docs/console.md, Security model): no
+     * JMX names no reader, so it sees what a web reader who may not see holders sees (docs/console.md, Security model): no
      * origin URL, failure texts without client addresses or user names.
      */
     private static PoolViews.Reader reader(SlotPoolDataSource pool) {

@@ -253,22 +253,23 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
 
         @Override
         public String rebalance(String weights) {
-            return outcome(PoolActions.poolAction(pool, "rebalance", orNull(weights)));
+            return outcome(PoolActions.apply(pool, null, () -> PoolActionInput.rebalance(orNull(weights))));
         }
 
         @Override
         public String drain(String origin, String timeout) {
-            return outcome(PoolActions.originAction(pool, origin, "drain", orNull(timeout)));
+            return outcome(PoolActions.apply(pool, origin,
+                    () -> PoolActions.Action.drain(PoolActionInput.drainTimeout(orNull(timeout)))));
         }
 
         @Override
         public String markDown(String origin) {
-            return outcome(PoolActions.originAction(pool, origin, "down", null));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.down()));
         }
 
         @Override
         public String markUp(String origin) {
-            return outcome(PoolActions.originAction(pool, origin, "up", null));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.up()));
         }
     }
 
@@ -307,17 +308,18 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
 
         @Override
         public String drain(String timeout) {
-            return outcome(PoolActions.originAction(pool, origin, "drain", orNull(timeout)));
+            return outcome(PoolActions.apply(pool, origin,
+                    () -> PoolActions.Action.drain(PoolActionInput.drainTimeout(orNull(timeout)))));
         }
 
         @Override
         public String markDown() {
-            return outcome(PoolActions.originAction(pool, origin, "down", null));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.down()));
         }
 
         @Override
         public String markUp() {
-            return outcome(PoolActions.originAction(pool, origin, "up", null));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.up()));
         }
     }
 

@@ -8,9 +8,10 @@ import dev.slotpool.SlotState;
 import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.SlotPools;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.ActionResult;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.OriginDetail;
-import dev.slotpool.autoconfigure.endpoint.PoolViews.PoolView;
+import dev.slotpool.autoconfigure.PoolActions.Outcome;
+import dev.slotpool.autoconfigure.PoolViews;
+import dev.slotpool.autoconfigure.PoolViews.OriginView;
+import dev.slotpool.autoconfigure.PoolViews.PoolView;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,13 +60,25 @@ class PoolEndpointTest {
     }
 
     /**
-     * The endpoint as an application with write access and no Spring Security has it: whoever reaches it may act,
-     * so it shows holders; URLs always shown. What other readers see is {@link PoolEndpointReadersTest}'s.
+     * The endpoint as an application with write access, Spring Security and operator role {@code OPS} has it: an
+     * {@link #OPERATOR} sees holders; URLs always shown. What other readers see is {@link PoolEndpointReadersTest}'s.
      */
     private static PoolEndpoint endpoint(SlotPoolDataSource pool) {
         return new PoolEndpoint(SlotPools.of(Map.of("dataSource", pool)),
-                new PoolAccessPolicy(null, List.of(), false), Show.ALWAYS, Set.of(), new Sanitizer());
+                new PoolAccessPolicy(null, List.of("OPS"), true), Show.ALWAYS, Set.of(), new Sanitizer());
     }
+
+    private static final SecurityContext OPERATOR = new SecurityContext() {
+        @Override
+        public java.security.Principal getPrincipal() {
+            return () -> "operator";
+        }
+
+        @Override
+        public boolean isUserInRole(String role) {
+            return "OPS".equals(role);
+        }
+    };
 
     private Map<String, Integer> weights() {
         Map<String, Integer> w = new LinkedHashMap<>();
@@ -120,16 +133,16 @@ class PoolEndpointTest {
     void readsOneOriginWithSlotDetailsAndAnswers404ForAnUnknownOne() throws Exception {
         try (Connection held = pool.getConnection()) {
             String holder = Thread.currentThread().getName();
-            List<OriginDetail> details = new java.util.ArrayList<>();
+            List<OriginView> details = new java.util.ArrayList<>();
             for (String name : List.of("east", "west", "north")) {
-                WebEndpointResponse<Object> r = endpoint.origin(SecurityContext.NONE, name, null);
+                WebEndpointResponse<Object> r = endpoint.origin(OPERATOR, name, null);
                 assertThat(r.getStatus()).isEqualTo(200);
-                details.add((OriginDetail) r.getBody());
+                details.add((OriginView) r.getBody());
             }
             assertThat(details.stream().flatMap(d -> d.slots().stream()))
                     .anySatisfy(s -> {
                         assertThat(s.state()).isEqualTo(SlotState.BORROWED);
-                        assertThat(s.holderThread()).isEqualTo(holder);
+                        assertThat(s.holder().thread()).isEqualTo(holder);
                         assertThat(s.heldMillis()).isGreaterThanOrEqualTo(0);
                         assertThat(s.ageMillis()).isGreaterThanOrEqualTo(0);
                     });
@@ -143,7 +156,7 @@ class PoolEndpointTest {
     void rebalancesToGivenWeightsAndBackToTheConfiguredOnes() {
         WebEndpointResponse<Object> r = endpoint.poolAction(SecurityContext.NONE, "rebalance", " east=70, west = 20,north=10", null);
         assertThat(r.getStatus()).isEqualTo(200);
-        assertThat(((ActionResult) r.getBody()).action()).isEqualTo("rebalance");
+        assertThat(((Outcome) r.getBody()).action()).isEqualTo("rebalance");
         assertThat(weights()).isEqualTo(Map.of("east", 70, "west", 20, "north", 10));
 
         assertThat(endpoint.poolAction(SecurityContext.NONE, "REBALANCE", null, null).getStatus()).isEqualTo(200);
@@ -180,7 +193,7 @@ class PoolEndpointTest {
         assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        ActionResult drained = (ActionResult) endpoint.originAction(SecurityContext.NONE, "east", "drain", null, null).getBody();
+        Outcome drained = (Outcome) endpoint.originAction(SecurityContext.NONE, "east", "drain", null, null).getBody();
         assertThat(drained.outcome()).isEqualTo("draining within 30s");
     }
 

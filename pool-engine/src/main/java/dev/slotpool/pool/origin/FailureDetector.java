@@ -1,18 +1,22 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
-import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.SqlErrors;
+import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.Secrets;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 
 /**
  * Decides by itself when an origin is DOWN and when it answers again (docs/architecture.md, "Failure detection").
@@ -43,46 +47,37 @@ import java.util.function.LongSupplier;
  * {@code downGracePeriod} are aborted at once (their holders cannot finish: the server stopped answering
  * them); the others after the grace period as for any DOWN.
  */
-final class FailureDetector {
-
-    private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+public final class FailureDetector {
 
     private final Ticker ticker;
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
-    private final Closing closing;
     private final OriginOperations operations;
     private final Events events;
     private final Probes probes;
     private final Runnable wakeCreators;
     private final Runnable wakeHousekeeper;
-    private final boolean abortBorrowedOnDown;
     private final long connectTimeoutNanos;
     private final long silenceNanos;
     private final long backoffMaxNanos;
-    private final long graceNanos;
     private final int threshold;
 
-    FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-                    Closing closing, OriginOperations operations, Events events, Connector connector,
-                    SessionSetup setup, LongSupplier meanHoldNanos, Runnable wakeCreators, Runnable wakeHousekeeper,
-                    BooleanSupplier shutdown) {
+    public FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table,
+                           OriginOperations operations, Events events, Probes probes, Runnable wakeCreators,
+                           Runnable wakeHousekeeper) {
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
-        this.closing = closing;
         this.operations = operations;
         this.events = events;
         this.wakeCreators = wakeCreators;
         this.wakeHousekeeper = wakeHousekeeper;
-        this.abortBorrowedOnDown = config.abortBorrowedOnDown();
         this.connectTimeoutNanos = config.connectTimeout().toNanos();
         this.silenceNanos = config.silenceTimeout().toNanos();
         this.backoffMaxNanos = config.creationBackoffMax().toNanos();
-        this.graceNanos = config.downGracePeriod().toNanos();
         this.threshold = config.downAfterFailures();
-        this.probes = new Probes(config, origins, table, capacity, closing, operations, connector, setup,
-                meanHoldNanos, wakeCreators, shutdown, new ProbeOutcomes(), this::unansweredAfterNanos);
+        this.probes = probes;
+        probes.reportTo(new ProbeOutcomes());
     }
 
     /** A probe's outcome counts like a connect's; one that answers brings back an origin the pool marked DOWN. */
@@ -99,10 +94,15 @@ final class FailureDetector {
         public void failed(Origin o, SQLException sanitized, long now) {
             connectFailed(o, sanitized, now);
         }
+
+        @Override
+        public long unansweredAfterNanos(Origin o) {
+            return FailureDetector.this.unansweredAfterNanos(o);
+        }
     }
 
     /** silenceTimeout: a connect under way longer than this brings no connection soon (creators plan around it). */
-    long silenceNanos() {
+    public long silenceNanos() {
         return silenceNanos;
     }
 
@@ -110,22 +110,20 @@ final class FailureDetector {
      * How long an attempt starting now may go unanswered before it counts as a failed connect: silenceTimeout once
      * the origin has answered before, connectTimeout until then (a first connect gets HikariCP's budget).
      */
-    long unansweredAfterNanos(Origin o) {
-        return o.answered ? silenceNanos : connectTimeoutNanos;
+    public long unansweredAfterNanos(Origin o) {
+        return o.health.answered() ? silenceNanos : connectTimeoutNanos;
     }
 
     // ---- evidence ------------------------------------------------------------------------------------------
 
     /** A connect or probe failed: back off, keep the failure for timeout messages, maybe mark the origin DOWN. */
-    void connectFailed(Origin o, SQLException sanitized, long now) {
-        o.lastFailure = sanitized;
-        o.createTime.reset(); // not known to answer until it connects again: one attempt at a time
-        int failures = o.connectFailures.incrementAndGet();
+    public void connectFailed(Origin o, SQLException sanitized, long now) {
+        int failures = o.health.connectFailed(sanitized); // not known to answer until it connects again
         // A refused login fails the same way until someone changes the credentials: fast retries only add
         // failed logins (which can lock the account), so it backs off to the maximum at once.
         boolean refused = SqlErrors.isAuthenticationFailure(sanitized);
         long backoff = refused ? backoffMaxNanos : backoffNanos(failures);
-        o.nextAttemptAt = now + backoff;
+        o.health.backOffUntil(now + backoff);
         String detail = refused ? "authentication failed (SQLState " + sanitized.getSQLState() + ", vendor code "
                 + sanitized.getErrorCode() + "; next attempt in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms): "
                 + sanitized.getMessage() : sanitized.getMessage();
@@ -151,7 +149,7 @@ final class FailureDetector {
             events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, refusing new sessions: " + failures
                     + " consecutive connection failures while its " + sessions.live + " session(s) answer; they keep "
                     + "serving, none is closed; next connect in "
-                    + TimeUnit.NANOSECONDS.toMillis(Math.max(0, o.nextAttemptAt - now)) + " ms; last: "
+                    + TimeUnit.NANOSECONDS.toMillis(Math.max(0, o.health.nextAttemptAt() - now)) + " ms; last: "
                     + last.getMessage(), System.Logger.Level.WARNING);
         }
     }
@@ -182,25 +180,19 @@ final class FailureDetector {
 
     /** A connect succeeded: the run of connect failures ends, and so does the failure it kept; an origin that was
      * refusing new sessions accepts them again. */
-    void connected(Origin o) {
-        if (!o.answered) {
-            o.answered = true;
+    public void connected(Origin o) {
+        int run = o.health.endConnectRun();
+        if (threshold > 0 && run >= threshold && o.isUp()) {
+            events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, accepting new sessions again: a connect "
+                    + "succeeded after " + run + " failures", System.Logger.Level.INFO);
         }
-        if (o.connectFailures.get() != 0) {
-            int run = o.connectFailures.getAndSet(0);
-            if (threshold > 0 && run >= threshold && o.isUp()) {
-                events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "UP, accepting new sessions again: a connect "
-                        + "succeeded after " + run + " failures", System.Logger.Level.INFO);
-            }
-        }
-        o.lastFailure = null;
     }
 
     /** Whether the origin is refusing new sessions: UP, with a run of connect failures at the threshold that did
      * not take it DOWN (its sessions answer). A discovered origin shows its group's. */
-    boolean refusingNewSessions(Origin o) {
+    public boolean refusingNewSessions(Origin o) {
         Origin connected = o.parent != null ? o.parent : o;
-        return threshold > 0 && o.isUp() && connected.connectFailures.get() >= threshold;
+        return threshold > 0 && o.isUp() && connected.health.connectFailures() >= threshold;
     }
 
     /**
@@ -208,10 +200,10 @@ final class FailureDetector {
      * an operator): closed, not lent; the group backs off (50 ms doubling to {@code creationBackoffMax}) and the
      * first landing of a run is reported. Not a failure of the server: it does not count toward DOWN.
      */
-    void landedOnOriginNotUp(Origin group, Origin landed, long now) {
-        int n = group.landedAway.incrementAndGet();
+    public void landedOnOriginNotUp(Origin group, Origin landed, long now) {
+        int n = group.health.countLandedAway();
         long backoff = backoffNanos(n);
-        group.nextAttemptAt = now + backoff;
+        group.health.backOffUntil(now + backoff);
         events.emit(PoolEvent.Type.CREATION_FAILED, group.name, null, "a new connection landed on origin '"
                 + landed.name + "', which is " + landed.state() + ": closed; " + n + " such landing(s) in a row, next "
                 + "connect in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms",
@@ -219,60 +211,57 @@ final class FailureDetector {
     }
 
     /** A discovery group's connection landed on an UP origin: its run of landings elsewhere ends. */
-    void landedOnOriginUp(Origin group) {
-        if (group.landedAway.get() != 0) {
-            group.landedAway.set(0);
-        }
+    public void landedOnOriginUp(Origin group) {
+        group.health.endLandedAwayRun();
     }
 
     /** A lent connection was evicted; only a connection-level error counts toward DOWN. */
-    void evicted(Origin o, SQLException cause) {
+    public void evicted(Origin o, SQLException cause) {
         if (!SqlErrors.isFatal(cause)) {
             return;
         }
         SQLException sanitized = Secrets.sanitize(cause, o.config, "connection broke");
-        markDownAt(o, o.brokenInARow.incrementAndGet(), "connection errors in a row", sanitized,
+        markDownAt(o, o.health.evicted(), "connection errors in a row", sanitized,
                 ticker.nanoTime());
     }
 
     /** A connection came back healthy: the run of connection errors ends. Read first, so the return path writes
      * the shared count only right after an error. */
-    void healthyReturn(Origin o) {
-        if (o.brokenInARow.get() != 0) {
-            o.brokenInARow.set(0);
-        }
+    public void healthyReturn(Origin o) {
+        o.health.endBrokenRun();
     }
 
     /** A validation failed: not counted (a firewall may have killed an idle connection), but worth a probe. */
-    void validationFailed(Origin o) {
-        if (o.isUp() && !o.probeWanted) {
-            o.probeWanted = true;
+    public void validationFailed(Origin o) {
+        if (o.isUp() && !o.health.probeWanted()) {
+            o.health.wantProbe();
             wakeCreators.run();
         }
     }
 
     private void markDownAt(Origin o, int failures, String what, SQLException last, long now) {
         if (threshold > 0 && failures >= threshold && o.state() == OriginState.UP) {
-            long next = now + backoffNanos(failures);
-            if (o.nextAttemptAt - next < 0) {
-                o.nextAttemptAt = next; // never sooner than a back-off already set (a refused login's maximum)
-            }
+            o.health.backOffAtLeastUntil(now + backoffNanos(failures));
             operations.detectedDown(o, failures + " " + what + "; last: " + last.getMessage(), now);
             wakeHousekeeper.run();
         }
     }
 
-    long backoffNanos(int failures) {
-        long b = FIRST_BACKOFF_NANOS << Math.min(30, Math.max(0, failures - 1));
-        return Math.min(b, backoffMaxNanos);
+    public long backoffNanos(int failures) {
+        return PoolThreads.backoffNanos(failures, backoffMaxNanos);
+    }
+
+    /** Starts the probes that are due and have room (creators call it before they plan: a close made room). */
+    public void startDueProbes(long now) {
+        probes.startDue(now);
     }
 
     /** The newest failure still current: of an origin whose connects keep failing. Null once they succeed. */
-    SQLException currentFailure() {
+    public SQLException currentFailure() {
         SQLException newest = null;
         for (Origin o : origins.configured()) {
-            SQLException f = o.lastFailure;
-            if (f != null && o.connectFailures.get() > 0) {
+            SQLException f = o.health.currentFailure();
+            if (f != null) {
                 newest = f;
             }
         }
@@ -283,113 +272,15 @@ final class FailureDetector {
      * Attempts running for silenceTimeout or longer, pool-wide: their room brings no connection soon, whether or not
      * they count as failures yet (a first connect does only after connectTimeout), so the creators plan around them.
      */
-    int unanswered(long now) {
+    public int unanswered(long now) {
         int n = 0;
         for (Origin o : origins.configured()) {
-            for (ConnectAttempt a : o.attempts) {
+            for (ConnectAttempt a : o.health.attempts()) {
                 if (now - a.startedAt >= silenceNanos) {
                     n++;
                 }
             }
         }
         return n;
-    }
-
-    // ---- the housekeeper's look ----------------------------------------------------------------------------
-
-    /**
-     * Counts unanswered attempts, asks for probes of stuck origins and starts the probes due, and aborts the
-     * silent connections of origins the pool marked DOWN. Runs on the housekeeper.
-     */
-    void check(long now) {
-        for (Origin o : origins.configured()) {
-            countUnanswered(o, now);
-        }
-        probes.wantStuck(now);
-        probes.startDue(now);
-        abortSilent(now);
-    }
-
-    /** Starts the probes that are due and have room (creators call it before they plan: a close made room). */
-    void startDueProbes(long now) {
-        probes.startDue(now);
-    }
-
-    private void countUnanswered(Origin o, long now) {
-        for (ConnectAttempt a : o.attempts) {
-            long periods = (now - a.startedAt) / a.unansweredAfterNanos;
-            while (a.countedPeriods < periods && !a.finished()) {
-                a.countedPeriods++;
-                connectFailed(o, new SQLException("origin '" + o.name + "': no answer to a "
-                        + (a.probe ? "probe" : "connect") + " within " + a.countedPeriods + " x "
-                        + (a.unansweredAfterNanos == connectTimeoutNanos ? "connectTimeout (" : "silenceTimeout (")
-                        + TimeUnit.NANOSECONDS.toMillis(a.unansweredAfterNanos) + " ms)", "08001"), now);
-            }
-        }
-    }
-
-    /** Aborts borrowed connections of origins the pool marked DOWN that have been silent for the grace period. */
-    private void abortSilent(long now) {
-        if (!abortBorrowedOnDown) {
-            return;
-        }
-        table.visit((state, e) -> {
-            if (state != SlotState.BORROWED) {
-                return true;
-            }
-            long stamp = e.stamp(); // the borrow judged silent: a later one of this connection is not aborted for it
-            if (PooledConnection.isLent(stamp) && silentOnDetectedDown(e, stamp, now)) {
-                closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP);
-            }
-            return true;
-        });
-    }
-
-    private boolean silentOnDetectedDown(PooledConnection e, long stamp, long now) {
-        OriginStatus st = e.origin.status();
-        return st.state() == OriginState.DOWN && st.detected() && now - e.lastActivity(stamp, now) >= graceNanos;
-    }
-
-    /**
-     * The next instant (ticker time) at which {@link #check} has something to do. Only instants still ahead
-     * count: what was due has been done by the check that just ran, or waits for room, whose close wakes the
-     * creators (they start due probes), so the housekeeper never spins on it.
-     */
-    long nextDue(long now) {
-        long due = now + OriginStatus.NEVER;
-        long stuck = probes.stuckNanos();
-        for (Origin o : origins.configured()) {
-            for (ConnectAttempt a : o.attempts) {
-                due = ahead(due, a.startedAt + (a.countedPeriods + 1) * a.unansweredAfterNanos, now);
-            }
-            if (!Probes.probeable(o) || !o.attempts.isEmpty()) {
-                continue;
-            }
-            OriginStatus st = o.status();
-            if (st.state() == OriginState.DOWN && st.detected()) {
-                due = ahead(due, o.nextAttemptAt, now);
-            } else if (st.state() == OriginState.UP && !o.probeWanted) {
-                long since = probes.stuckSince(o);
-                if (since != Long.MAX_VALUE) {
-                    due = ahead(due, Math.max(since + stuck, Math.max(o.nextProbeAt, o.nextAttemptAt)), now);
-                }
-            }
-        }
-        if (abortBorrowedOnDown) {
-            long[] abortDue = {due};
-            table.visit((state, e) -> {
-                long stamp = e.stamp();
-                if (state == SlotState.BORROWED && PooledConnection.isLent(stamp) && e.origin.status().detected()) {
-                    abortDue[0] = ahead(abortDue[0], e.lastActivity(stamp, now) + graceNanos, now);
-                }
-                return true;
-            });
-            due = abortDue[0];
-        }
-        return due;
-    }
-
-    private static long ahead(long due, long at, long now) {
-        return at - now > 0 ? Math.min(due, at) : due;
     }
 }

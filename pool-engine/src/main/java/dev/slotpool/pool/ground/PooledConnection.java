@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
@@ -34,7 +34,7 @@ import java.util.concurrent.Executor;
  * and snapshots. Racy but benign: a reader may see a value one borrow old, which only shifts a timer decision
  * to its next visit (and the reclaim itself is decided by the lease CAS, not by these reads).
  */
-final class PooledConnection implements ConnectionLease {
+public final class PooledConnection implements ConnectionLease {
 
     /** The lease word: generation × 4 + state. */
     private static final long IDLE = 0;
@@ -54,9 +54,9 @@ final class PooledConnection implements ConnectionLease {
         }
     }
 
-    /** The return path ({@link Returns}): how the holder's borrow ends, and the exception override its proxies ask
+    /** The return path ({@code Returns}): how the holder's borrow ends, and the exception override its proxies ask
      * on the way (which decides whether the connection goes back or is closed at the return). */
-    interface ReturnPath {
+    public interface ReturnPath {
         SqlExceptionOverride exceptionOverride();
 
         /** The holder closed its proxy, after hygiene: the connection goes back or is closed. */
@@ -67,32 +67,32 @@ final class PooledConnection implements ConnectionLease {
     }
 
     private final ReturnPath returnPath;
-    final Origin origin;
-    final Slot<PooledConnection> slot;
-    final Connection physical;
-    final ConnectionDefaults defaults;
-    final long createdAt;
+    public final Origin origin;
+    public final Slot<PooledConnection> slot;
+    public final Connection physical;
+    public final ConnectionDefaults defaults;
+    public final long createdAt;
     /** createdAt + maxLifetime − jitter, or Long.MAX_VALUE when max lifetime is off. */
-    final long retireAt;
+    public final long retireAt;
     /** The connection's statement cache (null when statementCacheSize is 0): used by its holder only (S1); its
      * counts move to the origin when the connection is closed. */
-    final StatementCache statementCache;
+    public final StatementCache statementCache;
 
     @SuppressWarnings("unused")
     private volatile long lease = IDLE;
     /** Set by anyone (drain, max lifetime, rebalance, a failed labeling); read by whoever owns the slot when it lets
      * the connection go ({@link #closeReason}): the holder at return, a borrower's check, the keepalive. */
-    volatile boolean retireAtReturn;
+    public volatile boolean retireAtReturn;
     /** Why it is retired; written before {@link #retireAtReturn} (volatile store publishes it), never null then. */
-    volatile CloseReason retireReason;
+    public volatile CloseReason retireReason;
     /** Set by the holder's proxy on a fatal error; read at return. */
-    volatile SQLException broken;
+    public volatile SQLException broken;
     private volatile Map<String, String> labels = Map.of();
 
     // Statistics written by the slot's one owner, read racily elsewhere (see class comment).
-    long borrowedAt;
+    public long borrowedAt;
     /** How long the current borrow took to get this connection (0: at once), for a {@code BorrowObserver}. */
-    long lentAfterNanos;
+    public long lentAfterNanos;
     /** JDBC calls on this connection: one plain increment per call by its holder, no clock read (see
      * {@link #lastActivity}). */
     private long activity;
@@ -104,16 +104,16 @@ final class PooledConnection implements ConnectionLease {
     private long lastActivityAt;
     /** The activity count at the housekeeper's last look. */
     private long seenActivity;
-    long returnedAt;
-    long borrowCount;
-    long heldNanosTotal;
-    long lastValidatedAt;
-    Thread holder;
-    Throwable borrowStack;
+    public long returnedAt;
+    public long borrowCount;
+    public long heldNanosTotal;
+    public long lastValidatedAt;
+    public Thread holder;
+    public Throwable borrowStack;
     /** The borrow (its stamp) last reported past the leak detection threshold; written by the housekeeper only. */
-    long leakReportedStamp;
+    public long leakReportedStamp;
 
-    PooledConnection(ReturnPath returnPath, Origin origin, Slot<PooledConnection> slot, Connection physical,
+    public PooledConnection(ReturnPath returnPath, Origin origin, Slot<PooledConnection> slot, Connection physical,
                      ConnectionDefaults defaults, int statementCacheSize, long createdAt, long retireAt) {
         this.returnPath = returnPath;
         this.origin = origin;
@@ -128,14 +128,14 @@ final class PooledConnection implements ConnectionLease {
     }
 
     /** The filter of the entries of {@code o}, for weighted borrows that prefer it. */
-    static EntryFilter<PooledConnection> of(Origin o) {
+    public static EntryFilter<PooledConnection> of(Origin o) {
         return e -> e.origin == o;
     }
 
     /** IDLE → LENT of the next generation, by the thread that owns the slot (S1): a volatile store suffices,
      * the slot's CAS already made this thread the only writer. Returns the borrow's stamp, the word stored: the
      * word itself may be RECLAIMED by the time anyone reads it again. */
-    long lend(long now, long waitNanos, Thread to, Throwable stack) {
+    public long lend(long now, long waitNanos, Thread to, Throwable stack) {
         borrowedAt = now;
         lentAfterNanos = waitNanos;
         activityAtLend = activity;
@@ -150,7 +150,7 @@ final class PooledConnection implements ConnectionLease {
 
     /** LENT → IDLE for the borrow {@code stamp}, by its holder. CAS against an abort or a reclaim: false means the
      * borrow had already ended. Only a LENT stamp ends a borrow: RECLAIMED is final (S1, S2). */
-    boolean endLease(long stamp) {
+    public boolean endLease(long stamp) {
         return isLent(stamp) && LEASE.compareAndSet(this, stamp, (stamp & ~STATE_BITS) | IDLE);
     }
 
@@ -162,13 +162,13 @@ final class PooledConnection implements ConnectionLease {
     }
 
     /** Marks the connection to be closed when it comes back (its holder is not interrupted). */
-    void retire(CloseReason reason) {
+    public void retire(CloseReason reason) {
         retireReason = reason;
         retireAtReturn = true;
     }
 
     /** Whether a lease word read earlier ({@link #stamp()}) is a borrow's stamp. */
-    static boolean isLent(long stamp) {
+    public static boolean isLent(long stamp) {
         return (stamp & STATE_BITS) == LENT;
     }
 
@@ -178,7 +178,7 @@ final class PooledConnection implements ConnectionLease {
      * it or the keepalive. A mark to retire names its own reason, so a retirement met idle is counted as what it
      * is (rebalance, drain), not as a lifetime's end.
      */
-    CloseReason closeReason(long now) {
+    public CloseReason closeReason(long now) {
         if (broken != null) {
             return CloseReason.BROKEN;
         }
@@ -226,7 +226,7 @@ final class PooledConnection implements ConnectionLease {
      * look younger. The holder's count is read opaquely: the holder does not pay for making it visible.
      * Housekeeper thread only.
      */
-    long lastActivity(long stamp, long now) {
+    public long lastActivity(long stamp, long now) {
         long calls = (long) ACTIVITY.getOpaque(this);
         if (stamp != lookedStamp) {
             lookedStamp = stamp;
@@ -244,7 +244,7 @@ final class PooledConnection implements ConnectionLease {
     /** The lease word now (volatile): a visitor reads it before the fields it judges the borrow by, which the
      * holder wrote before storing it, and names it to {@link #tryReclaim}. Fields read after it belong to this
      * borrow or a later one; a later one's only make the reclaim's CAS fail. */
-    long stamp() {
+    public long stamp() {
         return (long) LEASE.getVolatile(this);
     }
 

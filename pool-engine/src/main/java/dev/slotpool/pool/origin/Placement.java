@@ -1,6 +1,10 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.OriginState;
+import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.MovingMean;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
 
 import java.util.concurrent.TimeUnit;
 
@@ -9,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * weight, skipping origins the {@link FailureDetector} doubts or backs off, and one connect at a time to an origin
  * not known to answer. Keeps the pool's mean connect time, which says when a connect under way is slow.
  */
-final class Placement {
+public final class Placement {
 
     /** Before any connect succeeded, one running this long is slow. */
     private static final long COLD_SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -20,23 +24,23 @@ final class Placement {
     /** Written racily by the connect threads: racy but benign (a lost sample). */
     private final MovingMean connectTime = new MovingMean();
 
-    Placement(Origins origins, int maxSize, long silenceNanos) {
+    public Placement(Origins origins, int maxSize, long silenceNanos) {
         this.origins = origins;
         this.maxSize = maxSize;
         this.silenceNanos = silenceNanos;
     }
 
-    void sampleConnect(long nanos) {
+    public void sampleConnect(long nanos) {
         connectTime.sample(nanos);
     }
 
     /** The pool's mean connect time (0 before the first connect). */
-    long meanConnectNanos() {
+    public long meanConnectNanos() {
         return connectTime.nanos();
     }
 
     /** The UP origin with room whose occupancy is lowest relative to its weight (ties: first listed). */
-    Origin choose(long now) {
+    public Origin choose(long now) {
         Origin best = null;
         for (Origin o : origins.configured()) {
             if (o.state() != OriginState.UP || o.weight <= 0 || !o.hasRoom(maxSize, now)
@@ -62,15 +66,15 @@ final class Placement {
      * side.
      */
     private Attempt attempt(Origin o, long now) {
-        if (o.probeWanted) {
+        if (o.health.probeWanted()) {
             return Attempt.SKIP;
         }
         Attempt verdict = Attempt.ACCEPT;
-        for (ConnectAttempt a : o.attempts) {
+        for (ConnectAttempt a : o.health.attempts()) {
             if (a.probe || now - a.startedAt >= slowNanos()) {
                 return Attempt.SKIP;
             }
-            if (o.createTime.nanos() == 0) {
+            if (o.health.meanConnectNanos() == 0) {
                 verdict = Attempt.WAIT;
             }
         }
@@ -84,17 +88,37 @@ final class Placement {
      * (volatile), and {@code Probes} claims {@code o.probing} before it reads the list, another creator lists before
      * it reads: of two that race, at least one sees the other.
      */
-    boolean mayStart(Origin o, ConnectAttempt mine) {
-        if (o.probeWanted || o.probing.get()) {
+    public boolean mayStart(Origin o, ConnectAttempt mine) {
+        if (o.health.probeWanted() || o.health.probing()) {
             return false;
         }
-        return o.createTime.nanos() != 0 || o.attempts.peek() == mine;
+        return o.health.meanConnectNanos() != 0 || o.health.attempts().peek() == mine;
     }
 
     /** A connect running longer than this is slow (see {@link #attempt}); at most silenceTimeout. */
-    long slowNanos() {
+    private long slowNanos() {
         long mean = connectTime.nanos();
         long slow = mean > 0 ? 4 * mean : COLD_SLOW_NANOS;
         return Math.min(slow, silenceNanos);
+    }
+
+    /** How long until a choice may change by itself: a back-off ends, or a connect under way turns slow (a
+     * connect that ends wakes the creators sooner). Far in the future when nothing is pending. */
+    public long untilChange(long now) {
+        long until = OriginStatus.NEVER;
+        long slow = slowNanos();
+        for (Origin o : origins.configured()) {
+            long backoff = o.health.nextAttemptAt() - now;
+            if (backoff > 0 && (o.isUp() || o.status().detected())) {
+                until = Math.min(until, backoff);
+            }
+            for (ConnectAttempt a : o.health.attempts()) {
+                long slowIn = a.startedAt + slow - now;
+                if (slowIn > 0) {
+                    until = Math.min(until, slowIn);
+                }
+            }
+        }
+        return until;
     }
 }

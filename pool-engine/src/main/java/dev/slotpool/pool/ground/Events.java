@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
@@ -13,7 +13,7 @@ import java.util.List;
  * logged and never reaches the pool, and no listener runs while a slot is half-transitioned (callers emit
  * after the transition).
  */
-final class Events {
+public final class Events {
 
     private static final System.Logger LOG = System.getLogger("dev.slotpool");
 
@@ -21,32 +21,32 @@ final class Events {
     private final PoolListener[] listeners;
     private final UserCode userCode;
 
-    Events(String poolName, List<PoolListener> listeners, UserCode userCode) {
+    public Events(String poolName, List<PoolListener> listeners, UserCode userCode) {
         this.poolName = poolName;
         this.listeners = listeners.toArray(new PoolListener[0]);
         this.userCode = userCode;
     }
 
     /** Tells every listener the pool is starting (before any thread of the pool runs). */
-    void started(PoolConfig config) {
+    public void started(PoolConfig config) {
         for (PoolListener l : listeners) {
             userCode.onStart(l, config);
         }
     }
 
     /** Whether any listener is registered: the hot path checks this before building anything. */
-    boolean any() {
+    public boolean any() {
         return listeners.length > 0;
     }
 
     /** Emits to listeners; origin state changes and leaks are also logged at WARNING. */
-    void emit(PoolEvent.Type type, String origin, CloseReason reason, String detail) {
+    public void emit(PoolEvent.Type type, String origin, CloseReason reason, String detail) {
         boolean warn = type == PoolEvent.Type.ORIGIN_STATE || type == PoolEvent.Type.LEAK;
         emit(type, origin, reason, detail, warn ? System.Logger.Level.WARNING : null);
     }
 
     /** Emits to listeners and logs at {@code level} (null: not logged). */
-    void emit(PoolEvent.Type type, String origin, CloseReason reason, String detail, System.Logger.Level level) {
+    public void emit(PoolEvent.Type type, String origin, CloseReason reason, String detail, System.Logger.Level level) {
         if (level != null) {
             LOG.log(level, () -> "[" + poolName + "] " + type + " " + origin + ": " + detail);
         }
@@ -59,13 +59,13 @@ final class Events {
         }
     }
 
-    void borrowed(String origin, long waitNanos) {
+    public void borrowed(String origin, long waitNanos) {
         for (PoolListener l : listeners) {
             userCode.onBorrow(l, origin, waitNanos);
         }
     }
 
-    void returned(String origin, long heldNanos) {
+    public void returned(String origin, long heldNanos) {
         for (PoolListener l : listeners) {
             userCode.onReturn(l, origin, heldNanos);
         }

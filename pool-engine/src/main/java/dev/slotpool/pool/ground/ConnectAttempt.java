@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.table.Parking;
 
@@ -12,20 +12,20 @@ import java.util.concurrent.TimeUnit;
  * The attempt owns what was claimed for it (room, a reserved slot) until its work ends, however late that is, so
  * the counts keep covering every physical connection (S3) and a late connection is still used or closed (S2).
  *
- * <p>While it runs, the attempt is listed in its origin's {@link Origin#attempts}; the {@link FailureDetector}
+ * <p>While it runs, the attempt is listed in its origin's {@link Origin#attempts}; the {@code FailureDetector}
  * counts one failed connect for every unanswered period that passes: {@code connectTimeout} for an origin not
  * known to answer, {@code silenceTimeout} for one that has answered before (decided when the attempt starts).
  */
-final class ConnectAttempt implements Runnable {
+public final class ConnectAttempt implements Runnable {
 
     /** The list of running attempts it is in while it runs (its origin's). */
     private final Collection<ConnectAttempt> listedIn;
     /** When it started (ticker time). */
-    final long startedAt;
+    public final long startedAt;
     /** Whether it probes an origin the pool doubts (DOWN, or whose connections stopped answering). */
-    final boolean probe;
+    public final boolean probe;
     /** How long it may go unanswered before the detector counts a failure, and again for each such period. */
-    final long unansweredAfterNanos;
+    public final long unansweredAfterNanos;
     private final Runnable work;
     /** Runs once the attempt is no longer listed: wakes the creators, which may now plan for its origin. */
     private final Runnable ended;
@@ -34,7 +34,7 @@ final class ConnectAttempt implements Runnable {
     /** The creator waiting for it, if any; unparked when it finishes. */
     private volatile Thread waiter;
     /** Unanswered periods already counted as failures (detector only). */
-    int countedPeriods;
+    public int countedPeriods;
 
     private ConnectAttempt(Collection<ConnectAttempt> listedIn, long startedAt, boolean probe,
                            long unansweredAfterNanos, Runnable work, Runnable ended) {
@@ -48,10 +48,10 @@ final class ConnectAttempt implements Runnable {
 
     /**
      * Lists an attempt in its origin's {@code attempts}, not started yet: the caller may look at the list again
-     * ({@link Placement#mayStart}) before it {@link #start}s the attempt or {@link #unlist}s it. Listed first, so
+     * ({@code Placement.mayStart}) before it {@link #start}s the attempt or {@link #unlist}s it. Listed first, so
      * that the thread's end always finds it listed and whoever looks at the origin meanwhile sees it.
      */
-    static ConnectAttempt list(Collection<ConnectAttempt> attempts, long now, boolean probe, long unansweredAfterNanos,
+    public static ConnectAttempt list(Collection<ConnectAttempt> attempts, long now, boolean probe, long unansweredAfterNanos,
                                Runnable work, Runnable ended) {
         ConnectAttempt a = new ConnectAttempt(attempts, now, probe, unansweredAfterNanos, work, ended);
         attempts.add(a);
@@ -63,7 +63,7 @@ final class ConnectAttempt implements Runnable {
      * here with the attempt unlisted and its work never run, so nothing counts it as a connect under way (an
      * origin with one gets no other attempt): the caller releases what it claimed for it.
      */
-    ConnectAttempt start(PoolThreads threads, String originName) {
+    public ConnectAttempt start(PoolThreads threads, String originName) {
         try {
             thread = threads.newThread(this, (probe ? "probe-" : "connect-") + originName);
             thread.start();
@@ -75,7 +75,7 @@ final class ConnectAttempt implements Runnable {
     }
 
     /** Gives up a listed attempt that was not started. */
-    void unlist() {
+    public void unlist() {
         listedIn.remove(this);
     }
 
@@ -92,7 +92,7 @@ final class ConnectAttempt implements Runnable {
     }
 
     /** Waits until the attempt finished, {@code nanos} passed or {@code giveUp} says so; true if it finished. */
-    boolean await(long nanos, java.util.function.BooleanSupplier giveUp) {
+    public boolean await(long nanos, java.util.function.BooleanSupplier giveUp) {
         waiter = Thread.currentThread();
         long deadline = System.nanoTime() + nanos;
         // The finished flag is read after the waiter is published (both volatile): an attempt ending in between
@@ -105,19 +105,19 @@ final class ConnectAttempt implements Runnable {
     }
 
     /** At pool close: a driver that honours interrupts gives the connect up. */
-    void interrupt() {
+    public void interrupt() {
         thread.interrupt();
     }
 
     /** Waits up to {@code nanos} for the attempt's thread to end; false if it is still alive. */
-    boolean join(long nanos) throws InterruptedException {
+    public boolean join(long nanos) throws InterruptedException {
         if (nanos > 0) {
             thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
         }
         return !thread.isAlive();
     }
 
-    boolean finished() {
+    public boolean finished() {
         return finished;
     }
 }

@@ -1,27 +1,28 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.Balancing;
-import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.EntryFilter;
 
 import java.sql.Connection;
-import java.sql.Driver;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,7 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * ones, except those with a discovery query, plus every origin such a query has named. The second array grows
  * by copy and CAS, never changed in place, so readers see a consistent set without a lock.
  */
-final class Origins {
+public final class Origins {
 
     private final Ticker ticker;
     private final Events events;
@@ -41,41 +42,45 @@ final class Origins {
     private final String driverClassName;
     private final Origin[] configured;
     /** The origins connections belong to, with their borrow filters; replaced whole (copy and CAS). */
-    private final AtomicReference<Lending> all;
+    private final AtomicReference<Lending> lending;
+    /** Since when (ticker time) each discovered origin has had no connection (housekeeper thread only). */
+    private final Map<Origin, Long> emptySince = new HashMap<>();
 
-    Origins(PoolConfig config, Events events) {
+    public Origins(PoolConfig config, Events events) {
         this.ticker = config.ticker();
         this.events = events;
         this.latency = config.balancing() == Balancing.LATENCY;
         this.validationTimeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
         this.driverClassName = config.driverClassName();
         List<Origin> list = new ArrayList<>();
-        List<Origin> lending = new ArrayList<>();
+        List<Origin> lenders = new ArrayList<>();
         for (OriginConfig c : config.origins()) {
-            Origin o = new Origin(c, driverFor(c), properties(c), ticker.nanoTime(), null);
+            Origin o = new Origin(c, Origin.driverFor(c, driverClassName), Origin.connectProperties(c), ticker.nanoTime(),
+                    null);
             scaleForLatency(o);
             list.add(o);
             if (!o.discovers()) {
-                lending.add(o);
+                lenders.add(o);
             }
         }
         this.configured = list.toArray(new Origin[0]);
-        this.all = new AtomicReference<>(Lending.of(lending.toArray(new Origin[0])));
+        this.lending = new AtomicReference<>(Lending.of(lenders.toArray(new Origin[0])));
     }
 
-    /** The origins connections belong to (configured without a discovery query, and discovered). */
-    Origin[] all() {
-        return all.get().origins;
+    /** The origins connections belong to: the configured ones without a discovery query, and the discovered
+     * ones (not the discovery sources, whose connections belong to the origin each landed on). */
+    public Origin[] lending() {
+        return lending.get().origins;
     }
 
     /** The configured origins, where creators open connections. */
-    Origin[] configured() {
+    public Origin[] configured() {
         return configured;
     }
 
     /** An origin connections belong to, or a configured one with a discovery query; null if none. */
-    Origin find(String name) {
-        for (Origin o : all()) {
+    public Origin find(String name) {
+        for (Origin o : lending()) {
             if (o.name.equals(name)) {
                 return o;
             }
@@ -93,7 +98,7 @@ final class Origins {
      * it on first sight (UP, with {@code via}'s weight). A name already taken by an origin of another group is
      * prefixed with {@code via}'s name.
      */
-    Origin landed(Origin via, Connection c) throws SQLException {
+    public Origin landed(Origin via, Connection c) throws SQLException {
         String name;
         String[] dims = new String[4];
         try (Statement st = c.createStatement()) {
@@ -120,7 +125,7 @@ final class Origins {
 
     private Origin discovered(Origin via, String reported, String[] dims) {
         while (true) {
-            Lending was = all.get();
+            Lending was = lending.get();
             Origin[] cur = was.origins;
             Origin same = named(cur, reported);
             if (same != null && same.parent == via) {
@@ -136,7 +141,7 @@ final class Origins {
             scaleForLatency(found);
             Origin[] next = Arrays.copyOf(cur, cur.length + 1);
             next[cur.length] = found;
-            if (all.compareAndSet(was, Lending.of(next))) {
+            if (lending.compareAndSet(was, Lending.of(next))) {
                 events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
                         "discovered through origin '" + via.name + "' -> UP");
                 splitGroupWeights();
@@ -150,8 +155,8 @@ final class Origins {
      * while the group's weight is not 0), so a group of n servers gets its configured share of borrows, not n
      * times it. Racy but benign: two callers compute the same split from the same state.
      */
-    void splitGroupWeights() {
-                Origin[] os = all();
+    public void splitGroupWeights() {
+                Origin[] os = lending();
         for (Origin group : configured) {
             if (!group.discovers()) {
                 continue;
@@ -180,19 +185,20 @@ final class Origins {
      * group's URL) unless an operator holds them DOWN or DRAINING, whose decision must outlive a quiet spell.
      * Housekeeper only. A connection that lands on a forgotten origin meanwhile is closed, not lent.
      */
-    void forgetEmpty(long now, long afterNanos) {
-        for (Origin o : all()) {
+    public void forgetEmpty(long now, long afterNanos) {
+        for (Origin o : lending()) {
             if (o.parent == null) {
                 continue;
             }
             OriginStatus st = o.status();
             boolean held = st.state() == OriginState.DRAINING || (st.state() == OriginState.DOWN && !st.detected());
             if (o.occupied.get() > 0 || held) {
-                o.seenEmpty = false;
-            } else if (!o.seenEmpty) {
-                o.seenEmpty = true;
-                o.emptySince = now;
-            } else if (now - o.emptySince >= afterNanos) {
+                emptySince.remove(o);
+                continue;
+            }
+            Long since = emptySince.putIfAbsent(o, now);
+            if (since != null && now - since >= afterNanos) {
+                emptySince.remove(o); // forgotten for good: a server found again is a new origin
                 forget(o, afterNanos);
             }
         }
@@ -201,12 +207,12 @@ final class Origins {
     private void forget(Origin o, long afterNanos) {
         o.forgotten = true;
         while (true) {
-            Lending was = all.get();
+            Lending was = lending.get();
             List<Origin> rest = new ArrayList<>(Arrays.asList(was.origins));
             if (!rest.remove(o)) {
                 return;
             }
-            if (all.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
+            if (lending.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
                 events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
                         + "for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos) + " s");
                 splitGroupWeights();
@@ -237,8 +243,8 @@ final class Origins {
      * over many borrows each origin's share of borrows tends to its share of the weights, as far as it has
      * available connections (the creator places connections by the same weights).
      */
-    EntryFilter<PooledConnection> pickByWeight() {
-        Lending lending = all.get();
+    public EntryFilter<PooledConnection> pickByWeight() {
+        Lending lending = this.lending.get();
         Origin[] os = lending.origins;
         if (os.length < 2) {
             return null;
@@ -265,47 +271,14 @@ final class Origins {
     }
 
     /** Sum of the weights of UP origins. */
-    int upWeight() {
+    public int upWeight() {
         int total = 0;
-        for (Origin o : all()) {
+        for (Origin o : lending()) {
             if (o.isUp()) {
                 total += o.weight;
             }
         }
         return total;
-    }
-
-    private Driver driverFor(OriginConfig c) {
-        try {
-            String cls = driverClassName;
-            if (cls != null) {
-                return (Driver) Class.forName(cls, true, Thread.currentThread().getContextClassLoader())
-                        .getDeclaredConstructor().newInstance();
-            }
-            return DriverManager.getDriver(c.url());
-        } catch (SQLException | ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalArgumentException("origin '" + c.name() + "': no JDBC driver for "
-                    + describe(c) + " (" + e.getClass().getSimpleName() + ")");
-        }
-    }
-
-    private static Properties properties(OriginConfig c) {
-        Properties p = new Properties();
-        for (Map.Entry<String, String> e : c.connectionProperties().entrySet()) {
-            p.setProperty(e.getKey(), e.getValue());
-        }
-        if (c.username() != null) {
-            p.setProperty("user", c.username());
-        }
-        if (c.password() != null) {
-            p.setProperty("password", c.password());
-        }
-        return p;
-    }
-
-    /** An origin's name and redacted URL, for messages. */
-    static String describe(OriginConfig o) {
-        return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
     }
 
     /** The origins connections belong to and, at the same index, the filter of a borrow that prefers one (made

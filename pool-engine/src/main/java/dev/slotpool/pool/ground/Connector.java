@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.CredentialsProvider;
 import dev.slotpool.JdbcUrls;
@@ -14,17 +14,24 @@ import java.util.Properties;
  * A driver failure (an SQLException, or a RuntimeException or LinkageError) that echoes a provided password is
  * rethrown as an SQLException without it.
  */
-final class Connector {
+public final class Connector {
 
     private final CredentialsProvider credentials;
     private final UserCode userCode;
+    private final SessionSetup setup;
 
-    Connector(CredentialsProvider credentials, UserCode userCode) {
+    public Connector(CredentialsProvider credentials, UserCode userCode, SessionSetup setup) {
         this.credentials = credentials;
         this.userCode = userCode;
+        this.setup = setup;
     }
 
-    Connection connect(Origin o) throws SQLException {
+    /** Applies the configured session state to a connection {@link #connect} opened (see {@link SessionSetup}). */
+    public void setUp(Connection c) throws SQLException {
+        setup.apply(c);
+    }
+
+    public Connection connect(Origin o) throws SQLException {
         if (credentials == null) {
             return connect(o, o.connectProperties);
         }

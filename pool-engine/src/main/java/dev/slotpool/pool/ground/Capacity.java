@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The pool-wide count is claimed last and by CAS from the value the planner read, so two creators that planned
  * on the same count cannot both take the last place; the table's capacity stays the hard bound behind it.
  */
-final class Capacity {
+public final class Capacity {
 
     private final int maxSize;
     /** Live connections plus those being opened, pool-wide. */
@@ -26,31 +26,31 @@ final class Capacity {
     private final AtomicLong opened = new AtomicLong();
     private final AtomicLong closed = new AtomicLong();
 
-    Capacity(int maxSize) {
+    public Capacity(int maxSize) {
         this.maxSize = maxSize;
     }
 
-    int maxSize() {
+    public int maxSize() {
         return maxSize;
     }
 
-    int occupied() {
+    public int occupied() {
         return occupied.get();
     }
 
-    int creating() {
+    public int creating() {
         return creating.get();
     }
 
-    long opened() {
+    public long opened() {
         return opened.get();
     }
 
-    long closed() {
+    public long closed() {
         return closed.get();
     }
 
-    boolean hasRoom() {
+    public boolean hasRoom() {
         return occupied.get() < maxSize;
     }
 
@@ -59,7 +59,7 @@ final class Capacity {
      * place from {@code seenOccupied}, the count the caller planned on (two creators that chose the same origin at
      * its last free place cannot both pass its cap), and counts it as being created. False if either moved.
      */
-    boolean claim(Origin o, int seenOccupied) {
+    public boolean claim(Origin o, int seenOccupied) {
         if (seenOccupied >= maxSize || !claimUnderCap(o)) {
             return false;
         }
@@ -84,44 +84,44 @@ final class Capacity {
     }
 
     /** {@link #claim} from the current count: false when the pool is full. */
-    boolean claimIfRoom(Origin o) {
+    public boolean claimIfRoom(Origin o) {
         return claim(o, occupied.get());
     }
 
     /** The connection claimed for {@code o} was published or handed to be closed: no longer being created. */
-    void doneCreating(Origin o) {
+    public void doneCreating(Origin o) {
         o.creating.decrementAndGet();
         creating.decrementAndGet();
     }
 
     /** Undoes a claim whose attempt opened nothing that stays. */
-    void unclaim(Origin o) {
+    public void unclaim(Origin o) {
         doneCreating(o);
         o.occupied.decrementAndGet();
         occupied.decrementAndGet();
     }
 
     /** A connection was opened. */
-    void countOpened() {
+    public void countOpened() {
         opened.incrementAndGet();
     }
 
     /** A connection was opened and closed at once (a probe's, or one given up on before it was published). */
-    void countOpenedAndClosed() {
+    public void countOpenedAndClosed() {
         opened.incrementAndGet();
         closed.incrementAndGet();
     }
 
     /** A connection opened through a discovery group's URL landed on {@code landed}: the group's count already
      * holds it, and the origin it belongs to counts it from now. */
-    void landed(Origin group, Origin landed) {
+    public void landed(Origin group, Origin landed) {
         if (landed != group) {
             landed.occupied.incrementAndGet();
         }
     }
 
     /** A connection of {@code o} was closed: its room is free again, in its origin, its group and the pool. */
-    void closed(Origin o) {
+    public void closed(Origin o) {
         o.occupied.decrementAndGet();
         if (o.parent != null) {
             o.parent.occupied.decrementAndGet();
@@ -132,17 +132,17 @@ final class Capacity {
 
     /** A rebalance step retired a connection (or a paced drain closed one early) whose place an under-share
      * origin is owed. */
-    void oweReplacement() {
+    public void oweReplacement() {
         replacements.incrementAndGet();
     }
 
-    int replacementsOwed() {
+    public int replacementsOwed() {
         return replacements.get();
     }
 
     /** One owed replacement is no longer owed: a creation made it (whichever rule asked for the creation), or the
      * retirement it was owed for did not happen. */
-    void replacementSettled() {
+    public void replacementSettled() {
         if (replacements.get() > 0) {
             replacements.updateAndGet(r -> Math.max(0, r - 1));
         }

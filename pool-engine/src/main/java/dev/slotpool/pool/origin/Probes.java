@@ -1,18 +1,26 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.Connector;
+import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.Secrets;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
-import java.util.function.ToLongFunction;
 
 /**
  * Probes for the {@link FailureDetector} (docs/architecture.md, "Failure detection"): a connect and a validation
@@ -21,17 +29,15 @@ import java.util.function.ToLongFunction;
  * (connections, none available, each borrowed longer than {@link #stuckNanos()}). A probe that answers on an UP
  * origin says the statements are merely slow: the next such probe waits twice as long.
  */
-final class Probes {
+public final class Probes {
 
-    /** Borrowed this long (or {@link #STUCK_HOLDS} mean holds, if longer) without a return looks stuck. */
-    private static final long STUCK_FLOOR_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int STUCK_HOLDS = 20;
-
-    /** What a probe found, for the detector to count. */
+    /** What a probe found, for the detector to count; and how long a probe starting now may go unanswered. */
     interface Outcomes {
         void answered(Origin o, OriginStatus before, long now);
 
         void failed(Origin o, SQLException sanitized, long now);
+
+        long unansweredAfterNanos(Origin o);
     }
 
     private final PoolThreads threads;
@@ -42,19 +48,16 @@ final class Probes {
     private final Closing closing;
     private final OriginOperations operations;
     private final Connector connector;
-    private final SessionSetup setup;
-    private final LongSupplier meanHoldNanos;
+    private final HoldTime holdTime;
     private final Runnable wakeCreators;
     private final BooleanSupplier shutdown;
     private final long validationNanos;
-    private final Outcomes outcomes;
-    /** The failure detector's unanswered period for an attempt starting now. */
-    private final ToLongFunction<Origin> unansweredAfterNanos;
+    /** The failure detector, which counts what probes find; set once by it, before any pool thread starts. */
+    private Outcomes outcomes;
 
-    Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-           OriginOperations operations, Connector connector, SessionSetup setup, LongSupplier meanHoldNanos,
-           Runnable wakeCreators, BooleanSupplier shutdown, Outcomes outcomes,
-           ToLongFunction<Origin> unansweredAfterNanos) {
+    public Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
+           OriginOperations operations, Connector connector, HoldTime holdTime, Runnable wakeCreators,
+           BooleanSupplier shutdown) {
         this.threads = new PoolThreads(config);
         this.ticker = config.ticker();
         this.origins = origins;
@@ -63,13 +66,15 @@ final class Probes {
         this.closing = closing;
         this.operations = operations;
         this.connector = connector;
-        this.setup = setup;
-        this.meanHoldNanos = meanHoldNanos;
+        this.holdTime = holdTime;
         this.wakeCreators = wakeCreators;
         this.shutdown = shutdown;
-        this.outcomes = outcomes;
-        this.unansweredAfterNanos = unansweredAfterNanos;
         this.validationNanos = config.validationTimeout().toNanos();
+    }
+
+    /** The failure detector hears what the probes find (it is built after them, and before any thread starts). */
+    void reportTo(Outcomes detector) {
+        this.outcomes = detector;
     }
 
     /** Only configured origins reached directly can be probed; a discovery group's URL picks its own server. */
@@ -82,10 +87,10 @@ final class Probes {
     void wantStuck(long now) {
         long stuck = stuckNanos();
         for (Origin o : origins.configured()) {
-            if (probeable(o) && o.isUp() && !o.probeWanted && o.attempts.isEmpty() && now - o.nextProbeAt >= 0
-                    && now - o.nextAttemptAt >= 0
+            if (probeable(o) && o.isUp() && !o.health.probeWanted() && o.health.attempts().isEmpty() && now - o.health.nextProbeAt() >= 0
+                    && o.health.mayAttempt(now)
                     && stuckSince(o) != Long.MAX_VALUE && now - stuckSince(o) >= stuck) {
-                o.probeWanted = true;
+                o.health.wantProbe();
             }
         }
     }
@@ -94,38 +99,38 @@ final class Probes {
      * the housekeeper. A probe thread that cannot start throws here, its room released. */
     void startDue(long now) {
         for (Origin o : origins.configured()) {
-            if (!probeable(o) || !o.attempts.isEmpty() || !due(o, o.status(), now)) {
+            if (!probeable(o) || !o.health.attempts().isEmpty() || !due(o, o.status(), now)) {
                 continue;
             }
             // CAS, held until the probe's attempt is unlisted: one probe at a time, however many threads find it
             // due at once (the creators and the housekeeper wake at the same nextAttemptAt). The winner looks
             // again: a probe that ended after the first look has pushed the back-off back or answered.
-            if (!o.probing.compareAndSet(false, true)) {
+            if (!o.health.claimProbe()) {
                 continue;
             }
             OriginStatus status = o.status();
-            boolean doubted = status.state() == OriginState.UP && o.probeWanted;
-            if (!o.attempts.isEmpty() || !due(o, status, now) || !claimRoom(o)) {
-                o.probing.set(false);
+            boolean doubted = status.state() == OriginState.UP && o.health.probeWanted();
+            if (!o.health.attempts().isEmpty() || !due(o, status, now) || !claimRoom(o)) {
+                o.health.releaseProbe();
                 continue;
             }
-            o.probeWanted = false;
-            long unansweredAfter = unansweredAfterNanos.applyAsLong(o);
+            o.health.probeStarting();
+            long unansweredAfter = outcomes.unansweredAfterNanos(o);
             // A probe's validation is bounded by its unanswered period too: a probe is a connect that must answer
             // in time.
             int validationSeconds = (int) Math.max(1,
                     TimeUnit.NANOSECONDS.toSeconds(Math.min(validationNanos, unansweredAfter)));
             try {
-                ConnectAttempt.list(o.attempts, now, true, unansweredAfter, () -> probe(o, status, validationSeconds),
+                ConnectAttempt.list(o.health.attempts(), now, true, unansweredAfter, () -> probe(o, status, validationSeconds),
                         () -> probeEnded(o)).start(threads, o.name);
             } catch (Throwable e) {
                 // No thread, so no probe: its room goes back and the origin stays due; the caller backs off.
                 capacity.unclaim(o);
                 operations.finishDrain(o);
                 if (doubted) {
-                    o.probeWanted = true;
+                    o.health.wantProbe();
                 }
-                o.probing.set(false);
+                o.health.releaseProbe();
                 throw e;
             }
         }
@@ -133,14 +138,14 @@ final class Probes {
 
     /** A DOWN origin the pool marked by itself, past its back-off; or an UP one whose probe is wanted. */
     private static boolean due(Origin o, OriginStatus status, long now) {
-        return status.state() == OriginState.DOWN && status.detected() && now - o.nextAttemptAt >= 0
-                || status.state() == OriginState.UP && o.probeWanted;
+        return status.state() == OriginState.DOWN && status.detected() && o.health.mayAttempt(now)
+                || status.state() == OriginState.UP && o.health.probeWanted();
     }
 
     /** The probe's attempt is unlisted, its outcome counted: the origin may be probed again, and the creators
      * look again (they may now plan for it). */
     private void probeEnded(Origin o) {
-        o.probing.set(false);
+        o.health.releaseProbe();
         wakeCreators.run();
     }
 
@@ -198,7 +203,7 @@ final class Probes {
         SQLException failure = null;
         try (Connection c = connector.connect(o)) {
             capacity.countOpenedAndClosed();
-            setup.apply(c);
+            connector.setUp(c);
             answered = c.isValid(validationSeconds);
             if (!answered) {
                 failure = new SQLException("origin '" + o.name + "': probe connection is not valid", "08006");
@@ -217,8 +222,7 @@ final class Probes {
         outcomes.answered(o, before, now);
         if (before.state() != OriginState.DOWN) {
             // Slow statements, not a silent server: look again later, twice as late each time.
-            o.probeSpacingNanos = Math.min(Math.max(2 * o.probeSpacingNanos, stuckNanos()), TimeUnit.MINUTES.toNanos(10));
-            o.nextProbeAt = now + o.probeSpacingNanos;
+            o.health.probeAnswered(now, stuckNanos());
         }
     }
 
@@ -247,6 +251,6 @@ final class Probes {
 
     /** How long every connection of an origin must have been borrowed for it to look stuck. */
     long stuckNanos() {
-        return Math.max(STUCK_FLOOR_NANOS, STUCK_HOLDS * meanHoldNanos.getAsLong());
+        return holdTime.stuckNanos();
     }
 }

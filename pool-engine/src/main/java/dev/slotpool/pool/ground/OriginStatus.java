@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.OriginState;
 
@@ -9,12 +9,12 @@ import dev.slotpool.OriginState;
  * interleave (a second drain, or a probe answering after an operator's markDown, fails its CAS instead of
  * overwriting the first), and the abort deadline never belongs to another state.
  */
-record OriginStatus(OriginState state, String reason, boolean detected, long abortBorrowedAt) {
+public record OriginStatus(OriginState state, String reason, boolean detected, long abortBorrowedAt) {
 
     /** Far enough ahead in ticker time to mean "never", yet safe to add to any nanoTime without overflow. */
-    static final long NEVER = Long.MAX_VALUE / 4;
+    public static final long NEVER = Long.MAX_VALUE / 4;
 
-    static OriginStatus up(String reason, long now) {
+    public static OriginStatus up(String reason, long now) {
         return new OriginStatus(OriginState.UP, reason, false, now + NEVER);
     }
 }

@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.PoolConfig;
 
@@ -12,13 +12,13 @@ import java.sql.Statement;
  * is what {@link dev.slotpool.jdbc.ConnectionDefaults} reads, so return-time hygiene restores the configured
  * values (docs/architecture.md, "Creation").
  */
-final class SessionSetup {
+public final class SessionSetup {
 
     private final PoolConfig config;
     /** Whether anything is configured: a pool that sets nothing costs a new connection no call. */
     private final boolean any;
 
-    SessionSetup(PoolConfig config) {
+    public SessionSetup(PoolConfig config) {
         this.config = config;
         this.any = config.autoCommit() != null || config.transactionIsolation() != null || config.readOnly() != null
                 || config.catalog() != null || config.schema() != null || config.connectionInitSql() != null;
@@ -28,7 +28,7 @@ final class SessionSetup {
      * Applies the settings and runs the init SQL; an error is rethrown, so the creator closes the connection and
      * counts a failed connect. An init SQL error keeps its SQLState and vendor code and names the step.
      */
-    void apply(Connection c) throws SQLException {
+    public void apply(Connection c) throws SQLException {
         if (!any) {
             return;
         }

@@ -1,19 +1,23 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.SlotTable;
 
-import java.util.function.Predicate;
 
 /**
  * Moves connections toward the origins' target shares, one bounded step per housekeeping visit, and in
  * latency-aware mode first sets each origin's weight from its hold times and broken closes (docs/failover.md,
  * "What each operation guarantees", "Latency-aware balancing"). Runs on the housekeeper thread; given only the parts of the pool it reads or acts through.
  */
-final class Rebalancer {
+public final class Rebalancer {
 
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
@@ -21,18 +25,18 @@ final class Rebalancer {
     /** Connections retired by a step that the creator still owes to under-share origins (shared with it). */
     private final Capacity capacity;
     private final Events events;
-    /** Closes an idle connection if it wins it from borrowers (the pool's entry-checked close). */
-    private final Predicate<PooledConnection> closeIdle;
+    /** Closes an idle connection if it wins it from borrowers (entry-checked). */
+    private final Closing closing;
     private final Runnable signalCreator;
 
-    Rebalancer(Origins origins, SlotTable<PooledConnection> table, PoolConfig config, Capacity capacity,
-               Events events, Predicate<PooledConnection> closeIdle, Runnable signalCreator) {
+    public Rebalancer(Origins origins, SlotTable<PooledConnection> table, PoolConfig config, Capacity capacity,
+                      Closing closing, Events events, Runnable signalCreator) {
         this.origins = origins;
         this.table = table;
         this.config = config;
         this.capacity = capacity;
         this.events = events;
-        this.closeIdle = closeIdle;
+        this.closing = closing;
         this.signalCreator = signalCreator;
     }
 
@@ -42,28 +46,21 @@ final class Rebalancer {
      * recovers. An origin without samples yet keeps its base weight. Reports a change of 10 % or more.
      */
     void followLatency() {
-        Origin[] os = origins.all();
+        Origin[] os = origins.lending();
         long fastest = Long.MAX_VALUE;
         for (Origin o : os) {
-            if (o.isUp() && o.holdTime.nanos() > 0) {
-                fastest = Math.min(fastest, o.holdTime.nanos());
+            if (o.isUp() && o.load.meanHoldNanos() > 0) {
+                fastest = Math.min(fastest, o.load.meanHoldNanos());
             }
         }
         StringBuilder changed = new StringBuilder();
         for (Origin o : os) {
-            long samples = o.holdSamples;
-            long broken = o.brokenCloses.get();
-            long newSamples = samples - o.seenSamples;
-            long newBroken = broken - o.seenBroken;
-            o.seenSamples = samples;
-            o.seenBroken = broken;
-            if (!o.isUp() || o.baseWeight == 0 || o.holdTime.nanos() == 0 || fastest == Long.MAX_VALUE) {
+            double errorShare = o.load.brokenShareSinceLastLook();
+            if (!o.isUp() || o.baseWeight == 0 || o.load.meanHoldNanos() == 0 || fastest == Long.MAX_VALUE) {
                 o.weight = o.baseWeight * Origin.LATENCY_SCALE;
                 continue;
             }
-            // Samples are one return in 16 per connection; scale back to returns for the error share.
-            double errorShare = (double) newBroken / Math.max(1, newSamples * 16 + newBroken);
-            double factor = (double) fastest / o.holdTime.nanos() * (1 - errorShare);
+            double factor = (double) fastest / o.load.meanHoldNanos() * (1 - errorShare);
             int w = (int) Math.max(1, Math.round(o.baseWeight * Origin.LATENCY_SCALE * factor));
             int old = o.weight;
             o.weight = w;
@@ -85,7 +82,7 @@ final class Rebalancer {
      * failing origin causes no churn while it backs off.
      */
     void step(long now) {
-        Origin[] os = origins.all();
+        Origin[] os = origins.lending();
         int[] target = targets(os);
         if (target == null || capacity.replacementsOwed() > 0) {
             return;
@@ -114,7 +111,7 @@ final class Rebalancer {
             }
             // Owed before the retirement: an idle close wakes a creator at once, which must see the debt.
             capacity.oweReplacement();
-            if (!retireOne(os[overIdx])) {
+            if (!shedOne(os[overIdx])) {
                 capacity.replacementSettled();
                 break;
             }
@@ -167,17 +164,17 @@ final class Rebalancer {
     }
 
     /**
-     * Retires one connection of the origin: an idle one at once, else (a saturated pool has none idle) a
+     * Sheds one connection of the origin: an idle one at once, else (a saturated pool has none idle) a
      * borrowed one at its return, so the holder is never interrupted.
      */
-    private boolean retireOne(Origin o) {
+    private boolean shedOne(Origin o) {
         PooledConnection[] borrowed = {null};
         boolean[] closed = {false};
         table.visit((state, e) -> {
             if (e.origin != o) {
                 return true;
             }
-            if (state == SlotState.AVAILABLE && closeIdle.test(e)) {
+            if (state == SlotState.AVAILABLE && closing.closeIfIdle(e, CloseReason.REBALANCED)) {
                 closed[0] = true;
                 return false;
             }

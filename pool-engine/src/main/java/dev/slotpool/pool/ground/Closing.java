@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolEvent;
@@ -15,10 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link AfterClose}). S2: every connection opened is closed exactly once, because only the owner of a CLOSING
  * slot gets to {@link #finish}.
  */
-final class Closing {
+public final class Closing {
 
     /** What the pool does once a connection is closed: detection, drains, refilling. */
-    interface AfterClose {
+    public interface AfterClose {
         void closed(PooledConnection e, CloseReason reason);
     }
 
@@ -27,10 +27,10 @@ final class Closing {
     private final Capacity capacity;
     private final Events events;
     private final AfterClose after;
-    /** Bumped before and after a closed connection's borrows move to its origin's count (see {@link Snapshots}). */
+    /** Bumped before and after a closed connection's borrows move to its origin's count (see {@code Snapshots}). */
     private final AtomicLong retiring = new AtomicLong();
 
-    Closing(SlotTable<PooledConnection> table, Closer closer, Capacity capacity, Events events,
+    public Closing(SlotTable<PooledConnection> table, Closer closer, Capacity capacity, Events events,
             AfterClose after) {
         this.table = table;
         this.closer = closer;
@@ -40,13 +40,13 @@ final class Closing {
     }
 
     /** Closes the connection of a slot this thread owns (BORROWED, won by CAS, lease or hand-off; or HELD). */
-    void closeOwned(PooledConnection e, CloseReason reason, boolean abort) {
+    public void closeOwned(PooledConnection e, CloseReason reason, boolean abort) {
         table.closeOwned(e.slot);
         finish(e, reason, abort);
     }
 
     /** Closes an idle connection if this thread wins it from borrowers (AVAILABLE → CLOSING, entry-checked). */
-    boolean closeIfIdle(PooledConnection e, CloseReason reason) {
+    public boolean closeIfIdle(PooledConnection e, CloseReason reason) {
         if (!table.tryCloseIdle(e.slot, e)) {
             return false;
         }
@@ -55,7 +55,7 @@ final class Closing {
     }
 
     /** Closes a connection whose slot this thread already moved to CLOSING (a paced drain's queue). */
-    void closeReserved(PooledConnection e, CloseReason reason) {
+    public void closeReserved(PooledConnection e, CloseReason reason) {
         finish(e, reason, false);
     }
 
@@ -65,7 +65,7 @@ final class Closing {
      * nothing happens, even if the connection has been lent again since. The holder and stack reported are read
      * after the CAS won, so they are that borrow's (no one else can lend the entry again).
      */
-    boolean reclaim(PooledConnection e, long stamp, CloseReason reason) {
+    public boolean reclaim(PooledConnection e, long stamp, CloseReason reason) {
         if (!e.tryReclaim(stamp)) {
             return false;
         }
@@ -75,7 +75,7 @@ final class Closing {
         if (reason == CloseReason.ABANDONED || reason == CloseReason.TIME_TO_LIVE) {
             events.emit(PoolEvent.Type.LEAK, e.origin.name, reason, "connection held by thread '"
                     + (holder == null ? "?" : holder.getName()) + "' taken back (" + reason + ")"
-                    + (stack == null ? "" : "; borrowed at:\n" + Labels.stackText(stack)));
+                    + (stack == null ? "" : "; borrowed at:\n" + StackTexts.of(stack)));
         }
         return true;
     }
@@ -85,7 +85,7 @@ final class Closing {
      * physical connection is aborted through the caller's executor, then closed. Not counted toward DOWN: the
      * holder chose it.
      */
-    void abortedByHolder(PooledConnection e, Executor executor) {
+    public void abortedByHolder(PooledConnection e, Executor executor) {
         e.broken = new SQLException("aborted by holder");
         try {
             e.physical.abort(executor);
@@ -96,7 +96,7 @@ final class Closing {
     }
 
     /** Odd while a closed connection's borrows are moving from its slot to its origin's count. */
-    long retiring() {
+    public long retiring() {
         return retiring.get();
     }
 
@@ -113,12 +113,12 @@ final class Closing {
         // both, so a snapshot taken meanwhile counts them once (it looks again).
         retiring.incrementAndGet();
         table.empty(e.slot);
-        e.origin.retiredBorrows.addAndGet(e.borrowCount);
-        e.origin.retiredStatements.retire(e.statementCache);
+        e.origin.closedConnectionBorrows.addAndGet(e.borrowCount);
+        e.origin.closedConnectionStatements.retire(e.statementCache);
         retiring.incrementAndGet();
         capacity.closed(e.origin);
         if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {
-            e.origin.brokenCloses.incrementAndGet();
+            e.origin.load.brokenClose();
         }
         events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
         after.closed(e, reason);

@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginConfig;
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * {@code sslpassword} or a wallet password, the credentials in its URL) is replaced wherever it appears, and URLs
  * lose their credentials.
  */
-final class Secrets {
+public final class Secrets {
 
     /** Credentials inside a URL, to be removed from messages that echo them without the URL around them. */
     private static final Pattern URL_USER_INFO = Pattern.compile("//[^/?#;]*?:([^/?#;]*)@[^@/?#;]*(?:[/?#;]|$)");
@@ -28,7 +28,7 @@ final class Secrets {
 
     /** A copy of {@code ex} and its causes (messages redacted, SQLState, vendor code and stack kept), its
      * message prefixed with the origin and {@code what} failed. */
-    static SQLException sanitize(Throwable ex, OriginConfig origin, String what) {
+    public static SQLException sanitize(Throwable ex, OriginConfig origin, String what) {
         List<String> secrets = secretsOf(origin);
         // A driver's Error or RuntimeException is named: its message alone ("com/acme/Foo") says too little.
         String type = ex instanceof SQLException ? "" : ex.getClass().getName() + ": ";

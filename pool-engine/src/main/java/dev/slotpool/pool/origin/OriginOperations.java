@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.Balancing;
 import dev.slotpool.CloseReason;
@@ -7,6 +7,11 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.SlotTable;
 
 import java.time.Duration;
@@ -38,9 +43,9 @@ public final class OriginOperations {
     private final OriginSelector originSelector;
     private final Rebalancer rebalancer;
 
-    OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-                     Closing closing, PacedDrains drains, Events events, Runnable wakeCreators,
-                     Runnable wakeHousekeeper) {
+    public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
+                            PacedDrains drains, Rebalancer rebalancer, Events events, Runnable wakeCreators,
+                            Runnable wakeHousekeeper) {
         this.ticker = config.ticker();
         this.latency = config.balancing() == Balancing.LATENCY;
         this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
@@ -52,9 +57,8 @@ public final class OriginOperations {
         this.events = events;
         this.wakeCreators = wakeCreators;
         this.wakeHousekeeper = wakeHousekeeper;
-        this.originSelector = new OriginSelector(origins::all, origins::find);
-        this.rebalancer = new Rebalancer(origins, table, config, capacity, events,
-                e -> closing.closeIfIdle(e, CloseReason.REBALANCED), wakeCreators);
+        this.originSelector = new OriginSelector(origins::lending, origins::find);
+        this.rebalancer = rebalancer;
     }
 
     /**
@@ -124,32 +128,7 @@ public final class OriginOperations {
 
     /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
     public void rebalance(Map<String, Integer> weights) {
-        if (weights == null || weights.isEmpty()) {
-            throw new IllegalArgumentException("rebalance needs at least one origin weight");
-        }
-        List<String> problems = new ArrayList<>();
-        Map<Origin, Integer> resolved = new LinkedHashMap<>();
-        for (Map.Entry<String, Integer> w : weights.entrySet()) {
-            Origin o = origins.find(w.getKey());
-            if (o == null) {
-                problems.add("unknown origin '" + w.getKey() + "'");
-            } else if (w.getValue() == null || w.getValue() < 0) {
-                problems.add("weight of '" + w.getKey() + "' must be ≥ 0 (was " + w.getValue() + ")");
-            } else {
-                resolved.put(o, w.getValue());
-            }
-        }
-        int total = 0;
-        for (Origin o : origins.all()) {
-            total += resolved.getOrDefault(o, o.baseWeight);
-        }
-        if (problems.isEmpty() && total == 0) {
-            problems.add("at least one origin needs a weight > 0");
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("rebalance rejected: " + String.join("; ", problems)
-                    + " (known origins: " + originSelector.known() + ")");
-        }
+        Map<Origin, Integer> resolved = originSelector.weights(weights);
         resolved.forEach((o, w) -> {
             o.weightPinned = o.parent != null;
             o.baseWeight = w;
@@ -166,7 +145,7 @@ public final class OriginOperations {
         for (Origin o : origins.configured()) {
             w.put(o.name, o.config.weight());
         }
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             o.weightPinned = false;
         }
         rebalance(w);
@@ -185,7 +164,7 @@ public final class OriginOperations {
     }
 
     /** Housekeeping: finish drains, follow latency (in that mode), and move one step toward the target shares. */
-    void housekeep(long now) {
+    public void housekeep(long now) {
         dueWork(now);
         if (latency) {
             rebalancer.followLatency();
@@ -194,7 +173,7 @@ public final class OriginOperations {
     }
 
     /** A discovered origin this pool marked DOWN got a new connection: its server answers again. */
-    void landedOnDetectedDown(Origin o) {
+    public void landedOnDetectedDown(Origin o) {
         OriginStatus st = o.status();
         if (st.detected()) {
             upIfStill(o, st, "a new connection landed on it");
@@ -203,9 +182,9 @@ public final class OriginOperations {
 
     /** Work due before the next housekeeping visit: paced drain closes and aborts at deadlines
      * ({@link PacedDrains}), then drains that emptied turn DOWN. */
-    void dueWork(long now) {
+    public void dueWork(long now) {
         drains.dueWork(now);
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             finishDrain(o);
         }
         for (Origin o : origins.configured()) {
@@ -216,7 +195,7 @@ public final class OriginOperations {
     /** DRAINING → DOWN once empty, by CAS: a markUp or markDown that came first wins. Called by the
      * housekeeper, and by whoever closes or gives up a drained origin's last connection (which may come after
      * the housekeeper's last look). */
-    void finishDrain(Origin o) {
+    public void finishDrain(Origin o) {
         OriginStatus st = o.status();
         if (st.state() == OriginState.DRAINING && o.occupied.get() == 0) {
             change(o, st, new OriginStatus(OriginState.DOWN, "drained", false, st.abortBorrowedAt()));
@@ -224,14 +203,14 @@ public final class OriginOperations {
     }
 
     /**
-     * Takes every origin out of service for a checkpoint ({@link Suspension}): DOWN as by an operator (so neither
+     * Takes every origin out of service for a checkpoint ({@code Suspension}): DOWN as by an operator (so neither
      * the creator nor a probe opens a connection), idle connections closed now, borrowed ones closed at return and
      * aborted {@code abortAfter} from now. Returns the origins to bring back at {@link #resumeAll}: those that were
      * UP, or DOWN by the pool's own detection (an operator's DOWN or drain stays as the operator left it).
      */
-    List<Origin> suspendAll(String reason, Duration abortAfter) {
+    public List<Origin> suspendAll(String reason, Duration abortAfter) {
         List<Origin> resume = new ArrayList<>();
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
                     ticker.nanoTime() + abortAfter.toNanos());
             OriginStatus st = o.status();
@@ -248,7 +227,7 @@ public final class OriginOperations {
     }
 
     /** UP again after a checkpoint, each origin {@link #suspendAll} returned; the creator refills to minSize. */
-    void resumeAll(List<Origin> origins, String reason) {
+    public void resumeAll(List<Origin> origins, String reason) {
         for (Origin o : origins) {
             up(o, reason);
         }
@@ -273,10 +252,7 @@ public final class OriginOperations {
 
     private void afterUp(Origin o) {
         drains.close(o, CloseReason.ORIGIN_NOT_UP);
-        o.connectFailures.set(0);
-        o.brokenInARow.set(0);
-        o.lastFailure = null;
-        o.nextAttemptAt = ticker.nanoTime();
+        o.health.endFailureRuns(ticker.nanoTime());
         wakeCreators.run();
     }
 

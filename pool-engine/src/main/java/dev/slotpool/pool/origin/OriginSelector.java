@@ -1,4 +1,6 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.pool.ground.Origin;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -97,5 +99,37 @@ final class OriginSelector {
             case "instance" -> o.config.instance();
             default -> o.config.host();
         };
+    }
+
+    /** The origins a rebalance's weights name, with their new weights; {@link IllegalArgumentException} naming
+     * every problem (unknown origin, negative weight, all weights zero) when the map is not valid as a whole. */
+    Map<Origin, Integer> weights(Map<String, Integer> weights) {
+        if (weights == null || weights.isEmpty()) {
+            throw new IllegalArgumentException("rebalance needs at least one origin weight");
+        }
+        List<String> problems = new ArrayList<>();
+        Map<Origin, Integer> resolved = new LinkedHashMap<>();
+        for (Map.Entry<String, Integer> w : weights.entrySet()) {
+            Origin o = find.apply(w.getKey());
+            if (o == null) {
+                problems.add("unknown origin '" + w.getKey() + "'");
+            } else if (w.getValue() == null || w.getValue() < 0) {
+                problems.add("weight of '" + w.getKey() + "' must be ≥ 0 (was " + w.getValue() + ")");
+            } else {
+                resolved.put(o, w.getValue());
+            }
+        }
+        int total = 0;
+        for (Origin o : all.get()) {
+            total += resolved.getOrDefault(o, o.baseWeight);
+        }
+        if (problems.isEmpty() && total == 0) {
+            problems.add("at least one origin needs a weight > 0");
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("rebalance rejected: " + String.join("; ", problems)
+                    + " (known origins: " + known() + ")");
+        }
+        return resolved;
     }
 }

@@ -1,8 +1,11 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.origin;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotState;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.SlotTable;
 
 import java.util.ArrayList;
@@ -19,7 +22,7 @@ import java.util.function.ObjLongConsumer;
  * its timeout; borrowed connections of an origin that is not UP are taken back at its abort deadline. Runs on
  * the housekeeper thread, and on creators under demand ({@link #closeOneDraining}).
  */
-final class PacedDrains {
+public final class PacedDrains {
 
     private final Origins origins;
     private final SlotTable<PooledConnection> table;
@@ -50,7 +53,7 @@ final class PacedDrains {
         }
     }
 
-    PacedDrains(Origins origins, SlotTable<PooledConnection> table,
+    public PacedDrains(Origins origins, SlotTable<PooledConnection> table,
                 BiConsumer<PooledConnection, CloseReason> closeReserved, ObjLongConsumer<PooledConnection> reclaim) {
         this.origins = origins;
         this.table = table;
@@ -126,7 +129,7 @@ final class PacedDrains {
                 closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
             }
         }
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             abortDue |= !o.isUp() && o.occupied.get() > 0 && now - o.status().abortBorrowedAt() >= 0;
         }
         if (abortDue) {
@@ -155,7 +158,7 @@ final class PacedDrains {
     }
 
     /** The next instant (ticker time) at which {@link #dueWork} has something to do, or far in the future. */
-    long nextDue(long now) {
+    public long nextDue(long now) {
         long due = now + OriginStatus.NEVER;
         for (Drain d : drains.get()) {
             if (!d.queue.isEmpty() && d.total > 0) {
@@ -164,7 +167,7 @@ final class PacedDrains {
                 due = Math.min(due, at);
             }
         }
-        for (Origin o : origins.all()) {
+        for (Origin o : origins.lending()) {
             long abortAt = o.status().abortBorrowedAt();
             if (!o.isUp() && o.occupied.get() > 0 && abortAt - now > 0) {
                 due = Math.min(due, abortAt);
@@ -174,7 +177,7 @@ final class PacedDrains {
     }
 
     /** Whether a paced drain holds connections (read on a borrower's slow path only). */
-    boolean drainsQueued() {
+    public boolean drainsQueued() {
         for (Drain d : drains.get()) {
             if (!d.queue.isEmpty()) {
                 return true;
@@ -185,7 +188,7 @@ final class PacedDrains {
 
     /** Closes one connection a paced drain still holds, so a waiting borrower can get a new one elsewhere; it
      * counts as the drain's next close, so the pace goes on from there. False if none is held. */
-    boolean closeOneDraining() {
+    public boolean closeOneDraining() {
         for (Drain d : drains.get()) {
             PooledConnection e = d.queue.poll();
             if (e != null) {
@@ -198,7 +201,7 @@ final class PacedDrains {
     }
 
     /** Closes every connection paced drains still hold (pool close). */
-    void closeAll(CloseReason reason) {
+    public void closeAll(CloseReason reason) {
         for (Drain d : drains.get()) {
             close(d, reason);
         }

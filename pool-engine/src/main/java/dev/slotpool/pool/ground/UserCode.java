@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.BorrowObserver;
 import dev.slotpool.CredentialsProvider;
@@ -26,13 +26,13 @@ import java.util.Map;
  * {@code OutOfMemoryError} has already run the JVM's own handling at its throw ({@code -XX:+ExitOnOutOfMemoryError},
  * heap dumps), and the next allocation that fails throws again in the code that makes it.
  */
-final class UserCode {
+public final class UserCode {
 
     private static final System.Logger LOG = System.getLogger("dev.slotpool");
 
     private final String poolName;
 
-    UserCode(String poolName) {
+    public UserCode(String poolName) {
         this.poolName = poolName;
     }
 
@@ -69,7 +69,7 @@ final class UserCode {
     }
 
     /** {@link BorrowObserver#started}; null if it failed. */
-    Object borrowStarted(BorrowObserver observer) {
+    public Object borrowStarted(BorrowObserver observer) {
         try {
             return observer.started(poolName);
         } catch (Throwable t) {
@@ -78,7 +78,7 @@ final class UserCode {
         }
     }
 
-    void borrowEnded(BorrowObserver observer, Object started, String origin, long waitNanos, Throwable failure) {
+    public void borrowEnded(BorrowObserver observer, Object started, String origin, long waitNanos, Throwable failure) {
         try {
             observer.ended(started, origin, waitNanos, failure);
         } catch (Throwable t) {
@@ -87,7 +87,7 @@ final class UserCode {
     }
 
     /** {@link LabelingCallback#cost}, negative taken as 0; {@link LabelingCallback#UNUSABLE} if it failed. */
-    int labelCost(LabelingCallback labeling, Map<String, String> requested, Map<String, String> current) {
+    public int labelCost(LabelingCallback labeling, Map<String, String> requested, Map<String, String> current) {
         try {
             int c = labeling.cost(requested, current);
             return c < 0 ? 0 : c;
@@ -101,7 +101,7 @@ final class UserCode {
      * {@link LabelingCallback#configure}; false if it failed with anything but an {@link SQLException}, which the
      * caller gets (the connection's own error).
      */
-    boolean configureLabels(LabelingCallback labeling, Map<String, String> requested, Connection c)
+    public boolean configureLabels(LabelingCallback labeling, Map<String, String> requested, Connection c)
             throws SQLException {
         try {
             return labeling.configure(requested, c);
@@ -117,7 +117,7 @@ final class UserCode {
      * The override as the proxies call it (on the holder's thread, for every SQLException): one that throws is
      * ignored for that error, and the built-in rules decide. Null if there is none.
      */
-    SqlExceptionOverride guarded(SqlExceptionOverride override) {
+    public SqlExceptionOverride guarded(SqlExceptionOverride override) {
         if (override == null) {
             return null;
         }

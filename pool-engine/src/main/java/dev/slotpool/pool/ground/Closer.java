@@ -1,4 +1,4 @@
-package dev.slotpool.pool;
+package dev.slotpool.pool.ground;
 
 import dev.slotpool.table.Parking;
 
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The queue is lock-free; the thread parks while it is empty (S4). After {@link #finish} a submitter runs
  * its close itself: a connection published or validated after close() swept the table is still closed once.
  */
-final class Closer {
+public final class Closer {
 
     /** Runs a driver's network-timeout task and an abort's work on the closing thread. */
     private static final Executor INLINE = Runnable::run;
@@ -30,12 +30,12 @@ final class Closer {
     /** Set by the thread once it has stopped taking work; a later submitter drains the queue itself. */
     private volatile boolean stopped;
 
-    Closer(PoolThreads threads, int networkTimeoutMillis) {
+    public Closer(PoolThreads threads, int networkTimeoutMillis) {
         this.networkTimeoutMillis = networkTimeoutMillis;
         this.thread = threads.newThread(this::run, "closer");
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
@@ -116,14 +116,14 @@ final class Closer {
      * still in the driver then is left to the daemon thread, which ends after it; closes submitted after this
      * run on their submitter.
      */
-    void finish(long deadline) {
+    public void finish(long deadline) {
         stopping = true;
         Parking.unpark(thread);
         PoolThreads.joinUntil(thread, deadline);
     }
 
     /** Closes submitted and not yet done: the operations that started them see their effect only after. */
-    int pending() {
+    public int pending() {
         return pending.get();
     }
 }

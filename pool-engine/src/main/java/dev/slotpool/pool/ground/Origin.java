@@ -1,0 +1,158 @@
+package dev.slotpool.pool.ground;
+
+import dev.slotpool.JdbcUrls;
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginState;
+import dev.slotpool.jdbc.StatementCacheTotals;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An origin at run time: its configuration, state, weight and the counts the creator needs. Nothing here is
+ * touched on the borrow/return fast path except the volatile {@link #state()} read (S7).
+ */
+public final class Origin {
+
+    private static final VarHandle STATUS;
+
+    /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
+    public static final int LATENCY_SCALE = 100;
+
+    static {
+        try {
+            STATUS = MethodHandles.lookup().findVarHandle(Origin.class, "status", OriginStatus.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    public final OriginConfig config;
+    public final String name;
+    public final Driver driver;
+    public final Properties connectProperties;
+    /** For an origin found by a discovery query: the configured origin whose URL it was reached through (its
+     * {@link #occupied} counts the whole group, so the configured cap and weight apply to the group). */
+    public final Origin parent;
+
+    /** Accessed through {@link #STATUS} after construction: volatile reads, changes by CAS only. */
+    private volatile OriginStatus status;
+    /** The weight borrows and placement follow; under latency-aware balancing, {@link #baseWeight} scaled. */
+    public volatile int weight;
+    /** The configured or rebalanced weight; for a discovered origin, its group's weight split among the group's
+     * UP origins unless a rebalance named it ({@link #weightPinned}). */
+    public volatile int baseWeight;
+    /** A discovered origin whose weight an operator's rebalance set: no longer split from its group's. */
+    public volatile boolean weightPinned;
+    /** A discovered origin the pool forgot (no connection for a while): a connection landing on it is not lent. */
+    public volatile boolean forgotten;
+
+    /** Live connections plus those being opened (S3 per origin). Changed on creation and close only. */
+    public final AtomicInteger occupied = new AtomicInteger();
+    /** Connections being opened now. */
+    public final AtomicInteger creating = new AtomicInteger();
+    /** Borrows of connections of this origin that have since been closed (live ones count in their entry). */
+    public final AtomicLong closedConnectionBorrows = new AtomicLong();
+    /** Statement cache counts of this origin's closed connections (live ones count in their own cache). */
+    public final StatementCacheTotals closedConnectionStatements = new StatementCacheTotals();
+    /** What the failure detector and its probes know about this origin: runs, back-off, attempts, probes. */
+    public final OriginHealth health;
+
+    /** Latency-aware balancing's samples (see {@link OriginLoad}). */
+    public final OriginLoad load = new OriginLoad();
+
+    public Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
+        this.config = config;
+        this.parent = parent;
+        this.health = new OriginHealth(now);
+        this.status = OriginStatus.up("configured", now);
+        this.name = config.name();
+        this.driver = driver;
+        this.connectProperties = connectProperties;
+        this.weight = config.weight();
+        this.baseWeight = config.weight();
+    }
+
+    /** Volatile read: a borrower checks it after winning a slot so that no connection of a DRAINING or DOWN
+     * origin is lent once the state change is visible (S7). */
+    public OriginState state() {
+        return status().state();
+    }
+
+    public OriginStatus status() {
+        return (OriginStatus) STATUS.getVolatile(this);
+    }
+
+    /** Replaces {@code expected} by {@code next} (CAS, volatile): false if another change came first. Callers
+     * report a change to listeners. */
+    public boolean changeStatus(OriginStatus expected, OriginStatus next) {
+        return STATUS.compareAndSet(this, expected, next);
+    }
+
+    public boolean isUp() {
+        return state() == OriginState.UP;
+    }
+
+    /** Whether new connections to this configured origin land on servers named by its discovery query. */
+    public boolean discovers() {
+        return parent == null && config.originQuery() != null;
+    }
+
+    /** Whether this origin may receive a new connection now (cap and back-off). */
+    public boolean hasRoom(int poolMax, long now) {
+        return occupied.get() < cap(poolMax) && health.mayAttempt(now);
+    }
+
+    /** The most connections this origin (or discovery group) may have: its own cap, else the pool's. */
+    public int cap(int poolMax) {
+        return config.maxConnections() == 0 ? poolMax : config.maxConnections();
+    }
+
+    /** The driver of a configured origin: {@code driverClassName}'s when set, else DriverManager's for the URL. */
+    public static Driver driverFor(OriginConfig c, String driverClassName) {
+        try {
+            String cls = driverClassName;
+            if (cls != null) {
+                return (Driver) Class.forName(cls, true, Thread.currentThread().getContextClassLoader())
+                        .getDeclaredConstructor().newInstance();
+            }
+            return DriverManager.getDriver(c.url());
+        } catch (SQLException | ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException("origin '" + c.name() + "': no JDBC driver for "
+                    + describe(c) + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** The properties a connect passes to the driver: the configured ones, user and password. */
+    public static Properties connectProperties(OriginConfig c) {
+        Properties p = new Properties();
+        for (Map.Entry<String, String> e : c.connectionProperties().entrySet()) {
+            p.setProperty(e.getKey(), e.getValue());
+        }
+        if (c.username() != null) {
+            p.setProperty("user", c.username());
+        }
+        if (c.password() != null) {
+            p.setProperty("password", c.password());
+        }
+        return p;
+    }
+
+    /** An origin's name and redacted URL, for messages. */
+    public static String describe(OriginConfig o) {
+        return o.name() + " (" + JdbcUrls.redact(o.url()) + ")";
+    }
+
+
+    @Override
+    public String toString() {
+        return "Origin[" + name + ", " + state() + "]";
+    }
+}
