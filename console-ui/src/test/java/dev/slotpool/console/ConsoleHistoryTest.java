@@ -3,6 +3,7 @@ package dev.slotpool.console;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.ServerRole;
 import dev.slotpool.console.ConsoleViews.HistoryPoint;
 import dev.slotpool.console.ConsoleViews.HistoryValues;
 import dev.slotpool.console.ConsoleViews.Percentiles;
@@ -168,9 +169,9 @@ class ConsoleHistoryTest {
     /** Two origins: east (1 available, 2 borrowed, 1 creating), west (3 available, 1 closing). */
     private static PoolSnapshot pool(int waiting, long eastBorrows, long westBorrows) {
         OriginSnapshot east = new OriginSnapshot("east", "jdbc:stub:east", null, null, null, null, OriginState.UP,
-                "configured", false, 50, 50, 50, 3, 1, 2, 1, 0, eastBorrows, 0, 0, 0, 0, List.of());
+                "configured", false, ServerRole.UNKNOWN, -1, 50, 50, 50, 3, 1, 2, 1, 0, eastBorrows, 0, 0, 0, 0, List.of());
         OriginSnapshot west = new OriginSnapshot("west", "jdbc:stub:west", null, null, null, null, OriginState.UP,
-                "configured", false, 50, 50, 50, 4, 3, 0, 0, 1, westBorrows, 0, 0, 0, 0, List.of());
+                "configured", false, ServerRole.UNKNOWN, -1, 50, 50, 50, 4, 3, 0, 0, 1, westBorrows, 0, 0, 0, 0, List.of());
         return new PoolSnapshot("history", false, 2, 10, 7, 4, 2, 1, 1, waiting, 0, eastBorrows + westBorrows, 0,
                 7, 0, Optional.empty(), List.of(east, west));
     }

@@ -19,11 +19,13 @@ import dev.slotpool.pool.ground.UserCode;
 import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.OriginRoles;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.pool.origin.Placement;
 import dev.slotpool.pool.origin.Probes;
 import dev.slotpool.pool.origin.Rebalancer;
+import dev.slotpool.pool.origin.RoleWatch;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -65,6 +67,8 @@ public final class ConnectionPool {
     final Housekeeper housekeeper;
     private final Suspension suspension;
     private final Snapshots snapshots;
+    /** Follows the origins' roles (docs/failover.md, "Primary and standbys"). */
+    private final RoleWatch roleWatch;
 
     final AtomicLong timeouts = new AtomicLong();
     private volatile boolean shutdown;
@@ -94,27 +98,30 @@ public final class ConnectionPool {
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
         this.drains = new PacedDrains(origins, table, closing::closeReserved,
                 (e, stamp) -> closing.reclaim(e, stamp, CloseReason.ORIGIN_NOT_UP));
+        PoolThreads threads = new PoolThreads(config);
+        this.roleWatch = new RoleWatch(new OriginRoles(), work -> threads.newThread(work, "roles"));
         this.operations = new OriginOperations(config, origins, table, closing, drains,
                 new Rebalancer(origins, table, config, capacity, closing, events, wakeCreators), events, wakeCreators,
-                wakeHousekeeper);
+                wakeHousekeeper, roleWatch);
         Connector connector = new Connector(config.credentialsProvider(), userCode, new SessionSetup(config));
         HoldTime holdTime = new HoldTime();
         Probes probes = new Probes(config, origins, table, capacity, closing, operations, connector, holdTime,
                 wakeCreators, closed);
         this.detector = new FailureDetector(config, origins, table, operations, events, probes, wakeCreators,
-                wakeHousekeeper);
+                wakeHousekeeper, roleWatch);
         Validation validation = new Validation(config, detector::validationFailed);
         this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, closed);
         Placement placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
         Opening opening = new Opening(config, origins, table, capacity, closing, operations, detector, placement,
-                events, connector, returns, closed);
+                events, connector, returns, closed, new RoleGate(roleWatch, operations, capacity, connector));
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
                 closed);
         this.housekeeper = new Housekeeper(config, origins, table, capacity, closing, drains, operations,
                 new DetectionRounds(config, origins, table, closing, detector, probes), validation, events,
                 wakeCreators, closed);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
-        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed);
+        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, closed,
+                roleWatch.roles());
         this.borrows = new Borrows(config, table, origins, closing, validation, detector, events, userCode,
                 snapshots::counts, timeouts, creator::shortage, closed);
         ProxyConnection.prepareClasses();
@@ -241,6 +248,7 @@ public final class ConnectionPool {
 
     private void runShutdown() {
         shutdown = true;
+        roleWatch.close();
         boolean done = false;
         try {
             new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer).run();

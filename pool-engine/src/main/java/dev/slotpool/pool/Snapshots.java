@@ -4,6 +4,7 @@ import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.ServerRole;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
@@ -13,8 +14,10 @@ import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.RoleReading;
 import dev.slotpool.pool.ground.StackTexts;
 import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.OriginRoles;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.SlotTable;
 
@@ -40,9 +43,12 @@ final class Snapshots {
     private final FailureDetector detector;
     private final AtomicLong timeouts;
     private final BooleanSupplier shutdown;
+    private final OriginRoles roles;
 
     Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-              Closing closing, FailureDetector detector, AtomicLong timeouts, BooleanSupplier shutdown) {
+              Closing closing, FailureDetector detector, AtomicLong timeouts, BooleanSupplier shutdown,
+              OriginRoles roles) {
+        this.roles = roles;
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
@@ -128,7 +134,7 @@ final class Snapshots {
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
-                    detector.refusingNewSessions(o));
+                    detector.refusingNewSessions(o), roles.reading(o.name));
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
@@ -193,14 +199,16 @@ final class Snapshots {
     }
 
     private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share,
-                                         double actualShare, boolean refusing) {
+                                         double actualShare, boolean refusing, RoleReading role) {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.health.connectFailures(), o.health.brokenInARow());
             StatementCacheTotals retired = o.closedConnectionStatements;
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
-                    cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
+                    cfg.instance(), cfg.host(), status.state(), status.reason(), refusing,
+                    role == null ? ServerRole.UNKNOWN : role.role(), role == null ? -1 : role.lagMillis(), o.weight,
+                    share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,
                     retired.hits() + c.statementHits, retired.misses() + c.statementMisses,
                     retired.evictions() + c.statementEvictions, List.copyOf(c.slots));

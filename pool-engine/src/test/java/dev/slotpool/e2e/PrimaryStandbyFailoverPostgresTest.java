@@ -84,13 +84,27 @@ class PrimaryStandbyFailoverPostgresTest {
                     .origin(OriginConfig.named("first").url(pgUrl(pair.port(0))))
                     .origin(OriginConfig.named("second").url(pgUrl(pair.port(1)))).build()) {
                 Result r = run("slotpool, primary and standby as two origins", pair, ds);
+                assertThat(r.readOnlyRefusals()).as("no write reached the standby").isZero();
                 assertThat(r.committedAfterOn(1)).as("writes went on on the promoted server").isPositive();
             }
         }
     }
 
+    /** The origins' state changes with when they were seen (System.nanoTime), for the printed story. */
+    static final java.util.List<long[]> seenAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+    static final java.util.List<String> story = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private static SlotPoolBuilder pool() {
         SlotPoolBuilder b = SlotPoolDataSource.builder().name("primary-standby").username("postgres")
+                .listener(new dev.slotpool.PoolListener() {
+                    @Override
+                    public void onEvent(dev.slotpool.PoolEvent e) {
+                        if (e.type() == dev.slotpool.PoolEvent.Type.ORIGIN_STATE) {
+                            seenAt.add(new long[] {System.nanoTime()});
+                            story.add(e.origin() + " " + e.detail());
+                        }
+                    }
+                })
                 .minSize(CONNECTIONS).maxSize(CONNECTIONS).borrowTimeout(Duration.ofSeconds(5));
         DRIVER.forEach(b::connectionProperty);
         return b;
@@ -102,6 +116,8 @@ class PrimaryStandbyFailoverPostgresTest {
 
     /** Runs the workload; stops server 0 and promotes server 1 after {@link #BEFORE}; stops {@link #AFTER} later. */
     private static Result run(String configuration, PgStandbyPair pair, DataSource ds) throws Exception {
+        seenAt.clear();
+        story.clear();
         Workload load = new Workload(ds, pair);
         try {
             load.awaitCommits(200);
@@ -117,6 +133,9 @@ class PrimaryStandbyFailoverPostgresTest {
             load.stop();
             Result r = load.result(configuration, stoppedMs, promotedMs);
             System.out.println(r.line());
+            for (int i = 0; i < story.size(); i++) {
+                System.out.printf("  story +%d ms: %s%n", TimeUnit.NANOSECONDS.toMillis(seenAt.get(i)[0] - stopAt), story.get(i));
+            }
             return r;
         } finally {
             load.stop();
@@ -164,8 +183,12 @@ class PrimaryStandbyFailoverPostgresTest {
         private final Map<String, Long> errorStates = new ConcurrentHashMap<>();
 
         Workload(DataSource ds, PgStandbyPair pair) {
+            this(ds, pair, THREADS);
+        }
+
+        Workload(DataSource ds, PgStandbyPair pair, int threadCount) {
             this.pair = pair;
-            for (int t = 0; t < THREADS; t++) {
+            for (int t = 0; t < threadCount; t++) {
                 Thread th = new Thread(() -> run(ds), "update-" + t);
                 th.setDaemon(true);
                 threads.add(th);
@@ -229,6 +252,18 @@ class PrimaryStandbyFailoverPostgresTest {
 
         void awaitCommits(long n) {
             E2e.await(n + " commits", this::commits, c -> c >= n);
+        }
+
+        long committedAfterOn(int server) {
+            return commitsAfter[server].get();
+        }
+
+        long errors() {
+            return errors.get();
+        }
+
+        long readOnlyRefusals() {
+            return readOnly.get();
         }
 
         void awaitCommitsOn(int server, long n) {

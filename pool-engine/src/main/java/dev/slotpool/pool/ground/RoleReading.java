@@ -18,7 +18,8 @@ import dev.slotpool.ServerRole;
  *                  it replayed; -1 when unknown or not a standby
  * @param detail    what the server answered, in words, for the event log, the snapshot and the console
  */
-public record RoleReading(ServerRole role, String cluster, long timeline, long lagBytes, long lagMillis, String detail) {
+public record RoleReading(ServerRole role, String cluster, long timeline, long lagBytes, long lagMillis,
+                          String detail) {
 
     /** The reading of a database the pool has no role query for. */
     public static RoleReading unknown(String detail) {

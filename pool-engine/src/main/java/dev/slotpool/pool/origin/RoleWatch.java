@@ -73,6 +73,13 @@ public final class RoleWatch {
         origins.put(origin.name(), origin);
     }
 
+    /** Makes an origin known the first time it is named (the pool's discovered origins appear as they land). */
+    public void register(String name, java.util.function.Supplier<Watched> side) {
+        if (!origins.containsKey(name)) {
+            origins.putIfAbsent(name, side.get());
+        }
+    }
+
     /**
      * Judges the role read from a new connection ({@link RoleReader#read}, on the pool thread that opened it, S6)
      * and says whether the connection may be lent. If not, its origin is out of service and watched; the caller
