@@ -110,11 +110,6 @@ public final class RoleWatch {
         applyAll();
     }
 
-    /** Why the origin is out of service for its role, or null. */
-    public String outReason(String origin) {
-        return out.get(origin);
-    }
-
     /** Compares every known origin's standing with what is applied, and applies the differences: origins back in
      * service first, so a promoted standby serves before the primary it outranks is taken out. */
     private void applyAll() {
@@ -127,21 +122,32 @@ public final class RoleWatch {
         }
         for (Watched w : origins.values()) {
             String refusal = roles.refusal(w.name());
-            if (refusal != null && !refusal.equals(out.get(w.name()))) {
-                out.put(w.name(), refusal);
-                w.outForRole(refusal);
+            if (refusal != null) {
+                if (!refusal.equals(out.get(w.name()))) {
+                    out.put(w.name(), refusal);
+                    w.outForRole(refusal);
+                }
                 startWatching(w);
             }
         }
     }
 
+    /** Starts the origin's watcher unless it runs. Runs on the thread that judged (a creator's, S6, whose steps after
+     * the connect must not throw): a thread that cannot be made or started is left for the next judgement. */
     private void startWatching(Watched w) {
         if (closed.get() || watchers.containsKey(w.name())) {
             return;
         }
-        Thread t = threads.apply(() -> watch(w));
-        if (watchers.putIfAbsent(w.name(), t) == null) {
-            t.start();
+        Thread t = null;
+        try {
+            t = threads.apply(() -> watch(w));
+            if (watchers.putIfAbsent(w.name(), t) == null) {
+                t.start();
+            }
+        } catch (Throwable e) {
+            if (t != null) {
+                watchers.remove(w.name(), t);
+            }
         }
     }
 
@@ -154,16 +160,12 @@ public final class RoleWatch {
                 if (session == null) {
                     room = room || w.claimRoom();
                     if (room) {
-                        try {
-                            session = w.connect();
-                        } catch (SQLException e) {
-                            session = null;
-                        }
+                        session = connect(w);
                     }
                 }
                 if (session != null) {
-                    RoleReading r = RoleReader.read(session);
-                    if (r.role() == ServerRole.UNKNOWN && !valid(session)) {
+                    RoleReading r = read(session);
+                    if (r == null || r.role() == ServerRole.UNKNOWN && !valid(session)) {
                         closeQuietly(session);
                         session = null;
                     } else {
@@ -196,6 +198,24 @@ public final class RoleWatch {
         LockSupport.parkNanos(this, wait);
     }
 
+    /** A session to the origin's server, or null: a driver or credentials provider that throws is a failed connect. */
+    private static Connection connect(Watched w) {
+        try {
+            return w.connect();
+        } catch (SQLException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The session's role, or null when the driver threw something other than an SQLException. */
+    private static RoleReading read(Connection session) {
+        try {
+            return RoleReader.read(session);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     private static boolean valid(Connection c) {
         try {
             return c.isValid(1);
@@ -207,7 +227,7 @@ public final class RoleWatch {
     private static void closeQuietly(Connection c) {
         try {
             c.close();
-        } catch (SQLException ignored) {
+        } catch (SQLException | RuntimeException ignored) {
             // The session is gone either way; its room is released by the caller.
         }
     }

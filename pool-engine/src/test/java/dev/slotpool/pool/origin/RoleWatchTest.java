@@ -148,4 +148,32 @@ class RoleWatchTest {
         second.answer("pg_is_in_recovery", pg(false, 2));
         await("back once it had room to look", () -> b.calls.size() == 2);
     }
+
+    @Test
+    void aWatcherThatCannotStartFailsNothingAndIsStartedAtTheNextJudgement() throws Exception {
+        AtomicInteger refusals = new AtomicInteger(1);
+        RoleWatch flaky = new RoleWatch(new OriginRoles(), r -> {
+            if (refusals.getAndDecrement() > 0) {
+                throw new IllegalStateException("no thread");
+            }
+            Thread t = new Thread(r, "role-watch-test");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Origin b = new Origin(second.answer("pg_is_in_recovery", pg(true, 0)));
+            flaky.register(b);
+            try (Connection c = DriverManager.getConnection(second.url())) {
+                assertThat(flaky.admits(second.name(), dev.slotpool.pool.ground.RoleReader.read(c))).isFalse();
+            }
+            assertThat(b.calls).hasSize(1);
+            assertThat(second.live()).as("no watcher yet").isZero();
+            try (Connection c = DriverManager.getConnection(second.url())) {
+                assertThat(flaky.admits(second.name(), dev.slotpool.pool.ground.RoleReader.read(c))).isFalse();
+            }
+            await("watched now", () -> b.room.get() == 0 && second.live() == 1);
+        } finally {
+            flaky.close();
+        }
+    }
 }
