@@ -84,6 +84,15 @@ class ServerRolesTest {
         return landed;
     }
 
+    /** One statement on a borrowed connection; a failure is expected while a server dies. */
+    private static void use(SlotPoolDataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+            st.executeQuery("SELECT 1").close();
+        } catch (SQLException expected) {
+            // Counted by the pool's failure detection.
+        }
+    }
+
     @Test
     void oracleDataGuardStandbyTakesNoBorrowsItsFailoverIsFollowedAndTheOldPrimaryWaitsForTheOperator()
             throws Exception {
@@ -93,7 +102,9 @@ class ServerRolesTest {
                 .answer("V$DATABASE", oracle("PHYSICAL STANDBY", "READ ONLY WITH APPLY", 100));
         try (SlotPoolDataSource ds = pool("dataguard").origin(OriginConfig.named("east").url(east.url()))
                 .origin(OriginConfig.named("west").url(west.url())).build()) {
-            await("west's role read", ds, s -> s.origin("west").orElseThrow().role() == ServerRole.STANDBY);
+            // The reading is recorded a moment before the state it causes: wait for both.
+            await("west's role read and applied", ds, s -> s.origin("west").orElseThrow().role() == ServerRole.STANDBY
+                    && s.origin("west").orElseThrow().state() == OriginState.DOWN);
             assertThat(origin(ds, "west").state()).isEqualTo(OriginState.DOWN);
             assertThat(origin(ds, "west").stateReason())
                     .isEqualTo("standby (DATABASE_ROLE PHYSICAL STANDBY, OPEN_MODE READ ONLY WITH APPLY)");
@@ -102,6 +113,9 @@ class ServerRolesTest {
 
             // Failover: east dies, west opens as primary with RESETLOGS.
             east.down(true).killLiveConnections();
+            while (origin(ds, "east").state() == OriginState.UP) {
+                use(ds); // east's broken connections fail their statements: detected DOWN
+            }
             west.answer("V$DATABASE", oracle("PRIMARY", "READ WRITE", 200));
             await("west serves", ds, s -> s.origin("west").orElseThrow().state() == OriginState.UP);
             assertThat(borrow(ds, 200)).containsOnlyKeys("west");

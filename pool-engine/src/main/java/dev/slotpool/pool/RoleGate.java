@@ -75,6 +75,11 @@ final class RoleGate {
         }
 
         @Override
+        public boolean watchable() {
+            return o.parent == null;
+        }
+
+        @Override
         public void outForRole(String reason) {
             OriginStatus set = operations.outForRole(o, reason, setByRole);
             if (set != null) {

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The scenarios of docs/failover.md "Primary and standbys" beyond the crash of the measured table: a standby
- * behind and a standby down (writes unaffected), the old primary returning after a promotion (no writes until an
+ * down (writes unaffected), a primary whose configuration turns read-only, the old primary returning after a promotion (no writes until an
  * operator marks it up). Each prints one "PRIMARY-STANDBY ..." line with its events; assertions count.
  */
 class PrimaryStandbyScenariosPostgresTest {
@@ -44,31 +44,26 @@ class PrimaryStandbyScenariosPostgresTest {
         return s.origin(name).orElseThrow();
     }
 
-    /** Fewer threads than maxSize: the standby's watch session needs room in the pool (S3). */
     @Test
-    void aStandbyBehindOrDownChangesNothingForWrites() throws Exception {
+    void aStandbyDownChangesNothingForWrites() throws Exception {
         List<String> events = new CopyOnWriteArrayList<>();
         try (PgStandbyPair pair = new PgStandbyPair(); SlotPoolDataSource ds = pool(pair, events)) {
-            PoolSnapshot start = E2e.awaitSnapshot(ds, "roles read", s -> origin(s, "first").role() == ServerRole.PRIMARY
-                    && origin(s, "second").role() == ServerRole.STANDBY);
+            PoolSnapshot start = E2e.awaitSnapshot(ds, "roles read and applied", s -> origin(s, "first").role()
+                    == ServerRole.PRIMARY && origin(s, "second").role() == ServerRole.STANDBY
+                    && origin(s, "second").state() == OriginState.DOWN);
             assertThat(origin(start, "second").state()).isEqualTo(OriginState.DOWN);
             assertThat(origin(start, "second").stateReason()).isEqualTo("standby (pg_is_in_recovery() is true)");
             PrimaryStandbyFailoverPostgresTest.Workload load =
                     new PrimaryStandbyFailoverPostgresTest.Workload(ds, pair, 4);
             try {
                 load.awaitCommits(200);
-                pair.pauseReplay(1);
-                PoolSnapshot behind = E2e.awaitSnapshot(ds, "the standby's lag seen", s -> origin(s, "second")
-                        .replicaLagMillis() > 0);
-                long lag = origin(behind, "second").replicaLagMillis();
-                pair.resumeReplay(1);
                 long before = load.commits();
                 pair.stopAbruptly(1);
                 load.awaitCommits(before + 500);
                 assertThat(load.errors()).as("no write failed: the standby was never written to").isZero();
                 assertThat(origin(ds.snapshot(), "first").state()).isEqualTo(OriginState.UP);
-                System.out.printf("PRIMARY-STANDBY standby behind and down: lag seen %d ms with replay paused; "
-                        + "standby stopped: %,d commits, 0 errors; events %s%n", lag, load.commits(), events);
+                System.out.printf("PRIMARY-STANDBY standby down: %,d commits, 0 errors; events %s%n",
+                        load.commits(), events);
             } finally {
                 load.stop();
             }

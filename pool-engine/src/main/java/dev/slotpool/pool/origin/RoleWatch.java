@@ -38,6 +38,10 @@ public final class RoleWatch {
         /** Opens a session to the origin's server, with the pool's settings. */
         Connection connect() throws SQLException;
 
+        /** Whether a session can reach this origin's server: not for a discovered origin, whose group's URL picks
+         * the server. Such an origin is judged again at each connection that lands on it instead. */
+        boolean watchable();
+
         /** Takes the origin out of service for its role (idempotent; an operator's state wins). */
         void outForRole(String reason);
 
@@ -135,7 +139,7 @@ public final class RoleWatch {
     /** Starts the origin's watcher unless it runs. Runs on the thread that judged (a creator's, S6, whose steps after
      * the connect must not throw): a thread that cannot be made or started is left for the next judgement. */
     private void startWatching(Watched w) {
-        if (closed.get() || watchers.containsKey(w.name())) {
+        if (closed.get() || !w.watchable() || watchers.containsKey(w.name())) {
             return;
         }
         Thread t = null;

@@ -79,6 +79,11 @@ class RoleWatchTest {
         }
 
         @Override
+        public boolean watchable() {
+            return true;
+        }
+
+        @Override
         public void outForRole(String reason) {
             calls.add("out: " + reason);
         }
