@@ -17,6 +17,10 @@ import java.util.List;
  *                            ({@code downAfterFailures} connects failed in a row, docs/failover.md "Evidence"):
  *                            borrows are served by its sessions, none is closed for it, and new connects wait
  *                            for the creation back-off; false once a connect succeeds
+ * @param role          what its server said it is when last asked (docs/failover.md, "Primary and standbys"):
+ *                      PRIMARY, STANDBY, READ_ONLY, or UNKNOWN (not asked yet, or a database without a role query);
+ *                      an origin whose server does not take writes is DOWN with the server's answer as its reason
+ * @param replicaLagMillis a standby's replay lag when last asked (0 when it had replayed all it received), or -1
  * @param weight        current target weight
  * @param targetShare   weight as a percentage of all UP origins' weights
  * @param actualShare   live connections as a percentage of the pool's live connections (0 when it has none)
@@ -39,20 +43,22 @@ import java.util.List;
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, boolean refusingNewSessions,
+                             ServerRole role, long replicaLagMillis,
                              int weight, double targetShare,
                              double actualShare, int total, int available, int borrowed, int creating, int closing, long borrows,
                              int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
                              long statementCacheEvictions, List<SlotSnapshot> slots, PoolerView pooler) {
 
-    /** An origin with no pooler view. */
+    /** An origin whose role was not read and that has no pooler view. */
     public OriginSnapshot(String name, String url, String service, String database, String instance,
                           String host, OriginState state, String stateReason, boolean refusingNewSessions,
                           int weight, double targetShare,
                           double actualShare, int total, int available, int borrowed, int creating, int closing,
                           long borrows, int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
                           long statementCacheEvictions, List<SlotSnapshot> slots) {
-        this(name, url, service, database, instance, host, state, stateReason, refusingNewSessions, weight,
-                targetShare, actualShare, total, available, borrowed, creating, closing, borrows, consecutiveFailures,
-                statementCacheHits, statementCacheMisses, statementCacheEvictions, slots, null);
+        this(name, url, service, database, instance, host, state, stateReason, refusingNewSessions,
+                ServerRole.UNKNOWN, -1, weight, targetShare, actualShare, total, available, borrowed, creating,
+                closing, borrows, consecutiveFailures, statementCacheHits, statementCacheMisses,
+                statementCacheEvictions, slots, null);
     }
 }

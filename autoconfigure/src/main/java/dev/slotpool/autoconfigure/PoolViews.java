@@ -4,6 +4,7 @@ import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolerView;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.ServerRole;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
 import org.jspecify.annotations.Nullable;
@@ -39,10 +40,12 @@ public final class PoolViews {
     public record OriginSizes(int total, int available, int borrowed, int creating, int closing) {
     }
 
-    /** One origin: state, routing shares, counts, one entry per slot it holds or is opening, and its pooler's own
-     * view when the origin has a pooler admin URL (docs/poolers.md, "Sizing a fleet"). */
+    /** One origin: state, its server's role (docs/failover.md, "Primary and standbys"), routing shares, counts, one
+     * entry per slot it holds or is opening, and its pooler's own view when the origin has a pooler admin URL
+     * (docs/poolers.md, "Sizing a fleet"). */
     public record OriginView(String name, @Nullable String url, Dimensions dimensions, OriginState state,
-                             @Nullable String stateReason, boolean refusingNewSessions, int weight, double targetShare,
+                             @Nullable String stateReason, boolean refusingNewSessions, ServerRole role,
+                             long replicaLagMillis, int weight, double targetShare,
                              double actualShare, OriginSizes sizes, long borrows, int consecutiveFailures,
                              StatementCacheCounts statementCache, List<SlotView> slots, @Nullable PoolerView pooler) {
     }
@@ -108,7 +111,8 @@ public final class PoolViews {
     private static OriginView origin(OriginSnapshot o, Reader r, boolean detail) {
         return new OriginView(o.name(), r.url().apply(o.url()),
                 new Dimensions(o.service(), o.database(), o.instance(), o.host()), o.state(), r.text(o.stateReason()),
-                o.refusingNewSessions(), o.weight(), oneDecimal(o.targetShare()), oneDecimal(o.actualShare()),
+                o.refusingNewSessions(), o.role(), o.replicaLagMillis(), o.weight(), oneDecimal(o.targetShare()),
+                oneDecimal(o.actualShare()),
                 new OriginSizes(o.total(), o.available(), o.borrowed(), o.creating(), o.closing()), o.borrows(),
                 o.consecutiveFailures(),
                 new StatementCacheCounts(o.statementCacheHits(), o.statementCacheMisses(), o.statementCacheEvictions()),

@@ -89,7 +89,16 @@ public final class SqlErrors {
                 return false;
             }
         }
-        return isFatal(e);
+        return isFatal(e) || isReadOnlyRefusal(e);
+    }
+
+    /**
+     * Whether {@code e} or anything chained to it is a write refused because the transaction is read-only
+     * (SQLState 25006): its server may have turned standby, so the connection is evicted and the pool reads its
+     * origin's role again (docs/failover.md, "Primary and standbys").
+     */
+    public static boolean isReadOnlyRefusal(SQLException e) {
+        return anyLink(e, s -> "25006".equals(s.getSQLState()));
     }
 
     /**

@@ -21,11 +21,13 @@ import dev.slotpool.pool.origin.AbortDeadlines;
 import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.OriginRoles;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.pool.origin.Placement;
 import dev.slotpool.pool.origin.Probes;
 import dev.slotpool.pool.origin.Rebalancer;
+import dev.slotpool.pool.origin.RoleWatch;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -60,6 +62,8 @@ public final class ConnectionPool {
     final Housekeeper housekeeper;
     private final Suspension suspension;
     private final Snapshots snapshots;
+    /** Follows the origins' roles (docs/failover.md, "Primary and standbys"). */
+    private final RoleWatch roleWatch;
 
     final AtomicLong timeouts = new AtomicLong();
     /** Whether the pool is open: the one shutdown state, read by every class that must know. */
@@ -85,21 +89,23 @@ public final class ConnectionPool {
         Runnable wakeHousekeeper = this::wakeHousekeeper;
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
         this.drains = new PacedDrains(origins, table, closing::closeReserved);
+        PoolThreads threads = new PoolThreads(config);
+        this.roleWatch = new RoleWatch(new OriginRoles(), work -> threads.newThread(work, "roles"));
         this.operations = new OriginOperations(config, origins, table, closing, drains,
                 new AbortDeadlines(origins, table, closing),
                 new Rebalancer(origins, table, config, capacity, closing, events, wakeCreators), events, wakeCreators,
-                wakeHousekeeper);
+                wakeHousekeeper, roleWatch);
         Connector connector = new Connector(config.credentialsProvider(), userCode, new SessionSetup(config));
         HoldTime holdTime = new HoldTime();
         Probes probes = new Probes(config, origins, table, capacity, closing, operations, connector, holdTime,
                 wakeCreators, lifecycle);
         this.detector = new FailureDetector(config, origins, table, operations, events, probes, wakeCreators,
-                wakeHousekeeper);
+                wakeHousekeeper, roleWatch);
         Validation validation = new Validation(config, detector::validationFailed);
         this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, lifecycle);
         Placement placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
         Opening opening = new Opening(config, origins, table, capacity, closing, operations, detector, placement,
-                events, connector, returns, lifecycle);
+                events, connector, returns, lifecycle, new RoleGate(roleWatch, operations, capacity, connector));
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
                 lifecycle);
         Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
@@ -110,7 +116,7 @@ public final class ConnectionPool {
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
         PoolerViews poolerViews = new PoolerViews(config, lifecycle);
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
-                poolerViews);
+                poolerViews, roleWatch.roles());
         this.borrows = new Borrows(config, table, origins, closing, validation, detector, events, userCode,
                 snapshots::counts, timeouts, creator::shortage, lifecycle);
         ProxyConnection.prepareClasses();
@@ -234,6 +240,7 @@ public final class ConnectionPool {
     }
 
     private void runShutdown() {
+        roleWatch.close();
         boolean done = false;
         try {
             new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer).run();

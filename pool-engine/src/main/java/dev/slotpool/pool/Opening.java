@@ -13,6 +13,8 @@ import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.RoleReader;
+import dev.slotpool.pool.ground.RoleReading;
 import dev.slotpool.pool.ground.Secrets;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
@@ -45,10 +47,11 @@ final class Opening {
     private final PoolLifecycle lifecycle;
     private final long maxLifetimeNanos;
     private final int statementCacheSize;
+    private final RoleGate roles;
 
     Opening(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
             OriginOperations operations, FailureDetector detector, Placement placement, Events events,
-            Connector connector, PooledConnection.ReturnPath returnPath, PoolLifecycle lifecycle) {
+            Connector connector, PooledConnection.ReturnPath returnPath, PoolLifecycle lifecycle, RoleGate roles) {
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
@@ -64,6 +67,7 @@ final class Opening {
         long lifetime = config.maxLifetime().toNanos();
         this.maxLifetimeNanos = lifetime == 0 ? OriginStatus.NEVER : lifetime;
         this.statementCacheSize = config.statementCacheSize();
+        this.roles = roles;
     }
 
     /** Undoes a claim whose attempt opened nothing that stays; a drained origin may now be empty. */
@@ -81,12 +85,14 @@ final class Opening {
      */
     void open(Origin o, Slot<PooledConnection> slot, long start) {
         Connection c = null;
+        RoleReading role;
         PooledConnection e;
         long now;
         try {
             c = connector.connect(o);
             connector.setUp(c);
             Origin landed = o.discovers() ? origins.landed(o, c) : o;
+            role = RoleReader.read(c);
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
             now = ticker.nanoTime();
             e = new PooledConnection(returnPath, landed, slot, c, defaults, statementCacheSize, now, now + lifetime());
@@ -109,10 +115,12 @@ final class Opening {
         if (landed != o) {
             operations.landedOnDetectedDown(landed);
         }
-        if (!o.isUp() || !landed.isUp() || origins.forgotten(landed) || lifecycle.closed()) {
+        if (!roles.admits(landed, role) || !o.isUp() || !landed.isUp() || origins.forgotten(landed)
+                || lifecycle.closed()) {
             // The origin was drained or the pool closed while we were connecting, or the URL landed on a
-            // discovered origin that is not UP: do not lend it (S7). Landings on a drained server back the
-            // group off, so a group whose URL keeps choosing it does not spin.
+            // discovered origin that is not UP, or the server does not take writes (RoleGate): do not lend it
+            // (S7). Landings on a drained server back the group off, so a group whose URL keeps choosing it does
+            // not spin.
             if (landed != o && o.isUp() && !lifecycle.closed()) {
                 detector.landedOnOriginNotUp(o, landed, now);
             }

@@ -5,6 +5,7 @@ import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolerView;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.ServerRole;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
@@ -15,8 +16,10 @@ import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.RoleReading;
 import dev.slotpool.pool.ground.StackTexts;
 import dev.slotpool.pool.origin.FailureDetector;
+import dev.slotpool.pool.origin.OriginRoles;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.SlotTable;
 
@@ -42,10 +45,12 @@ final class Snapshots {
     private final AtomicLong timeouts;
     private final PoolLifecycle lifecycle;
     private final PoolerViews poolerViews;
+    private final OriginRoles roles;
 
     Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
               Closing closing, FailureDetector detector, AtomicLong timeouts, PoolLifecycle lifecycle,
-              PoolerViews poolerViews) {
+              PoolerViews poolerViews, OriginRoles roles) {
+        this.roles = roles;
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
@@ -133,7 +138,7 @@ final class Snapshots {
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
-                    detector.refusingNewSessions(o), poolerViews.view(o));
+                    detector.refusingNewSessions(o), poolerViews.view(o), roles.reading(o.name));
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
@@ -198,14 +203,17 @@ final class Snapshots {
     }
 
     private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share,
-                                         double actualShare, boolean refusing, PoolerView pooler) {
+                                         double actualShare, boolean refusing, PoolerView pooler,
+                                         RoleReading role) {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
             int failures = Math.max(o.health.connectFailures(), o.health.brokenInARow());
             StatementCacheTotals retired = o.closed.statements();
             return new OriginSnapshot(o.name, JdbcUrls.redact(cfg.url()), cfg.service(), cfg.database(),
-                    cfg.instance(), cfg.host(), status.state(), status.reason(), refusing, o.weight, share,
+                    cfg.instance(), cfg.host(), status.state(), status.reason(), refusing,
+                    role == null ? ServerRole.UNKNOWN : role.role(), role == null ? -1 : role.lagMillis(), o.weight,
+                    share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,
                     retired.hits() + c.statementHits, retired.misses() + c.statementMisses,
                     retired.evictions() + c.statementEvictions, List.copyOf(c.slots), pooler);

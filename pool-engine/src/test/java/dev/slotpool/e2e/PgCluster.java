@@ -11,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Comparator;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -52,40 +51,13 @@ final class PgCluster implements AutoCloseable {
         return "jdbc:postgresql://localhost:" + ports[i] + "/postgres?user=postgres";
     }
 
-    /**
-     * Stops server i the way a crash would: SIGQUIT to the postmaster is PostgreSQL's immediate shutdown (every
-     * backend quits at once without a checkpoint; crash recovery at the next start). Sent directly because
-     * pg_ctl refuses to run as root, which CI machines often are.
-     */
+    /** Stops server i the way a crash would ({@link PgProcesses#stopImmediately}). */
     void stopAbruptly(int i) throws IOException, InterruptedException {
-        long pid = Long.parseLong(Files.readAllLines(dataDirs[i].resolve("postmaster.pid")).get(0).trim());
-        ProcessHandle postmaster = ProcessHandle.of(pid)
-                .orElseThrow(() -> new IOException("server " + i + " is not running"));
-        Process kill = new ProcessBuilder("kill", "-QUIT", String.valueOf(pid)).start();
-        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-            throw new IOException("could not signal server " + i);
+        if (servers[i] == null) {
+            throw new IOException("server " + i + " is not running");
         }
-        try {
-            postmaster.onExit().get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException("server " + i + " did not stop", e);
-        }
-        releaseDataDirectoryLock(servers[i]);
+        PgProcesses.stopImmediately(dataDirs[i], servers[i], "server " + i);
         servers[i] = null;
-    }
-
-    /** The stopped instance still holds its lock on the data directory, which a restart must take. */
-    private static void releaseDataDirectoryLock(EmbeddedPostgres stopped) throws IOException {
-        try {
-            var lock = EmbeddedPostgres.class.getDeclaredField("lock");
-            var stream = EmbeddedPostgres.class.getDeclaredField("lockStream");
-            lock.setAccessible(true);
-            stream.setAccessible(true);
-            ((java.nio.channels.FileLock) lock.get(stopped)).release();
-            ((java.io.FileOutputStream) stream.get(stopped)).close();
-        } catch (ReflectiveOperationException e) {
-            throw new IOException("cannot release the stopped server's data directory lock", e);
-        }
     }
 
     /** Starts a stopped server i again on its port with its data. */

@@ -10,7 +10,7 @@ import java.sql.CallableStatement;
 public final class StubCallableStatement extends StubPreparedStatement
         implements CallableStatement, CallableStatementUnsupported {
 
-    StubCallableStatement(StubConnection connection, int holdability) {
-        super(connection, holdability);
+    StubCallableStatement(StubConnection connection, int holdability, String sql) {
+        super(connection, holdability, sql);
     }
 }

@@ -246,7 +246,7 @@ public final class StubConnection implements Connection {
     public PreparedStatement prepareStatement(String sql, int type, int concurrency, int holdability)
             throws SQLException {
         checkStatementOptions(type, concurrency, holdability);
-        return new StubPreparedStatement(this, holdability);
+        return new StubPreparedStatement(this, holdability, sql);
     }
 
     /** Generated keys are not produced; the flag is accepted so pools can pass it through. */
@@ -279,7 +279,7 @@ public final class StubConnection implements Connection {
     public CallableStatement prepareCall(String sql, int type, int concurrency, int holdability)
             throws SQLException {
         checkStatementOptions(type, concurrency, holdability);
-        return new StubCallableStatement(this, holdability);
+        return new StubCallableStatement(this, holdability, sql);
     }
 
     /** Only forward-only, read-only result sets exist; holdability must be one of the two JDBC values. */

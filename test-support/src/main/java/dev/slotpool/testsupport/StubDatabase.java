@@ -2,6 +2,7 @@ package dev.slotpool.testsupport;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -55,6 +56,10 @@ public final class StubDatabase {
     private final AtomicInteger queryFailuresToInject = new AtomicInteger();
     private volatile String injectedQuerySqlState = "HY000";
     private final AtomicInteger killEpoch = new AtomicInteger();
+    private volatile String productName = "Stub";
+    private volatile boolean readOnly;
+    /** Scripted answers by SQL fragment, in the order they were first set; replaced whole on each change. */
+    private volatile Map<String, StubRow> answers = Map.of();
 
     private StubDatabase(String name) {
         this.name = name;
@@ -251,6 +256,40 @@ public final class StubDatabase {
         return this;
     }
 
+    /**
+     * The name {@code DatabaseMetaData.getDatabaseProductName()} reports (default {@code "Stub"}), so code that
+     * picks its SQL by the database's product ({@code "PostgreSQL"}, {@code "Oracle"}) can be tested.
+     */
+    public StubDatabase productName(String productName) {
+        this.productName = Objects.requireNonNull(productName, "productName");
+        return this;
+    }
+
+    /**
+     * Makes every query whose SQL contains {@code sqlFragment} (ignoring case) answer one row with these columns,
+     * in the map's iteration order (use a {@link java.util.LinkedHashMap} or {@link Map#of} with one entry); the
+     * labels are matched ignoring case and the values read as the JDBC getters convert them ({@code null} reads as
+     * SQL NULL). Replaces an earlier answer to the same fragment; the first fragment set that matches wins. Takes
+     * effect for executions from now on, on every connection.
+     */
+    public StubDatabase answer(String sqlFragment, Map<String, ?> row) {
+        Objects.requireNonNull(sqlFragment, "sqlFragment");
+        StubRow scripted = StubRow.of(row);
+        Map<String, StubRow> next = new java.util.LinkedHashMap<>(answers);
+        next.put(sqlFragment.toLowerCase(java.util.Locale.ROOT), scripted);
+        answers = java.util.Collections.unmodifiableMap(next);
+        return this;
+    }
+
+    /**
+     * While true, every update and batch execution fails with SQLState 25006 ("cannot execute UPDATE in a
+     * read-only transaction", as a PostgreSQL hot standby refuses writes); the connection stays usable.
+     */
+    public StubDatabase readOnly(boolean readOnly) {
+        this.readOnly = readOnly;
+        return this;
+    }
+
     @Override
     public String toString() {
         return "StubDatabase[" + name + ", live=" + live() + "]";
@@ -311,6 +350,32 @@ public final class StubDatabase {
     String beginQuery() {
         queries.increment();
         return takeOne(queryFailuresToInject) ? injectedQuerySqlState : null;
+    }
+
+    String productName() {
+        return productName;
+    }
+
+    /** The scripted row for this SQL, or the default one-column row of the integer 1. */
+    StubRow answerTo(String sql) {
+        Map<String, StubRow> scripted = answers;
+        if (sql != null && !scripted.isEmpty()) {
+            String lower = sql.toLowerCase(java.util.Locale.ROOT);
+            for (Map.Entry<String, StubRow> e : scripted.entrySet()) {
+                if (lower.contains(e.getKey())) {
+                    return e.getValue();
+                }
+            }
+        }
+        return StubRow.ONE;
+    }
+
+    /** Fails an update while the database is {@link #readOnly(boolean) read-only}. */
+    void checkWritable() throws SQLException {
+        if (readOnly) {
+            throw new SQLException("stub database " + name + ": cannot execute UPDATE in a read-only transaction",
+                    "25006");
+        }
     }
 
     /** Counts an {@code isValid} call on an open connection. */

@@ -33,7 +33,7 @@ final class StubDatabaseMetaData implements InvocationHandler {
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         return switch (method.getName()) {
             case "getConnection" -> connection;
-            case "getDatabaseProductName" -> "Stub";
+            case "getDatabaseProductName" -> connection.database().productName();
             case "getDatabaseProductVersion", "getDriverVersion" -> "1.0";
             case "getDriverName" -> "slotpool stub driver";
             case "getDatabaseMajorVersion", "getDriverMajorVersion" -> 1;

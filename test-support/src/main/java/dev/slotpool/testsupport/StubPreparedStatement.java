@@ -28,13 +28,16 @@ import java.util.Calendar;
  */
 public class StubPreparedStatement extends StubStatement implements PreparedStatement {
 
-    StubPreparedStatement(StubConnection connection, int holdability) {
+    private final String sql;
+
+    StubPreparedStatement(StubConnection connection, int holdability, String sql) {
         super(connection, holdability, true);
+        this.sql = sql;
     }
 
     @Override
     public ResultSet executeQuery() throws SQLException {
-        return runQuery();
+        return runQuery(sql);
     }
 
     @Override
@@ -49,7 +52,7 @@ public class StubPreparedStatement extends StubStatement implements PreparedStat
 
     @Override
     public boolean execute() throws SQLException {
-        return runExecute();
+        return runExecute(sql);
     }
 
     @Override

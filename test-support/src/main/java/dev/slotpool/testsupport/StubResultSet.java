@@ -7,25 +7,27 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 
 /**
- * The result of every stub query: one row with the integer {@code 1} in its single column, as a
- * {@code SELECT 1} validation query returns. {@code next()} is true once; the column answers to index 1 and
- * to any label, and reads as any numeric type, boolean or string. Forward-only and read-only; what that
- * excludes lives in {@link ResultSetUnsupported}.
+ * The result of a stub query: one row, {@link StubRow#ONE} (the integer {@code 1} in a single column that answers
+ * to any label, as a {@code SELECT 1} validation query returns) unless the database scripted an answer
+ * ({@link StubDatabase#answer}). {@code next()} is true once; columns read as any numeric type, boolean or string.
+ * Forward-only and read-only; what that excludes lives in {@link ResultSetUnsupported}.
  */
 public final class StubResultSet implements ResultSet, ResultSetUnsupported {
 
     private static final int BEFORE_FIRST = 0;
     private static final int ON_ROW = 1;
     private static final int AFTER_LAST = 2;
-    private static final Integer VALUE = 1;
 
     private final StubStatement statement;
+    private final StubRow row;
     private int position = BEFORE_FIRST;
     private boolean closed;
+    private boolean lastWasNull;
     private int fetchSize;
 
-    StubResultSet(StubStatement statement) {
+    StubResultSet(StubStatement statement, StubRow row) {
         this.statement = statement;
+        this.row = row;
     }
 
     // ---- cursor --------------------------------------------------------------------------------------
@@ -70,82 +72,83 @@ public final class StubResultSet implements ResultSet, ResultSetUnsupported {
 
     // ---- column values -------------------------------------------------------------------------------
 
-    /** Checks that a row is current and the index names the only column. */
-    private void column(int columnIndex) throws SQLException {
+    /** The value of a column of the current row; remembers whether it was SQL NULL. */
+    private Object column(int columnIndex) throws SQLException {
         checkOpen();
         if (position != ON_ROW) {
             throw new SQLException("no current row", "24000");
         }
-        if (columnIndex != 1) {
+        if (columnIndex < 1 || columnIndex > row.columns()) {
             throw new SQLException("column index out of range: " + columnIndex, "07009");
         }
+        Object value = row.value(columnIndex);
+        lastWasNull = value == null;
+        return value;
     }
 
-    /** The single column answers to any label. */
     @Override
     public int findColumn(String columnLabel) throws SQLException {
         checkOpen();
-        return 1;
+        return row.find(columnLabel);
     }
 
     @Override
     public boolean wasNull() throws SQLException {
         checkOpen();
-        return false;
+        return lastWasNull;
     }
 
     @Override
     public int getInt(int columnIndex) throws SQLException {
-        column(columnIndex);
-        return 1;
+        return (int) getLong(columnIndex);
     }
 
     @Override
     public long getLong(int columnIndex) throws SQLException {
-        return getInt(columnIndex);
+        return StubRow.toLong(column(columnIndex));
     }
 
     @Override
     public short getShort(int columnIndex) throws SQLException {
-        return (short) getInt(columnIndex);
+        return (short) getLong(columnIndex);
     }
 
     @Override
     public byte getByte(int columnIndex) throws SQLException {
-        return (byte) getInt(columnIndex);
+        return (byte) getLong(columnIndex);
     }
 
     @Override
     public double getDouble(int columnIndex) throws SQLException {
-        return getInt(columnIndex);
+        return StubRow.toDouble(column(columnIndex));
     }
 
     @Override
     public float getFloat(int columnIndex) throws SQLException {
-        return getInt(columnIndex);
+        return (float) getDouble(columnIndex);
     }
 
     @Override
     public boolean getBoolean(int columnIndex) throws SQLException {
-        return getInt(columnIndex) != 0;
+        return StubRow.toBoolean(column(columnIndex));
     }
 
     @Override
     public BigDecimal getBigDecimal(int columnIndex) throws SQLException {
-        column(columnIndex);
-        return BigDecimal.ONE;
+        return StubRow.toBigDecimal(column(columnIndex));
     }
 
     @Deprecated
     @Override
     public BigDecimal getBigDecimal(int columnIndex, int scale) throws SQLException {
-        return getBigDecimal(columnIndex).setScale(scale);
+        BigDecimal value = getBigDecimal(columnIndex);
+        return value == null ? null : value.setScale(scale);
     }
 
     @Override
     public String getString(int columnIndex) throws SQLException {
-        column(columnIndex);
-        return "1";
+        Object value = column(columnIndex);
+        return value == null ? null : value.toString();
     }
 
     @Override
@@ -155,35 +158,40 @@ public final class StubResultSet implements ResultSet, ResultSetUnsupported {
 
     @Override
     public Object getObject(int columnIndex) throws SQLException {
-        column(columnIndex);
-        return VALUE;
+        return column(columnIndex);
     }
 
     /** Converts to Integer, Long, Short, Byte, Double, Float, BigDecimal, Boolean, String or Object. */
     @Override
     public <T> T getObject(int columnIndex, Class<T> type) throws SQLException {
-        column(columnIndex);
+        Object raw = column(columnIndex);
+        if (raw == null) {
+            return null;
+        }
         Object value;
-        if (type == Integer.class || type == Object.class || type == Number.class) {
-            value = VALUE;
+        if (type == Object.class || type.isInstance(raw)) {
+            value = raw;
+        } else if (type == Integer.class) {
+            value = (int) StubRow.toLong(raw);
         } else if (type == Long.class) {
-            value = 1L;
+            value = StubRow.toLong(raw);
         } else if (type == Short.class) {
-            value = (short) 1;
+            value = (short) StubRow.toLong(raw);
         } else if (type == Byte.class) {
-            value = (byte) 1;
+            value = (byte) StubRow.toLong(raw);
         } else if (type == Double.class) {
-            value = 1d;
+            value = StubRow.toDouble(raw);
         } else if (type == Float.class) {
-            value = 1f;
+            value = (float) StubRow.toDouble(raw);
         } else if (type == BigDecimal.class) {
-            value = BigDecimal.ONE;
+            value = StubRow.toBigDecimal(raw);
         } else if (type == Boolean.class) {
-            value = Boolean.TRUE;
+            value = StubRow.toBoolean(raw);
         } else if (type == String.class) {
-            value = "1";
+            value = raw.toString();
         } else {
-            throw new SQLException("cannot convert an integer column to " + type.getName(), "22018");
+            throw new SQLException("cannot convert " + raw.getClass().getSimpleName() + " to " + type.getName(),
+                    "22018");
         }
         return type.cast(value);
     }

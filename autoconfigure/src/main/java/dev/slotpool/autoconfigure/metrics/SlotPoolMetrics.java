@@ -7,6 +7,7 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.ServerRole;
 import dev.slotpool.SlotPoolDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -195,6 +196,13 @@ public final class SlotPoolMetrics implements PoolListener {
                                 m -> m.originValue(origin, o -> o.state() == state ? 1 : 0))
                         .description("1 for the origin's current state (UP, DRAINING, DOWN), else 0")
                         .tags(tags).tag("state", state.name()).register(registry);
+            }
+            for (ServerRole role : ServerRole.values()) {
+                Gauge.builder("slotpool.origin.role", SlotPoolMetrics.this,
+                                m -> m.originValue(origin, o -> o.role() == role ? 1 : 0))
+                        .description("1 for the role the origin's server last reported (PRIMARY, STANDBY, READ_ONLY,"
+                                + " UNKNOWN), else 0")
+                        .tags(tags).tag("role", role.name()).register(registry);
             }
             Gauge.builder("slotpool.origin.weight", SlotPoolMetrics.this, m -> m.originValue(origin, OriginSnapshot::weight))
                     .description("The origin's current target weight").tags(tags).register(registry);

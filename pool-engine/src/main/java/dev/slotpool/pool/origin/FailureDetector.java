@@ -61,10 +61,12 @@ public final class FailureDetector {
     private final long silenceNanos;
     private final long backoffMaxNanos;
     private final int threshold;
+    private final RoleWatch roles;
 
     public FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table,
                            OriginOperations operations, Events events, Probes probes, Runnable wakeCreators,
-                           Runnable wakeHousekeeper) {
+                           Runnable wakeHousekeeper, RoleWatch roles) {
+        this.roles = roles;
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
@@ -80,12 +82,13 @@ public final class FailureDetector {
         probes.reportTo(new ProbeOutcomes());
     }
 
-    /** A probe's outcome counts like a connect's; one that answers brings back an origin the pool marked DOWN. */
+    /** A probe's outcome counts like a connect's; one that answers brings back an origin the pool marked DOWN,
+     * unless its role refuses it (docs/failover.md, "Primary and standbys": an old primary outranked while dead). */
     private final class ProbeOutcomes implements Probes.Outcomes {
         @Override
         public void answered(Origin o, OriginStatus before, long now) {
             connected(o);
-            if (before.state() == OriginState.DOWN) {
+            if (before.state() == OriginState.DOWN && roles.roles().refusal(o.name) == null) {
                 operations.upIfStill(o, before, "probe succeeded");
             }
         }
@@ -215,8 +218,12 @@ public final class FailureDetector {
         group.health.endLandedAwayRun();
     }
 
-    /** A lent connection evicted: a connection-level error counts toward DOWN, a pooler refusal as a failed connect. */
+    /** A lent connection evicted: a connection-level error counts toward DOWN, a pooler refusal as a failed connect;
+     * a write refused as read-only makes the pool suspect a failover (docs/failover.md, "Primary and standbys"). */
     public void evicted(Origin o, SQLException cause) {
+        if (SqlErrors.isReadOnlyRefusal(cause)) {
+            roles.suspect();
+        }
         if (!SqlErrors.isFatal(cause)) {
             return;
         }

@@ -46,10 +46,11 @@ public final class OriginOperations {
     private final Runnable wakeHousekeeper;
     private final OriginSelector originSelector;
     private final Rebalancer rebalancer;
+    private final RoleWatch roles;
 
     public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
                             PacedDrains drains, AbortDeadlines deadlines, Rebalancer rebalancer, Events events,
-                            Runnable wakeCreators, Runnable wakeHousekeeper) {
+                            Runnable wakeCreators, Runnable wakeHousekeeper, RoleWatch roles) {
         this.ticker = config.ticker();
         this.latency = config.balancing() == Balancing.LATENCY;
         this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
@@ -66,6 +67,7 @@ public final class OriginOperations {
         this.wakeHousekeeper = wakeHousekeeper;
         this.originSelector = new OriginSelector(origins::lending, origins::find);
         this.rebalancer = rebalancer;
+        this.roles = roles;
     }
 
     /**
@@ -111,11 +113,12 @@ public final class OriginOperations {
         wakeHousekeeper.run();
     }
 
-    /** UP again: the origins receive connections again, up to their share, a rebalance step at a time.
-     * Idempotent. */
+    /** UP again: the origins receive connections again, up to their share, a rebalance step at a time; a split
+     * brain is accepted, a standby taken out again ({@link RoleWatch#accepted}). Idempotent. */
     public void markUp(String selector) {
         for (Origin o : originSelector.resolve(selector)) {
             up(o, "marked up");
+            roles.accepted(o.name);
         }
     }
 
@@ -161,7 +164,23 @@ public final class OriginOperations {
         if (st.state() == OriginState.UP
                 && change(o, st, new OriginStatus(OriginState.DOWN, reason, true, now + downAbortDelayNanos))) {
             sweep(o);
+            roles.suspect();
         }
+    }
+
+    /** DOWN for its role ({@link RoleWatch}): from UP, a DOWN the pool detected, or the role's own earlier status
+     * ({@code previous}); not detected, so only the watch brings it back. Returns the status set, or null. */
+    public OriginStatus outForRole(Origin o, String reason, OriginStatus previous) {
+        for (OriginStatus st = o.status(); st.state() == OriginState.UP || st.detected() || st == previous;
+                st = o.status()) {
+            OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
+                    ticker.nanoTime() + downAbortDelayNanos);
+            if (change(o, st, down)) {
+                sweep(o);
+                return down;
+            }
+        }
+        return null;
     }
 
     /** Housekeeping: forget discovered origins long empty and split group weights, finish drains, follow latency
@@ -255,7 +274,7 @@ public final class OriginOperations {
 
     /** UP by the pool's own finding, only if the status is still {@code expected}: an operator's markDown or
      * drain in the meantime wins. */
-    void upIfStill(Origin o, OriginStatus expected, String reason) {
+    public void upIfStill(Origin o, OriginStatus expected, String reason) {
         if (change(o, expected, OriginStatus.up(reason, ticker.nanoTime()))) {
             afterUp(o);
         }

@@ -1,0 +1,134 @@
+package dev.slotpool.pool.ground;
+
+import dev.slotpool.ServerRole;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+
+/**
+ * Asks a connection's server for its role (docs/failover.md, "Primary and standbys"), with one query chosen by the
+ * product the driver reports: PostgreSQL and Oracle have one; any other database reads as
+ * {@link ServerRole#UNKNOWN} and is served as before. Runs on a pool thread, on a connection no user holds; a
+ * query that fails reads UNKNOWN too (the reason in its detail) rather than failing the connection, so a user
+ * without the privilege (Oracle's V$DATABASE needs SELECT_CATALOG_ROLE) keeps a working pool. A transaction the
+ * query opened is rolled back, so the connection is left as it was found.
+ */
+public final class RoleReader {
+
+    /**
+     * PostgreSQL: {@code pg_is_in_recovery()} is the standby bit. The read-only setting is the server's
+     * ({@code reset_val}: configuration, database or role), not one a session set, because the pool's own
+     * {@code readOnly} setting may have set the session's. The timeline comes from the current WAL file's name
+     * rather than {@code pg_control_checkpoint()}: a promoted server writes on its new timeline at once but
+     * checkpoints it only later. The system identifier names the family a primary shares with its standbys. The
+     * lag compares the
+     * WAL received with the WAL replayed, because on an idle primary the last replayed transaction grows old while
+     * the standby is fully caught up; replay may be ahead of what was received by streaming (a standby first
+     * replays the WAL it started with), which is no lag.
+     */
+    static final String POSTGRESQL = "SELECT pg_is_in_recovery() AS in_recovery,"
+            + " (SELECT system_identifier FROM pg_control_system())::text AS cluster,"
+            + " current_setting('transaction_read_only') AS transaction_read_only,"
+            + " (SELECT reset_val FROM pg_settings WHERE name = 'default_transaction_read_only') AS default_read_only,"
+            + " CASE WHEN NOT pg_is_in_recovery()"
+            + " THEN ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int END AS timeline,"
+            + " greatest(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0)::bigint AS lag_bytes,"
+            + " CASE WHEN pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn() THEN 0"
+            + " ELSE (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint END AS lag_millis";
+
+    /** Oracle: the Data Guard role and how the database is open; the incarnation's start as the timeline; the
+     * DBID, which a standby shares with its primary, as the family. */
+    static final String ORACLE = "SELECT DATABASE_ROLE, OPEN_MODE, RESETLOGS_CHANGE#, DBID FROM V$DATABASE";
+
+    private RoleReader() {
+    }
+
+    /** The role of the connection's server; never throws for a failed query (see the class comment). */
+    public static RoleReading read(Connection c) {
+        String product;
+        try {
+            product = c.getMetaData().getDatabaseProductName();
+        } catch (SQLException e) {
+            return RoleReading.unknown("the driver did not name its database: " + describe(e));
+        }
+        String lower = product == null ? "" : product.toLowerCase(Locale.ROOT);
+        if (lower.contains("postgresql")) {
+            return ask(c, POSTGRESQL, RoleReader::postgresql);
+        }
+        if (lower.contains("oracle")) {
+            return ask(c, ORACLE, RoleReader::oracle);
+        }
+        return RoleReading.unknown("no role query for " + product);
+    }
+
+    private interface Interpretation {
+        RoleReading of(ResultSet rs) throws SQLException;
+    }
+
+    private static RoleReading ask(Connection c, String sql, Interpretation interpretation) {
+        RoleReading reading;
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            reading = rs.next() ? interpretation.of(rs) : RoleReading.unknown("the role query returned no row");
+        } catch (SQLException e) {
+            reading = RoleReading.unknown("the role query failed: " + describe(e));
+        }
+        try {
+            if (!c.getAutoCommit()) {
+                c.rollback();
+            }
+        } catch (SQLException e) {
+            // The connection is then broken; its next use (validation, the creator's publish) finds it.
+            return RoleReading.unknown("rollback after the role query failed: " + describe(e));
+        }
+        return reading;
+    }
+
+    static RoleReading postgresql(ResultSet rs) throws SQLException {
+        boolean inRecovery = rs.getBoolean("in_recovery");
+        String cluster = rs.getString("cluster");
+        boolean serverReadOnly = "on".equalsIgnoreCase(rs.getString("default_read_only"));
+        long timeline = rs.getLong("timeline");
+        long lagBytes = rs.getLong("lag_bytes");
+        if (rs.wasNull()) {
+            lagBytes = -1;
+        }
+        long lagMillis = rs.getLong("lag_millis");
+        if (rs.wasNull()) {
+            lagMillis = -1;
+        }
+        if (inRecovery) {
+            return new RoleReading(ServerRole.STANDBY, cluster, 0, lagBytes, lagMillis,
+                    "standby (pg_is_in_recovery() is true)");
+        }
+        if (serverReadOnly) {
+            return new RoleReading(ServerRole.READ_ONLY, cluster, timeline, -1, -1,
+                    "read-only (default_transaction_read_only is on in the server's configuration)");
+        }
+        return new RoleReading(ServerRole.PRIMARY, cluster, timeline, -1, -1, "primary on timeline " + timeline);
+    }
+
+    static RoleReading oracle(ResultSet rs) throws SQLException {
+        String role = String.valueOf(rs.getString("DATABASE_ROLE")).trim().toUpperCase(Locale.ROOT);
+        String openMode = String.valueOf(rs.getString("OPEN_MODE")).trim().toUpperCase(Locale.ROOT);
+        long incarnation = rs.getLong("RESETLOGS_CHANGE#");
+        String dbid = rs.getString("DBID");
+        String said = "DATABASE_ROLE " + role + ", OPEN_MODE " + openMode;
+        if (role.equals("PRIMARY")) {
+            return openMode.equals("READ WRITE")
+                    ? new RoleReading(ServerRole.PRIMARY, dbid, incarnation, -1, -1, "primary (" + said + ")")
+                    : new RoleReading(ServerRole.READ_ONLY, dbid, incarnation, -1, -1, "read-only (" + said + ")");
+        }
+        if (role.endsWith("STANDBY") || role.equals("FAR SYNC")) {
+            return new RoleReading(ServerRole.STANDBY, dbid, 0, -1, -1, "standby (" + said + ")");
+        }
+        return RoleReading.unknown("unknown role (" + said + ")");
+    }
+
+    /** The SQLState and message; messages of these queries carry no secret (no URL, no credentials). */
+    private static String describe(SQLException e) {
+        return e.getSQLState() == null ? String.valueOf(e.getMessage()) : e.getSQLState() + " " + e.getMessage();
+    }
+}

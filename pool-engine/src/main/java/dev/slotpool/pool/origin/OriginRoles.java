@@ -1,0 +1,106 @@
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.ServerRole;
+import dev.slotpool.pool.ground.RoleReading;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Decides, from the roles its servers report, which origins may serve borrows that may write (docs/failover.md,
+ * "Primary and standbys"): a primary, or a server with no role query (UNKNOWN, as before roles were read); not a
+ * standby or a read-only server; and not an old primary that still claims the role on a lower timeline of the same
+ * family (cluster) than a primary seen since, until an operator accepts it ({@link #accept}). Independent primaries
+ * (different families) never compare timelines. Written by the pool threads that read roles, read by all; the
+ * knowledge is one immutable map replaced by CAS.
+ */
+public final class OriginRoles {
+
+    /** The latest reading of an origin and the timeline an operator accepted for it (0: none). */
+    private record Known(RoleReading reading, long acceptedTimeline) {
+    }
+
+    /** The highest timeline a primary of a family was seen on, and which origin reported it. */
+    private record Highest(String origin, long timeline) {
+    }
+
+    private record State(Map<String, Known> origins, Map<String, Highest> highest) {
+    }
+
+    private final AtomicReference<State> state = new AtomicReference<>(new State(Map.of(), Map.of()));
+
+    /**
+     * Records what the origin's server answered; returns null when the origin may serve borrows that may write,
+     * else why not (for the origin's state reason and the event log).
+     */
+    public String judge(String origin, RoleReading reading) {
+        State before;
+        State after;
+        do {
+            before = state.get();
+            Known old = before.origins.get(origin);
+            Map<String, Known> origins = new HashMap<>(before.origins);
+            origins.put(origin, new Known(reading, old == null ? 0 : old.acceptedTimeline));
+            Map<String, Highest> highest = before.highest;
+            if (reading.role() == ServerRole.PRIMARY && reading.cluster() != null && reading.timeline() > 0) {
+                Highest h = highest.get(reading.cluster());
+                if (h == null || reading.timeline() > h.timeline) {
+                    highest = new HashMap<>(highest);
+                    highest.put(reading.cluster(), new Highest(origin, reading.timeline()));
+                }
+            }
+            after = new State(Map.copyOf(origins), Map.copyOf(highest));
+        } while (!state.compareAndSet(before, after));
+        return refusal(after, origin);
+    }
+
+    /** Why the origin may not serve borrows that may write, from its latest reading; null when it may (or was
+     * never read). */
+    public String refusal(String origin) {
+        return refusal(state.get(), origin);
+    }
+
+    private static String refusal(State s, String origin) {
+        Known k = s.origins.get(origin);
+        if (k == null) {
+            return null;
+        }
+        RoleReading r = k.reading;
+        if (!r.takesWrites()) {
+            return r.detail();
+        }
+        if (r.role() != ServerRole.PRIMARY || r.cluster() == null) {
+            return null;
+        }
+        Highest h = s.highest.get(r.cluster());
+        if (h == null || r.timeline() >= h.timeline || k.acceptedTimeline == r.timeline()) {
+            return null;
+        }
+        return "split brain: primary on timeline " + r.timeline() + " when last asked, but '" + h.origin
+                + "' was seen primary on timeline " + h.timeline + " since; takes no writes until an operator marks it"
+                + " up";
+    }
+
+    /** An operator's markUp: the origin's current timeline is accepted, so a split brain no longer refuses it. */
+    public void accept(String origin) {
+        State before;
+        State after;
+        do {
+            before = state.get();
+            Known k = before.origins.get(origin);
+            if (k == null) {
+                return;
+            }
+            Map<String, Known> origins = new HashMap<>(before.origins);
+            origins.put(origin, new Known(k.reading, k.reading.timeline()));
+            after = new State(Map.copyOf(origins), before.highest);
+        } while (!state.compareAndSet(before, after));
+    }
+
+    /** The origin's latest reading, or null if its role was never read. */
+    public RoleReading reading(String origin) {
+        Known k = state.get().origins.get(origin);
+        return k == null ? null : k.reading;
+    }
+}

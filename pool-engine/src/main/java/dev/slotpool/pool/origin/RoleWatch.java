@@ -1,0 +1,247 @@
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.ServerRole;
+import dev.slotpool.pool.ground.RoleReader;
+import dev.slotpool.pool.ground.RoleReading;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+/**
+ * Follows the origins' roles (docs/failover.md, "Primary and standbys"). Every new connection's role is judged
+ * before it is lent ({@link #admits}); an origin whose server may not take writes is taken out of service with the
+ * server's answer as the reason, and from then on watched: a pool thread keeps one session to it (room claimed like
+ * a probe's, S3) and reads its role every {@link #CHECK_NANOS}, every {@link #FAST_CHECK_NANOS} while the pool
+ * suspects a failover ({@link #suspect}: a primary found dead, a write refused as read-only), and puts it back in
+ * service once it takes writes (a promotion). A judgement that changes another origin's standing (a promoted
+ * standby outranks the old primary: split brain) is applied to that origin too.
+ */
+public final class RoleWatch {
+
+    /** The pool's side of one origin, as the watch needs it. */
+    public interface Watched {
+        String name();
+
+        /** Claims room for the watch's session like a probe (S3); false when the pool is full. */
+        boolean claimRoom();
+
+        /** Gives back the room of a session that has closed. */
+        void releaseRoom();
+
+        /** Opens a session to the origin's server, with the pool's settings. */
+        Connection connect() throws SQLException;
+
+        /** Whether a session can reach this origin's server: not for a discovered origin, whose group's URL picks
+         * the server. Such an origin is judged again at each connection that lands on it instead. */
+        boolean watchable();
+
+        /** Takes the origin out of service for its role (idempotent; an operator's state wins). */
+        void outForRole(String reason);
+
+        /** Puts an origin the role had taken out back in service (only if the role took it out). */
+        void backForRole(String reason);
+    }
+
+    /** How often a watched origin's role is read, and how often while a failover is suspected, and how long. */
+    static final long CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    static final long FAST_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    static final long SUSPICION_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private final OriginRoles roles;
+    private final Function<Runnable, Thread> threads;
+    private final Map<String, Watched> origins = new ConcurrentHashMap<>();
+    /** The reason each origin is out of service for its role; absent when it serves. */
+    private final Map<String, String> out = new ConcurrentHashMap<>();
+    private final Map<String, Thread> watchers = new ConcurrentHashMap<>();
+    private final AtomicLong suspectedUntil = new AtomicLong(System.nanoTime());
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public RoleWatch(OriginRoles roles, Function<Runnable, Thread> threads) {
+        this.roles = roles;
+        this.threads = threads;
+    }
+
+    public OriginRoles roles() {
+        return roles;
+    }
+
+    /** Makes an origin known; only known origins are taken out of service or watched. */
+    public void register(Watched origin) {
+        origins.put(origin.name(), origin);
+    }
+
+    /** Makes an origin known the first time it is named (the pool's discovered origins appear as they land). */
+    public void register(String name, java.util.function.Supplier<Watched> side) {
+        if (!origins.containsKey(name)) {
+            origins.putIfAbsent(name, side.get());
+        }
+    }
+
+    /**
+     * Judges the role read from a new connection ({@link RoleReader#read}, on the pool thread that opened it, S6)
+     * and says whether the connection may be lent. If not, its origin is out of service and watched; the caller
+     * closes the connection.
+     */
+    public boolean admits(String origin, RoleReading role) {
+        String refusal = roles.judge(origin, role);
+        applyAll();
+        return refusal == null;
+    }
+
+    /** A failover is suspected: watched origins are read every {@link #FAST_CHECK_NANOS} for a while, from now. */
+    public void suspect() {
+        long until = System.nanoTime() + SUSPICION_NANOS;
+        suspectedUntil.accumulateAndGet(until, (a, b) -> b - a > 0 ? b : a);
+        for (Thread t : watchers.values()) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * An operator marked the origin up: its current timeline is accepted, so a split brain no longer refuses it; a
+     * standby or read-only server is taken out again (an operator cannot make it take writes).
+     */
+    public void accepted(String origin) {
+        roles.accept(origin);
+        out.remove(origin);
+        applyAll();
+    }
+
+    /** Compares every known origin's standing with what is applied, and applies the differences: origins back in
+     * service first, so a promoted standby serves before the primary it outranks is taken out. */
+    private void applyAll() {
+        for (Watched w : origins.values()) {
+            String applied = out.get(w.name());
+            if (applied != null && roles.refusal(w.name()) == null && out.remove(w.name(), applied)) {
+                RoleReading r = roles.reading(w.name());
+                w.backForRole(r == null ? "role: takes writes" : "role: " + r.detail());
+            }
+        }
+        for (Watched w : origins.values()) {
+            String refusal = roles.refusal(w.name());
+            if (refusal != null) {
+                if (!refusal.equals(out.get(w.name()))) {
+                    out.put(w.name(), refusal);
+                    w.outForRole(refusal);
+                }
+                startWatching(w);
+            }
+        }
+    }
+
+    /** Starts the origin's watcher unless it runs. Runs on the thread that judged (a creator's, S6, whose steps after
+     * the connect must not throw): a thread that cannot be made or started is left for the next judgement. */
+    private void startWatching(Watched w) {
+        if (closed.get() || !w.watchable() || watchers.containsKey(w.name())) {
+            return;
+        }
+        Thread t = null;
+        try {
+            t = threads.apply(() -> watch(w));
+            if (watchers.putIfAbsent(w.name(), t) == null) {
+                t.start();
+            }
+        } catch (Throwable e) {
+            if (t != null) {
+                watchers.remove(w.name(), t);
+            }
+        }
+    }
+
+    /** The watch's loop for one origin: ends when the origin serves again or the pool closes. */
+    private void watch(Watched w) {
+        Connection session = null;
+        boolean room = false;
+        try {
+            while (!closed.get() && out.containsKey(w.name())) {
+                if (session == null) {
+                    room = room || w.claimRoom();
+                    if (room) {
+                        session = connect(w);
+                    }
+                }
+                if (session != null) {
+                    RoleReading r = read(session);
+                    if (r == null || r.role() == ServerRole.UNKNOWN && !valid(session)) {
+                        closeQuietly(session);
+                        session = null;
+                    } else {
+                        roles.judge(w.name(), r);
+                        applyAll();
+                    }
+                }
+                if (out.containsKey(w.name())) {
+                    park();
+                }
+            }
+        } finally {
+            watchers.remove(w.name(), Thread.currentThread());
+            if (session != null) {
+                closeQuietly(session);
+            }
+            if (room) {
+                w.releaseRoom();
+            }
+            // An origin taken out again between the loop's last look and the removal above needs a watcher.
+            if (!closed.get() && out.containsKey(w.name())) {
+                startWatching(w);
+            }
+        }
+    }
+
+    private void park() {
+        long now = System.nanoTime();
+        long wait = suspectedUntil.get() - now > 0 ? FAST_CHECK_NANOS : CHECK_NANOS;
+        LockSupport.parkNanos(this, wait);
+    }
+
+    /** A session to the origin's server, or null: a driver or credentials provider that throws is a failed connect. */
+    private static Connection connect(Watched w) {
+        try {
+            return w.connect();
+        } catch (SQLException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The session's role, or null when the driver threw something other than an SQLException. */
+    private static RoleReading read(Connection session) {
+        try {
+            return RoleReader.read(session);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static boolean valid(Connection c) {
+        try {
+            return c.isValid(1);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException | RuntimeException ignored) {
+            // The session is gone either way; its room is released by the caller.
+        }
+    }
+
+    /** Stops every watcher and closes their sessions (each on its own thread, as it ends). */
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            for (Thread t : watchers.values()) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+}
