@@ -4,8 +4,9 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPool;
 import dev.slotpool.pool.ConnectionPool;
-import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.pool.Suspension;
+import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.Weights;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -19,12 +20,14 @@ final class StartedPool implements SlotPool {
     private final ConnectionPool pool;
     private final PoolConfig config;
     private final OriginOperations operations;
+    private final Weights weights;
     private final Suspension suspension;
 
     StartedPool(ConnectionPool pool, PoolConfig config) {
         this.pool = pool;
         this.config = config;
         this.operations = pool.operations();
+        this.weights = pool.weights();
         this.suspension = pool.suspension();
     }
 
@@ -75,12 +78,12 @@ final class StartedPool implements SlotPool {
 
     @Override
     public void rebalance(Map<String, Integer> weights) {
-        operations.rebalance(weights);
+        this.weights.rebalance(weights);
     }
 
     @Override
     public void rebalanceToConfigured() {
-        operations.rebalanceToConfigured();
+        this.weights.rebalanceToConfigured();
     }
 
     @Override

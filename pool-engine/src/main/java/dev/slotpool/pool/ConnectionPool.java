@@ -25,9 +25,11 @@ import dev.slotpool.pool.origin.OriginRoles;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.pool.origin.Placement;
+import dev.slotpool.pool.origin.ProbeOutcomes;
 import dev.slotpool.pool.origin.Probes;
 import dev.slotpool.pool.origin.Rebalancer;
 import dev.slotpool.pool.origin.RoleWatch;
+import dev.slotpool.pool.origin.Weights;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -57,6 +59,7 @@ public final class ConnectionPool {
     final Closing closing;
     final PacedDrains drains;
     final OriginOperations operations;
+    final Weights weights;
     final FailureDetector detector;
     final Creator creator;
     final Housekeeper housekeeper;
@@ -91,6 +94,7 @@ public final class ConnectionPool {
         this.drains = new PacedDrains(origins, table, closing::closeReserved);
         PoolThreads threads = new PoolThreads(config);
         this.roleWatch = new RoleWatch(new OriginRoles(), work -> threads.newThread(work, "roles"));
+        this.weights = new Weights(origins, events, wakeCreators);
         this.operations = new OriginOperations(config, origins, table, closing, drains,
                 new AbortDeadlines(origins, table, closing),
                 new Rebalancer(origins, table, config, capacity, closing, events, wakeCreators), events, wakeCreators,
@@ -101,6 +105,7 @@ public final class ConnectionPool {
                 wakeCreators, lifecycle);
         this.detector = new FailureDetector(config, origins, table, operations, events, probes, wakeCreators,
                 wakeHousekeeper, roleWatch);
+        probes.reportTo(new ProbeOutcomes(detector, operations, roleWatch));
         Validation validation = new Validation(config, detector::validationFailed);
         this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, lifecycle);
         Placement placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
@@ -201,6 +206,10 @@ public final class ConnectionPool {
 
     public OriginOperations operations() {
         return operations;
+    }
+
+    public Weights weights() {
+        return weights;
     }
 
     /** Waits for the first connection (see {@link FirstConnection}); closes the pool and throws if none comes. */

@@ -264,7 +264,7 @@ class FailoverOperationsTest {
                 .config());
         try {
             Pools.await(pool, p -> p.available() == 2, "min filled");
-            pool.operations.rebalance(Map.of("only", 7));
+            pool.weights.rebalance(Map.of("only", 7));
             assertThat(pool.snapshot().origin("only").orElseThrow().weight()).isEqualTo(7);
         } finally {
             pool.close();

@@ -159,18 +159,18 @@ class OriginOperationsTest {
         StubDatabase a = StubDatabase.reset("ra"), b = StubDatabase.reset("rb"), c = StubDatabase.reset("rc");
         ConnectionPool pool = threeOrigins(a, b, c, new PoolListener() { });
         try {
-            assertThatThrownBy(() -> pool.operations.rebalance(Map.of("a", 10, "nope", 5)))
+            assertThatThrownBy(() -> pool.weights.rebalance(Map.of("a", 10, "nope", 5)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown origin 'nope'")
                     .hasMessageContaining("known origins: a, b, c");
-            assertThatThrownBy(() -> pool.operations.rebalance(Map.of("a", -1)))
+            assertThatThrownBy(() -> pool.weights.rebalance(Map.of("a", -1)))
                     .hasMessageContaining("must be ≥ 0");
-            assertThatThrownBy(() -> pool.operations.rebalance(Map.of("a", 0, "b", 0, "c", 0)))
+            assertThatThrownBy(() -> pool.weights.rebalance(Map.of("a", 0, "b", 0, "c", 0)))
                     .hasMessageContaining("at least one origin needs a weight > 0");
             assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::weight).containsExactly(50, 30, 20);
             assertThatThrownBy(() -> pool.operations.drain("zz", Duration.ofSeconds(1)))
                     .hasMessageContaining("unknown origin 'zz'");
 
-            pool.operations.rebalance(Map.of("a", 10, "b", 10, "c", 80));
+            pool.weights.rebalance(Map.of("a", 10, "b", 10, "c", 80));
             assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::weight).containsExactly(10, 10, 80);
             Pools.await(pool, p -> p.available() == 6, "min filled");
             for (int i = 0; i < 5; i++) {

@@ -231,9 +231,9 @@ final class PoolHistory {
             user.disrupted();
             pool.operations.drain(o, Duration.ofSeconds(rnd.nextInt(20)));
         } else if (dice < 60) {
-            pool.operations.rebalance(Map.of("a", rnd.nextInt(4), "b", 1 + rnd.nextInt(3)));
+            pool.weights.rebalance(Map.of("a", rnd.nextInt(4), "b", 1 + rnd.nextInt(3)));
         } else if (dice < 63) {
-            pool.operations.rebalanceToConfigured();
+            pool.weights.rebalanceToConfigured();
         } else if (dice < 70) {
             pool.housekeeper.wake();
         } else if (dice < 74) {
@@ -257,7 +257,7 @@ final class PoolHistory {
         pool.suspension().resume();
         pool.operations.markUp("a");
         pool.operations.markUp("b");
-        pool.operations.rebalanceToConfigured();
+        pool.weights.rebalanceToConfigured();
     }
 
     // ---- the workers ----------------------------------------------------------------------------------------

@@ -197,14 +197,14 @@ class SoakTest {
                     switch (rnd.nextInt(5)) {
                         case 0 -> ops.drain(o, Duration.ofMillis(300));
                         case 1 -> ops.markDown(o);
-                        case 2 -> ops.rebalance(Map.of(o, rnd.nextInt(1, 100)));
+                        case 2 -> pool.weights().rebalance(Map.of(o, rnd.nextInt(1, 100)));
                         case 3 -> {
                             // An origin crash: its connections die and it refuses new ones for a while.
                             dbs.get(o).down(true).killLiveConnections();
                             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(300, 1500)));
                             dbs.get(o).down(false);
                         }
-                        default -> ops.rebalanceToConfigured();
+                        default -> pool.weights().rebalanceToConfigured();
                     }
                     chaosSteps.incrementAndGet();
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(200, 800)));
@@ -237,7 +237,7 @@ class SoakTest {
         for (String o : dbs.keySet()) {
             ops.markUp(o);
         }
-        ops.rebalanceToConfigured();
+        pool.weights().rebalanceToConfigured();
         PoolSnapshot settled = Pools.await(pool, s -> s.borrowed() == 0 && s.creating() == 0 && s.closing() == 0
                 && s.waiting() == 0 && s.origins().stream().allMatch(o -> o.state() == OriginState.UP), "a settled pool");
         E2e.await("S2 at rest: open physical connections per origin == the pool's", () -> s2Consistent(pool, dbs),

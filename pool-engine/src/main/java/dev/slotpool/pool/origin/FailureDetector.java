@@ -9,7 +9,6 @@ import dev.slotpool.jdbc.SqlErrors;
 import dev.slotpool.pool.ground.ConnectAttempt;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
-import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.Secrets;
@@ -79,29 +78,6 @@ public final class FailureDetector {
         this.backoffMaxNanos = config.creationBackoffMax().toNanos();
         this.threshold = config.downAfterFailures();
         this.probes = probes;
-        probes.reportTo(new ProbeOutcomes());
-    }
-
-    /** A probe's outcome counts like a connect's; one that answers brings back an origin the pool marked DOWN,
-     * unless its role refuses it (docs/failover.md, "Primary and standbys": an old primary outranked while dead). */
-    private final class ProbeOutcomes implements Probes.Outcomes {
-        @Override
-        public void answered(Origin o, OriginStatus before, long now) {
-            connected(o);
-            if (before.state() == OriginState.DOWN && roles.roles().refusal(o.name) == null) {
-                operations.upIfStill(o, before, "probe succeeded");
-            }
-        }
-
-        @Override
-        public void failed(Origin o, SQLException sanitized, long now) {
-            connectFailed(o, sanitized, now);
-        }
-
-        @Override
-        public long unansweredAfterNanos(Origin o) {
-            return FailureDetector.this.unansweredAfterNanos(o);
-        }
     }
 
     /** silenceTimeout: a connect under way longer than this brings no connection soon (creators plan around it). */

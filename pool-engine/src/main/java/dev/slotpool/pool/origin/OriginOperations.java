@@ -16,9 +16,7 @@ import dev.slotpool.table.SlotTable;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -134,26 +132,6 @@ public final class OriginOperations {
             names.add(o.name);
         }
         return names;
-    }
-
-    /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
-    public void rebalance(Map<String, Integer> weights) {
-        Map<Origin, Integer> resolved = originSelector.weights(weights);
-        resolved.forEach(origins::setWeight);
-        origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
-        events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
-        wakeCreators.run();
-    }
-
-    /** Back to the configured weights; discovered origins share their group's again. */
-    public void rebalanceToConfigured() {
-        Map<String, Integer> w = new LinkedHashMap<>();
-        for (Origin o : origins.configured()) {
-            w.put(o.name, o.config.weight());
-        }
-        origins.unpinAll();
-        rebalance(w);
-        origins.splitGroupWeights();
     }
 
     // ---- called by pool threads --------------------------------------------------------------------------

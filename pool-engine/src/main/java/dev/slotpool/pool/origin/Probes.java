@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 public final class Probes {
 
     /** What a probe found, for the detector to count; and how long a probe starting now may go unanswered. */
-    interface Outcomes {
+    public interface Outcomes {
         void answered(Origin o, OriginStatus before, long now);
 
         void failed(Origin o, SQLException sanitized, long now);
@@ -72,9 +72,9 @@ public final class Probes {
         this.validationNanos = config.validationTimeout().toNanos();
     }
 
-    /** The failure detector hears what the probes find (it is built after them, and before any thread starts). */
-    void reportTo(Outcomes detector) {
-        this.outcomes = detector;
+    /** What the probes find goes to {@code outcomes} (built after them, and registered before any thread starts). */
+    public void reportTo(Outcomes outcomes) {
+        this.outcomes = outcomes;
     }
 
     /** Only configured origins reached directly can be probed; a discovery group's URL picks its own server. */

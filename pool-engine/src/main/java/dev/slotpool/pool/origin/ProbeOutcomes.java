@@ -1,0 +1,44 @@
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.OriginState;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+
+import java.sql.SQLException;
+
+/**
+ * What a probe's outcome means ({@link Probes} report here): it counts like a connect's ({@link FailureDetector}),
+ * and one that answers brings back an origin the pool marked DOWN, unless its role refuses it (docs/failover.md,
+ * "Primary and standbys": an old primary outranked while dead). Registered by the pool's wiring, so the
+ * detector and its outcomes do not name each other.
+ */
+public final class ProbeOutcomes implements Probes.Outcomes {
+
+    private final FailureDetector detector;
+    private final OriginOperations operations;
+    private final RoleWatch roles;
+
+    public ProbeOutcomes(FailureDetector detector, OriginOperations operations, RoleWatch roles) {
+        this.detector = detector;
+        this.operations = operations;
+        this.roles = roles;
+    }
+
+    @Override
+    public void answered(Origin o, OriginStatus before, long now) {
+        detector.connected(o);
+        if (before.state() == OriginState.DOWN && roles.roles().refusal(o.name) == null) {
+            operations.upIfStill(o, before, "probe succeeded");
+        }
+    }
+
+    @Override
+    public void failed(Origin o, SQLException sanitized, long now) {
+        detector.connectFailed(o, sanitized, now);
+    }
+
+    @Override
+    public long unansweredAfterNanos(Origin o) {
+        return detector.unansweredAfterNanos(o);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.PoolEvent;
+import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.Origin;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An operator's target weights: set for the named origins, or back to the configured ones. The creators and the
+ * rebalancer move the connections toward them; no origin's status changes here (that is {@link OriginOperations}').
+ */
+public final class Weights {
+
+    private final Origins origins;
+    private final OriginSelector selector;
+    private final Events events;
+    private final Runnable wakeCreators;
+
+    public Weights(Origins origins, Events events, Runnable wakeCreators) {
+        this.origins = origins;
+        this.selector = new OriginSelector(origins::lending, origins::find);
+        this.events = events;
+        this.wakeCreators = wakeCreators;
+    }
+
+    /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
+    public void rebalance(Map<String, Integer> weights) {
+        Map<Origin, Integer> resolved = selector.weights(weights);
+        resolved.forEach(origins::setWeight);
+        origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
+        events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
+        wakeCreators.run();
+    }
+
+    /** Back to the configured weights; discovered origins share their group's again. */
+    public void rebalanceToConfigured() {
+        Map<String, Integer> w = new LinkedHashMap<>();
+        for (Origin o : origins.configured()) {
+            w.put(o.name, o.config.weight());
+        }
+        origins.unpinAll();
+        rebalance(w);
+        origins.splitGroupWeights();
+    }
+}
