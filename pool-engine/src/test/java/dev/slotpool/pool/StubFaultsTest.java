@@ -87,7 +87,10 @@ class StubFaultsTest {
                         unexpected.compareAndSet(null, new AssertionError("served while the database is down"));
                     } catch (SQLTransientConnectionException e) {
                         timeouts.incrementAndGet();
-                        if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) > allowedMillis(borrowTimeout)) {
+                        // A second of slack, not allowedMillis' 10 %: 16 borrowers spinning on 2 cores get run
+                        // late (one overran 600 ms at a load average of 20); a borrow that also waited for a
+                        // connect or a second timeout still fails.
+                        if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) > borrowTimeout.toMillis() + 1000) {
                             overruns.incrementAndGet();
                         }
                         if (!e.getMessage().contains("last connection failure")
