@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 25 before/after: JMH connection cycle and the scaling harness, alternating builds, slotpool and HikariCP in each run.
-cd /work/bench/r25
-B=/work/bench/benchmarks-before-189d0ba.jar
-A=$(ls /work/bench/benchmarks-after-*.jar)
+# The refactor before and after (docs/benchmarks.md): JMH connection cycle and the scaling harness, alternating builds, slotpool and HikariCP in each run.
+# Usage: run.sh BEFORE_JAR AFTER_JAR (each built at its commit: mvn -q -Pbench -pl benchmarks -am package -DskipTests)
+B=$1
+A=$2
 for round in 1 2; do
   for which in before after; do
     jar=$B; [ $which = after ] && jar=$A

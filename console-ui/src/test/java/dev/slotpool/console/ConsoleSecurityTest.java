@@ -161,7 +161,7 @@ class ConsoleSecurityTest {
     }
 
     /**
-     * The attack of issue 24 against an application whose chain skips CSRF for the console's actions (as an API
+     * The cross-site attack (docs/console.md, "Security model") against an application whose chain skips CSRF for the console's actions (as an API
      * would) and grants them to admins: another site's page the admin has open posts with the admin's session.
      * The console's own token refuses it; the action matcher in the chain grants nothing by itself.
      */

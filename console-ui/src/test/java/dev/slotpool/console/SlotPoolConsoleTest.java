@@ -258,7 +258,7 @@ class SlotPoolConsoleTest {
     }
 
     /**
-     * The attack of issue 24: a page of another site posts to the console of an app without Spring Security whose
+     * The cross-site attack (docs/console.md, "Security model"): a page of another site posts to the console of an app without Spring Security whose
      * actions are on. Every action needs the token the console's page gave this browser, whatever the body.
      */
     @Test

@@ -25,7 +25,7 @@ import java.util.function.UnaryOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The fleet of issue 27's table (docs/poolers.md, "The table"): 5 pools (5 app instances) of 4 connections, 4
+ * The fleet of docs/poolers.md's table ("The table"): 5 pools (5 app instances) of 4 connections, 4
  * threads each, every transaction three prepared statements, through a real PgBouncer in {@code pool_mode =
  * transaction} with 4 server connections, pgjdbc with its defaults (server-side named statements from a statement's
  * fifth use). With {@code pooler(TRANSACTION)} no transaction fails; each run prints one {@code FLEET ...} line, and
@@ -87,7 +87,7 @@ class PgBouncerTransactionModeTest {
     /**
      * The same fleet without the setting (slotpool and HikariCP with pgjdbc's defaults), and HikariCP as its users
      * must configure it by hand, for docs/poolers.md's table: printed, not asserted (the failures without the
-     * setting are what issue 27 reports, the driver's behaviour rather than a pool's).
+     * setting are what docs/poolers.md reports, the driver's behaviour rather than a pool's).
      */
     @Test
     void withoutTheSettingForTheTable() throws Exception {

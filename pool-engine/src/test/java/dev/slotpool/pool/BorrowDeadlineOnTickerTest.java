@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * A borrow's deadline is one absolute time on the pool's {@link dev.slotpool.Ticker} (issue 25, item 7): a manual
+ * A borrow's deadline is one absolute time on the pool's {@link dev.slotpool.Ticker} (docs/reliability.md, 25.7): a manual
  * clock moved past it ends a waiting borrow at the waiter's next wake. On the old code the wait was measured on
  * System.nanoTime, so the borrow below waited its whole 60 s of real time whatever the pool's clock said.
  */

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A paced drain in a full pool gives up its connections early only as far as borrowers wait: one waiter, one
- * early close, the rest keep the drain's pace (issue 22, item 5).
+ * early close, the rest keep the drain's pace (docs/reliability.md, 22.5).
  */
 class DrainUnderDemandTest {
 

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A markUp that lands while a drain is still queueing the origin's idle connections leaves none of them CLOSING
- * on the drain's schedule: an UP origin's idle connections are closed at once and replaced (issue 22, item 11).
+ * on the drain's schedule: an UP origin's idle connections are closed at once and replaced (docs/reliability.md, 22.11).
  */
 class DrainVersusMarkUpTest {
 

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A doubted origin gets exactly one probe per back-off cycle, however many threads find it due at the same
- * instant: eight creators, the housekeeper and four more threads calling in together (issue 22, item 7).
+ * instant: eight creators, the housekeeper and four more threads calling in together (docs/reliability.md, 22.7).
  */
 class OneProbeAtATimeTest {
 

@@ -16,7 +16,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the pool does with a connection for itself is not a user's borrow (issue 25, item 3): a connection under a
+ * What the pool does with a connection for itself is not a user's borrow (docs/reliability.md, 25.3): a connection under a
  * keepalive validation is not counted as borrowed, and a connection marked to retire that a borrower meets idle is
  * closed for the reason it was marked with.
  */

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A thread that cannot start ({@code OutOfMemoryError: unable to create native thread}, a container's pids limit)
  * costs the pool nothing but that attempt: the creators live on, no RESERVED slot or claimed room is left behind,
- * the attempt is not listed, and the origin is tried again (issue 22, item 6).
+ * the attempt is not listed, and the origin is tried again (docs/reliability.md, 22.6).
  */
 class ThreadStartFailureTest {
 

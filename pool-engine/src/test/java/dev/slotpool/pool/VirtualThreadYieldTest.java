@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.fail;
  * When nobody waits, a virtual thread gives up its carrier only after it has borrowed a turn's worth
  * ({@code Turns.MIN_TURN_BORROWS}) since it last did: a thread that keeps borrowing must still let not-yet-started
  * virtual threads run, but a new thread per request (Spring Boot with {@code spring.threads.virtual.enabled})
- * borrows once and must not pay a park, a timer and an unmount for it (issue 28).
+ * borrows once and must not pay a park, a timer and an unmount for it (docs/benchmarks.md, "Virtual threads, thread per request").
  *
  * <p>A park is seen through the thread's permit, with no timing: the thread is given a permit before it borrows,
  * which any park inside the borrows uses up (returning at once); afterwards it parks once more, which returns at

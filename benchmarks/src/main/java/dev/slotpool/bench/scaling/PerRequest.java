@@ -27,7 +27,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Thread-per-request virtual threads (issue 28, docs/benchmarks.md): as a Spring Boot server with
+ * Thread-per-request virtual threads (docs/benchmarks.md, "Virtual threads, thread per request"): as a Spring Boot server with
  * {@code spring.threads.virtual.enabled} runs each request on a new virtual thread, every borrow here is made by a
  * new virtual thread that borrows, optionally runs one statement, closes and ends. A fixed number of requests is
  * in flight: each request's thread starts the next request of its <em>chain</em> as its last act, so no
