@@ -1,14 +1,12 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.build.DependencyGraph;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,7 +44,7 @@ class PoolDependencyCycleTest {
                 "origin.FailureDetector", "ground.Capacity", "ground.Closing", "ground.Origin",
                 "ground.PooledConnection");
         assertThat(graph.get("ConnectionPool")).as("the graph has edges").contains("Creator", "ground.Capacity");
-        List<List<String>> cycles = cycles(graph);
+        List<List<String>> cycles = DependencyGraph.cycles(graph);
         assertThat(cycles).as("classes that depend on each other, directly or in a ring").isEmpty();
     }
 
@@ -89,7 +87,7 @@ class PoolDependencyCycleTest {
         graph.put("B", Set.of("C"));
         graph.put("C", Set.of("A"));
         graph.put("D", Set.of("A"));
-        assertThat(cycles(graph)).containsExactly(List.of("A", "B", "C"));
+        assertThat(DependencyGraph.cycles(graph)).containsExactly(List.of("A", "B", "C"));
     }
 
     private static Map<String, Set<String>> graph() throws Exception {
@@ -112,46 +110,5 @@ class PoolDependencyCycleTest {
             }
         }
         return graph;
-    }
-
-    /** The strongly connected components of more than one class (Tarjan), each sorted. */
-    private static List<List<String>> cycles(Map<String, Set<String>> graph) {
-        Map<String, Integer> index = new HashMap<>();
-        Map<String, Integer> low = new HashMap<>();
-        Deque<String> stack = new ArrayDeque<>();
-        List<List<String>> found = new ArrayList<>();
-        for (String v : graph.keySet()) {
-            if (!index.containsKey(v)) {
-                connect(v, graph, index, low, stack, found);
-            }
-        }
-        return found;
-    }
-
-    private static void connect(String v, Map<String, Set<String>> graph, Map<String, Integer> index,
-                                Map<String, Integer> low, Deque<String> stack, List<List<String>> found) {
-        index.put(v, index.size());
-        low.put(v, index.get(v));
-        stack.push(v);
-        for (String w : graph.getOrDefault(v, Set.of())) {
-            if (!index.containsKey(w)) {
-                connect(w, graph, index, low, stack, found);
-                low.put(v, Math.min(low.get(v), low.get(w)));
-            } else if (stack.contains(w)) {
-                low.put(v, Math.min(low.get(v), index.get(w)));
-            }
-        }
-        if (low.get(v).equals(index.get(v))) {
-            List<String> component = new ArrayList<>();
-            String w;
-            do {
-                w = stack.pop();
-                component.add(w);
-            } while (!w.equals(v));
-            if (component.size() > 1) {
-                component.sort(null);
-                found.add(component);
-            }
-        }
     }
 }
