@@ -113,28 +113,32 @@
       title: 'slot ' + slot.index + ': ' + label + ', ' + slot.borrowCount + (slot.borrowCount === 1 ? ' borrow' : ' borrows') };
   }
 
+  // Each slot keeps its cell from one redraw to the next (keyed by slot index): a cell replaced every second would
+  // take the keyboard's focus and a screen reader's place with it. Cells of emptied slots go, new slots get one.
   function renderSlots(card, o) {
     var list = card.querySelector('ul.slots');
-    var focused = document.activeElement;
-    var focusIndex = focused && list.contains(focused) ? focused.getAttribute('data-index') : null;
-    var items = o.slots.map(function (slot) {
-      var c = cell(slot);
-      var li = document.createElement('li');
-      var b = document.createElement('button');
-      b.type = 'button';
+    var kept = {};
+    Array.prototype.slice.call(list.children).forEach(function (li) {
+      var index = li.firstElementChild && li.firstElementChild.getAttribute('data-index');
+      if (o.slots.some(function (slot) { return String(slot.index) === index; })) { kept[index] = li; } else { li.remove(); }
+    });
+    o.slots.forEach(function (slot, i) {
+      var li = kept[slot.index];
+      if (!li) {
+        li = document.createElement('li');
+        var created = document.createElement('button');
+        created.type = 'button';
+        created.setAttribute('data-index', slot.index);
+        li.appendChild(created);
+      }
+      var c = cell(slot), b = li.firstElementChild;
       b.className = 'slot slot-' + c.css;
-      b.setAttribute('data-index', slot.index);
       b.title = c.title;
       b.setAttribute('aria-label', c.title);
-      b.textContent = c.symbol;
-      li.appendChild(b);
-      return li;
+      if (b.textContent !== c.symbol) { b.textContent = c.symbol; }
+      // Slots come in index order, and so do the kept cells: only a new cell is ever inserted, never a kept one moved.
+      if (list.children[i] !== li) { list.insertBefore(li, list.children[i] || null); }
     });
-    list.replaceChildren.apply(list, items);
-    if (focusIndex !== null) {
-      var again = list.querySelector('button[data-index="' + focusIndex + '"]');
-      if (again) { again.focus(); }
-    }
   }
 
   function renderEvents() {
