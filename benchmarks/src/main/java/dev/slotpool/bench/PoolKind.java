@@ -3,6 +3,7 @@ package dev.slotpool.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.Pooler;
 import dev.slotpool.SlotPoolDataSource;
 import oracle.ucp.jdbc.PoolDataSource;
 import oracle.ucp.jdbc.PoolDataSourceFactory;
@@ -167,11 +168,17 @@ public enum PoolKind {
      * compared as they ship, without statement caching.
      */
     public static BenchPool slotpool(PoolSettings s, int statementCacheSize) {
+        return slotpool(s, statementCacheSize, Pooler.NONE);
+    }
+
+    /** slotpool with its statement cache and with {@code pooler} saying what sits in front of the database. */
+    public static BenchPool slotpool(PoolSettings s, int statementCacheSize, Pooler pooler) {
         SlotPoolDataSource ds = SlotPoolDataSource.builder()
                 .name("bench").url(s.url()).username(s.user())
                 .minSize(s.minIdle()).maxSize(s.maxSize()).initialSize(s.minIdle())
                 .borrowTimeout(s.borrowTimeout())
                 .statementCacheSize(statementCacheSize)
+                .pooler(pooler)
                 .build();
         return new Adapter(SLOTPOOL, ds, ds::close, () -> {
             PoolSnapshot p = ds.snapshot();

@@ -38,11 +38,17 @@ public final class RunThreads {
      */
     public static int tearDown(Thread[] threads, LoopControl control, BenchPool pool, Duration drainLimit)
             throws InterruptedException {
+        return tearDown(threads, control, (Runnable) pool::close, drainLimit);
+    }
+
+    /** As {@link #tearDown(Thread[], LoopControl, BenchPool, Duration)}, closing the pools with {@code closePools}. */
+    public static int tearDown(Thread[] threads, LoopControl control, Runnable closePools, Duration drainLimit)
+            throws InterruptedException {
         control.set(LoopControl.Phase.STOP);
         joinAll(threads, drainLimit);
         control.set(LoopControl.Phase.CLOSING);
         try {
-            pool.close();
+            closePools.run();
         } finally {
             joinAll(threads, JOIN_LIMIT);
             for (Thread t : threads) {
