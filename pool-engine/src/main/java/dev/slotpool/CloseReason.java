@@ -24,6 +24,8 @@ public enum CloseReason {
     REBALANCED,
     /** The labeling callback could not configure it for the requested labels. */
     LABELING_FAILED,
+    /** Behind Oracle DRCP, no pooled server could be attached to it at borrow (docs/oracle.md, "DRCP"). */
+    ATTACH_FAILED,
     /** The pool was closed. */
     POOL_CLOSED
 }

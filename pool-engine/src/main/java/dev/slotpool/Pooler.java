@@ -36,7 +36,8 @@ public enum Pooler {
     /**
      * Oracle Database Resident Connection Pooling: the origin's URL says {@code (SERVER=POOLED)} (or
      * {@code :POOLED}); the pool gives the driver a connection class (the pool's name unless set) and purity
-     * (docs/oracle.md, "DRCP").
+     * ({@code SELF} unless set), and attaches a pooled server at each borrow and releases it at each return, as UCP
+     * does (docs/oracle.md, "DRCP").
      */
     DRCP;
 

@@ -18,6 +18,7 @@ final class PoolerRules {
     static final String PREFER_QUERY_MODE = "preferQueryMode";
     static final String READ_ONLY_MODE = "readOnlyMode";
     static final String DRCP_CONNECTION_CLASS = "oracle.jdbc.DRCPConnectionClass";
+    static final String DRCP_PURITY = "oracle.jdbc.DRCPConnectionPurity";
 
     private PoolerRules() {
     }
@@ -121,8 +122,16 @@ final class PoolerRules {
         } else if (!upper.contains("(SERVER=POOLED)") && !upper.endsWith(":POOLED")) {
             v.add(new ConfigViolation(prefix + "url", JdbcUrls.redact(url), "must ask for a pooled server with "
                     + "pooler=DRCP: (SERVER=POOLED) in the connect descriptor, or :POOLED after the service name"));
-        } else if (!props.containsKey(DRCP_CONNECTION_CLASS)) {
-            props.put(DRCP_CONNECTION_CLASS, b.name);
+        } else {
+            // As UCP: the pool's name as the connection class, so every instance of the app shares the class's
+            // pooled sessions, and purity SELF (a session of the class may be reused, its state reset by the
+            // return's hygiene); NEW asks DRCP for a fresh session at each attach.
+            props.putIfAbsent(DRCP_CONNECTION_CLASS, b.name);
+            String purity = props.putIfAbsent(DRCP_PURITY, "SELF");
+            if (purity != null && !purity.trim().equalsIgnoreCase("SELF") && !purity.trim().equalsIgnoreCase("NEW")) {
+                v.add(new ConfigViolation(prefix + "connectionProperties." + DRCP_PURITY, purity,
+                        "must be SELF or NEW (DRCP session purity)"));
+            }
         }
     }
 

@@ -117,4 +117,28 @@ class PoolerSettingsTest {
         assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly("origins[a].poolerAdminUrl");
         assertThat(e.getMessage()).doesNotContain("Pw-9x");
     }
+
+    @Test
+    void drcpNeedsAPooledServerAndGivesTheDriverAConnectionClassAndPurityUnlessSet() {
+        String pooled = "jdbc:oracle:thin:@//db:1521/SALES:POOLED";
+        PoolConfig c = SlotPoolDataSource.builder().name("orders").url(pooled).pooler(Pooler.DRCP).config();
+        assertThat(props(c)).containsEntry("oracle.jdbc.DRCPConnectionClass", "orders")
+                .containsEntry("oracle.jdbc.DRCPConnectionPurity", "SELF");
+        PoolConfig set = SlotPoolDataSource.builder().name("orders").url("jdbc:oracle:thin:@(DESCRIPTION=(ADDRESS="
+                        + "(PROTOCOL=tcp)(HOST=db)(PORT=1521))(CONNECT_DATA=(SERVICE_NAME=SALES)(SERVER=POOLED)))")
+                .pooler(Pooler.DRCP).connectionProperty("oracle.jdbc.DRCPConnectionClass", "shop")
+                .connectionProperty("oracle.jdbc.DRCPConnectionPurity", "NEW").config();
+        assertThat(props(set)).containsEntry("oracle.jdbc.DRCPConnectionClass", "shop")
+                .containsEntry("oracle.jdbc.DRCPConnectionPurity", "NEW");
+
+        InvalidPoolConfigException dedicated = refused(SlotPoolDataSource.builder()
+                .url("jdbc:oracle:thin:@//db:1521/SALES").pooler(Pooler.DRCP));
+        assertThat(dedicated.violations()).extracting(ConfigViolation::property).containsExactly("url");
+        InvalidPoolConfigException purity = refused(SlotPoolDataSource.builder().url(pooled).pooler(Pooler.DRCP)
+                .connectionProperty("oracle.jdbc.DRCPConnectionPurity", "DEFAULT"));
+        assertThat(purity.violations()).extracting(ConfigViolation::property)
+                .containsExactly("connectionProperties.oracle.jdbc.DRCPConnectionPurity");
+        InvalidPoolConfigException notOracle = refused(pg().pooler(Pooler.DRCP));
+        assertThat(notOracle.violations()).extracting(ConfigViolation::property).containsExactly("pooler");
+    }
 }

@@ -29,12 +29,17 @@ import java.util.ServiceLoader;
  * {@code ServiceLoader} registration and provider, by which the API finds it ({@link SlotPoolEngine}), the classes
  * this module lists in {@code META-INF/spring.factories} (instantiated by reflection), the {@code slotpool.*}
  * properties' binding, and the endpoint's view records (its operations return {@code Object}, so Actuator's own
- * hints cannot name them), and the interfaces the pool MBeans are read and invoked through ({@link PoolMBeans}).
+ * hints cannot name them), the interfaces the pool MBeans are read and invoked through ({@link PoolMBeans}), and,
+ * with Oracle's driver present, the public methods of its connection interface, which the engine finds and calls by
+ * reflection behind DRCP (docs/oracle.md, "DRCP").
  */
 public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
 
     /** The engine's registration for {@code ServiceLoader} on the class path. */
     static final String ENGINE_SERVICES = "META-INF/services/" + SlotPoolEngine.class.getName();
+
+    /** Declares {@code attachServerConnection()} and {@code detachServerConnection(String)}. */
+    static final String ORACLE_CONNECTION = "oracle.jdbc.OracleConnection";
 
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
@@ -54,6 +59,7 @@ public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
                 hints.reflection().registerType(face, MemberCategory.INVOKE_PUBLIC_METHODS);
             }
         }
+        hints.reflection().registerTypeIfPresent(classLoader, ORACLE_CONNECTION, MemberCategory.INVOKE_PUBLIC_METHODS);
     }
 
     /** The classes of this module named in {@code META-INF/spring.factories}, whatever the factory type. */

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
@@ -75,5 +76,11 @@ class SlotPoolRuntimeHintsTest {
         for (Class<?> view : views) {
             assertThat(RuntimeHintsPredicates.reflection().onType(view)).as("%s", view).accepts(hints);
         }
+    }
+
+    @Test
+    void theDrcpMethodsOfOraclesDriverCanBeCalledByReflection() {
+        assertThat(RuntimeHintsPredicates.reflection().onType(TypeReference.of(SlotPoolRuntimeHints.ORACLE_CONNECTION))
+                .withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).accepts(hints);
     }
 }

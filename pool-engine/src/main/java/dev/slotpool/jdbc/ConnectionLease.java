@@ -42,6 +42,13 @@ public interface ConnectionLease {
         return false;
     }
 
+    /**
+     * Behind Oracle DRCP, releases the connection's pooled server (docs/oracle.md, "DRCP"): called by the proxy
+     * after the return's reset, before {@link #giveBack(long)}; nothing for any other origin.
+     */
+    default void releasePooledServer() throws SQLException {
+    }
+
     /** Records JDBC activity now (feeds the abandoned-connection timer). Plain write: racy but benign. */
     void touch();
 

@@ -136,6 +136,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
             closeOpenStatements();
             if (!evicted) {
                 restoreDefaults();
+                lease.releasePooledServer();
             }
         } catch (SQLException e) {
             evict(e);

@@ -172,9 +172,9 @@ final class Borrows {
         }
     }
 
-    /** Whether a connection this thread owns may be lent without closing or validating it first. */
+    /** Whether a connection this thread owns may be lent without closing, attaching or validating it first. */
     private boolean lendableAsIs(PooledConnection e, long now) {
-        return e.closeReason(now) == null && !idleTooLong(e, now);
+        return e.drcp == null && e.closeReason(now) == null && !idleTooLong(e, now);
     }
 
     private boolean idleTooLong(PooledConnection e, long now) {
@@ -184,8 +184,9 @@ final class Borrows {
     /**
      * Checks and lends a connection this thread now owns; null if it was unusable (closed here: the caller looks
      * again). Its origin must be UP (S7: checked after the slot CAS, so a drain that returned before is seen), it
-     * must not be marked, and it is validated if it sat idle too long, within the time the borrow has left. With
-     * too little time left to validate, it goes back and the borrow times out.
+     * must not be marked, behind DRCP a pooled server is attached to it, and it is validated if it sat idle too
+     * long, within the time the borrow has left. With too little time left to validate, it goes back and the
+     * borrow times out.
      */
     private Connection lendIfUsable(Slot<PooledConnection> s, long deadline) throws SQLException {
         PooledConnection e = s.entry();
@@ -195,12 +196,19 @@ final class Borrows {
             closing.closeOwned(e, reason, false);
             return null;
         }
-        if (idleTooLong(e, now)) {
-            // A zero borrow timeout only means "do not wait for a connection": its validation gets the full time.
-            long budget = timeoutNanos == 0 ? Long.MAX_VALUE : deadline - now;
-            if (budget < MIN_VALIDATION_NANOS) {
-                table.release(e.slot);
-                throw timeout(deadline);
+        boolean validate = idleTooLong(e, now);
+        // A zero borrow timeout only means "do not wait for a connection": its validation gets the full time.
+        long budget = timeoutNanos == 0 ? Long.MAX_VALUE : deadline - now;
+        if (validate && budget < MIN_VALIDATION_NANOS) {
+            table.release(e.slot); // before any attach: an idle connection holds no pooled server
+            throw timeout(deadline);
+        }
+        if (e.drcp != null && !attached(e)) {
+            return null;
+        }
+        if (validate) {
+            if (e.drcp != null && timeoutNanos != 0) {
+                budget = deadline - ticker.nanoTime(); // what the attach left of the borrow's time
             }
             if (!validation.validate(e, budget)) {
                 closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
@@ -210,6 +218,28 @@ final class Borrows {
             e.lastValidatedAt = now;
         }
         return lend(e, now, now - (deadline - timeoutNanos));
+    }
+
+    /**
+     * Behind DRCP, attaches a pooled server to a connection this thread owns, before it is lent (docs/oracle.md,
+     * "DRCP"): the slot is the borrower's and the lease not yet stamped, so no transition waits on the driver. A
+     * server that does not carry the connection's tag holds none of its labels' state: the labels are dropped, so
+     * a labeled borrow configures it again. A failed attach closes the connection; the failure detector tells DRCP
+     * refusing work from a dead connection ({@link FailureDetector#attachFailed}). False if it failed.
+     */
+    private boolean attached(PooledConnection e) {
+        try {
+            if (!e.drcp.attach() && !e.labels().isEmpty()) {
+                e.labels(Map.of());
+            }
+            return true;
+        } catch (SQLException | RuntimeException ex) {
+            SQLException cause = ex instanceof SQLException sql ? sql
+                    : new SQLException("the driver failed to attach a pooled server: " + ex, ex);
+            closing.closeOwned(e, CloseReason.ATTACH_FAILED, false);
+            detector.attachFailed(e.origin, cause);
+            return false;
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
+import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -115,6 +116,18 @@ final class Keepalive {
         }
     }
 
+    /** Behind DRCP the validation attached a pooled server (any round trip does): released, so the idle connection
+     * holds none (docs/oracle.md, "DRCP"). False if the release failed. */
+    private static boolean releasedPooledServer(PooledConnection e) {
+        try {
+            e.releasePooledServer();
+            return true;
+        } catch (SQLException | RuntimeException ex) {
+            e.broken = ex instanceof SQLException sql ? sql : new SQLException("release failed: " + ex, ex);
+            return false;
+        }
+    }
+
     /**
      * Validates an idle connection if it wins it from borrowers (HELD, entry-checked, S1) and it is still due (a
      * holder may have used it since the visit that picked it: its fields are this thread's to read once it holds
@@ -127,7 +140,7 @@ final class Keepalive {
             return;
         }
         if (due(e, ticker.nanoTime())) {
-            if (!validation.validate(e, Long.MAX_VALUE)) {
+            if (!validation.validate(e, Long.MAX_VALUE) || !releasedPooledServer(e)) {
                 closing.closeOwned(e, CloseReason.VALIDATION_FAILED, false);
                 return;
             }

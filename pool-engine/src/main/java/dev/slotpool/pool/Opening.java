@@ -8,6 +8,7 @@ import dev.slotpool.jdbc.ConnectionDefaults;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Connector;
+import dev.slotpool.pool.ground.DrcpSession;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
@@ -25,6 +26,7 @@ import dev.slotpool.table.Slot;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -94,8 +96,13 @@ final class Opening {
             Origin landed = o.discovers() ? origins.landed(o, c) : o;
             role = RoleReader.read(c);
             ConnectionDefaults defaults = ConnectionDefaults.readFrom(c);
+            DrcpSession drcp = DrcpSession.of(o, c); // the configured origin's: a discovered one has its settings
+            if (drcp != null) {
+                drcp.release(Map.of()); // the login's pooled server: an idle connection holds none
+            }
             now = ticker.nanoTime();
-            e = new PooledConnection(returnPath, landed, slot, c, defaults, statementCacheSize, now, now + lifetime());
+            e = new PooledConnection(returnPath, landed, slot, c, defaults, statementCacheSize, now, now + lifetime(),
+                    drcp);
         } catch (Throwable ex) {
             if (c != null) {
                 closeQuietly(c);

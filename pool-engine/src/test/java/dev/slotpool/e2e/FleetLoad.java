@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +34,8 @@ final class FleetLoad {
     private final LongAdder committed = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
+    /** When each failed transaction asked for its connection (System.nanoTime). */
+    private final ConcurrentLinkedQueue<Long> failedStarts = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
     private long startedAt;
@@ -97,6 +100,12 @@ final class FleetLoad {
         return failed.sum();
     }
 
+    /** Failed transactions that asked for their connection after {@code nanoTime} (System.nanoTime): not in flight
+     * at that moment. */
+    long failedStartedAfter(long nanoTime) {
+        return failedStarts.stream().filter(t -> t - nanoTime > 0).count();
+    }
+
     /** Each failure message (numbers masked) and how often it was seen, most frequent first. */
     Map<String, Long> failures() {
         Map<String, Long> sorted = new TreeMap<>();
@@ -116,10 +125,12 @@ final class FleetLoad {
         while (!stop.get()) {
             int id = 1 + random.nextInt(ACCOUNTS);
             long amount = random.nextInt(1, 100);
+            long start = System.nanoTime();
             try {
                 transaction(ds, id, amount);
                 committed.increment();
             } catch (SQLException | RuntimeException e) {
+                failedStarts.add(start);
                 failed.increment();
                 failures.computeIfAbsent(mask(e), k -> new LongAdder()).increment();
             }

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * {@code isValid} and the wrapper methods fails with SQLState 08003 once the connection has ended and with
  * 08006 once it is killed or broken. Savepoints and LOB, array and struct factories are not supported.
  */
-public final class StubConnection implements Connection {
+public final class StubConnection implements DrcpConnection {
 
     private static final int OPEN = 0;
     private static final int CLOSED = 1;
@@ -45,6 +45,8 @@ public final class StubConnection implements Connection {
     private final String user;
     private final long queryDelayNanos;
     private final int killEpoch;
+    /** Numbers the connection in its database's {@link StubDatabase#calls()}. */
+    private final int id;
     private volatile int state = OPEN;
     private volatile boolean broken;
 
@@ -60,6 +62,9 @@ public final class StubConnection implements Connection {
     private Properties clientInfo;
     private long commits;
     private long rollbacks;
+    /** DRCP: a pooled server is attached (a new session is, after its login) and the tag of the last detach. */
+    private boolean attached = true;
+    private String tag;
 
     StubConnection(StubDatabase database, String user, long queryDelayNanos, int killEpoch) {
         this.database = database;
@@ -67,6 +72,7 @@ public final class StubConnection implements Connection {
         this.queryDelayNanos = queryDelayNanos;
         this.killEpoch = killEpoch;
         this.catalog = database.name();
+        this.id = database.nextConnectionId();
     }
 
     /** The database this connection belongs to. */
@@ -127,6 +133,7 @@ public final class StubConnection implements Connection {
         if (!autoCommit) {
             inTransaction = true;
         }
+        database.record(id, "execute");
     }
 
     // ---- lifecycle -----------------------------------------------------------------------------------
@@ -191,6 +198,7 @@ public final class StubConnection implements Connection {
             return false;
         }
         database.countValidation();
+        database.record(id, "isValid");
         long delay = database.validationDelayNanos();
         if (delay > 0) {
             long wait = timeoutSeconds == 0 ? delay : Math.min(delay, TimeUnit.SECONDS.toNanos(timeoutSeconds));
@@ -336,6 +344,7 @@ public final class StubConnection implements Connection {
     @Override
     public void rollback() throws SQLException {
         checkManualCommit("rollback");
+        database.record(id, "rollback");
         rollbacks++;
         inTransaction = false;
     }
@@ -571,6 +580,47 @@ public final class StubConnection implements Connection {
     @Override
     public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
         throw StubErrors.unsupported();
+    }
+
+    // ---- request boundaries and DRCP ------------------------------------------------------------------
+
+    @Override
+    public void beginRequest() {
+        database.record(id, "beginRequest");
+    }
+
+    @Override
+    public void endRequest() {
+        database.record(id, "endRequest");
+    }
+
+    @Override
+    public boolean attachServerConnection() throws SQLException {
+        checkUsable();
+        database.record(id, "attach");
+        SQLException failure = database.attachFailure();
+        if (failure != null) {
+            throw failure;
+        }
+        attached = true;
+        return tag == null || database.keepsTags();
+    }
+
+    @Override
+    public void detachServerConnection(String tag) throws SQLException {
+        checkUsable();
+        database.record(id, "detach " + tag);
+        SQLException failure = database.detachFailure();
+        if (failure != null) {
+            throw failure;
+        }
+        attached = false;
+        this.tag = tag;
+    }
+
+    /** Whether a DRCP pooled server is attached: true from the login until a detach, and again after an attach. */
+    public boolean attached() {
+        return attached;
     }
 
     // ---- wrapper -------------------------------------------------------------------------------------

@@ -2,9 +2,11 @@ package dev.slotpool.testsupport;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,6 +60,14 @@ public final class StubDatabase {
     private final AtomicInteger killEpoch = new AtomicInteger();
     private volatile String productName = "Stub";
     private volatile boolean readOnly;
+    private final AtomicInteger connectionIds = new AtomicInteger();
+    private volatile boolean recordCalls;
+    private final ConcurrentLinkedQueue<String> calls = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger attachFailuresToInject = new AtomicInteger();
+    private final AtomicInteger detachFailuresToInject = new AtomicInteger();
+    private volatile SQLException injectedAttachFailure;
+    private volatile SQLException injectedDetachFailure;
+    private volatile boolean keepTags = true;
     /** Scripted answers by SQL fragment, in the order they were first set; replaced whole on each change. */
     private volatile Map<String, StubRow> answers = Map.of();
 
@@ -290,6 +300,49 @@ public final class StubDatabase {
         return this;
     }
 
+    /**
+     * While true, connections record their DRCP calls ({@code attach}, {@code detach <tag>}), request boundaries
+     * ({@code beginRequest}, {@code endRequest}), validations ({@code isValid}), rollbacks and statement executions
+     * ({@code execute}) in
+     * {@link #calls()}, each as {@code c<n> <call>} where {@code n} numbers the database's connections from 1.
+     * Clears what was recorded.
+     */
+    public StubDatabase recordCalls(boolean record) {
+        calls.clear();
+        recordCalls = record;
+        return this;
+    }
+
+    /** The calls recorded since {@link #recordCalls(boolean)}, in the order they were made. */
+    public List<String> calls() {
+        return List.copyOf(calls);
+    }
+
+    /** Makes the next {@code n} {@code attachServerConnection} calls throw an SQLException with this SQLState and
+     * vendor code (replaces any pending count); the connection stays usable. */
+    public StubDatabase failNextAttaches(int n, String sqlState, int vendorCode) {
+        injectedAttachFailure = new SQLException("stub database " + name + ": injected attach failure", sqlState,
+                vendorCode);
+        attachFailuresToInject.set(requireNonNegative(n));
+        return this;
+    }
+
+    /** Makes the next {@code n} {@code detachServerConnection} calls throw an SQLException with this SQLState and
+     * vendor code (replaces any pending count). */
+    public StubDatabase failNextDetaches(int n, String sqlState, int vendorCode) {
+        injectedDetachFailure = new SQLException("stub database " + name + ": injected detach failure", sqlState,
+                vendorCode);
+        detachFailuresToInject.set(requireNonNegative(n));
+        return this;
+    }
+
+    /** Whether an attach finds a pooled server with the tag its connection was detached with (default true); false
+     * makes every attach of a tagged connection answer false, as when DRCP gave it another session. */
+    public StubDatabase keepTags(boolean keep) {
+        keepTags = keep;
+        return this;
+    }
+
     @Override
     public String toString() {
         return "StubDatabase[" + name + ", live=" + live() + "]";
@@ -344,6 +397,32 @@ public final class StubDatabase {
                 }
             }
         }
+    }
+
+    /** A number for a new connection, for {@link #calls()}. */
+    int nextConnectionId() {
+        return connectionIds.incrementAndGet();
+    }
+
+    /** Records a call of connection {@code id}, if calls are recorded. */
+    void record(int id, String call) {
+        if (recordCalls) {
+            calls.add("c" + id + " " + call);
+        }
+    }
+
+    /** The failure to throw from this attach, or null. */
+    SQLException attachFailure() {
+        return takeOne(attachFailuresToInject) ? injectedAttachFailure : null;
+    }
+
+    /** The failure to throw from this detach, or null. */
+    SQLException detachFailure() {
+        return takeOne(detachFailuresToInject) ? injectedDetachFailure : null;
+    }
+
+    boolean keepsTags() {
+        return keepTags;
     }
 
     /** Counts a statement execution; returns the SQLState to fail it with, or null to let it run. */

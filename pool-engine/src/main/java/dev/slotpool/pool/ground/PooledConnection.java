@@ -77,6 +77,8 @@ public final class PooledConnection implements ConnectionLease {
     /** The connection's statement cache (null when statementCacheSize is 0): used by its holder only (S1); its
      * counts move to the origin when the connection is closed. */
     public final StatementCache statementCache;
+    /** Behind DRCP, the connection's pooled server, attached at borrow and released at return; else null. */
+    public final DrcpSession drcp;
 
     @SuppressWarnings("unused")
     private volatile long lease = IDLE;
@@ -114,7 +116,8 @@ public final class PooledConnection implements ConnectionLease {
     public long leakReportedStamp;
 
     public PooledConnection(ReturnPath returnPath, Origin origin, Slot<PooledConnection> slot, Connection physical,
-                     ConnectionDefaults defaults, int statementCacheSize, long createdAt, long retireAt) {
+                     ConnectionDefaults defaults, int statementCacheSize, long createdAt, long retireAt,
+                     DrcpSession drcp) {
         this.returnPath = returnPath;
         this.origin = origin;
         this.slot = slot;
@@ -123,6 +126,7 @@ public final class PooledConnection implements ConnectionLease {
         this.createdAt = createdAt;
         this.retireAt = retireAt;
         this.statementCache = statementCacheSize > 0 ? new StatementCache(statementCacheSize) : null;
+        this.drcp = drcp;
         this.returnedAt = createdAt;
         this.lastValidatedAt = createdAt;
     }
@@ -214,6 +218,13 @@ public final class PooledConnection implements ConnectionLease {
     @Override
     public boolean isolationPerTransaction() {
         return origin.config.pooler() != null && origin.config.pooler().sharesSessionsPerTransaction();
+    }
+
+    @Override
+    public void releasePooledServer() throws SQLException {
+        if (drcp != null) {
+            drcp.release(labels);
+        }
     }
 
     @Override

@@ -211,6 +211,20 @@ public final class FailureDetector {
         markDownAt(o, o.health.evicted(), "connection errors in a row", sanitized, ticker.nanoTime());
     }
 
+    /**
+     * Behind DRCP, no pooled server could be attached at borrow (the connection is closed, never lent): a
+     * connection-level error is a dead idle connection, handled as a failed validation (a probe, nothing counted);
+     * any other error is DRCP refusing work, counted as a pooler's refusal, never as a broken session
+     * (docs/oracle.md, "DRCP").
+     */
+    public void attachFailed(Origin o, SQLException cause) {
+        if (SqlErrors.isFatal(cause)) {
+            validationFailed(o);
+            return;
+        }
+        refusedByPooler(o, Secrets.sanitize(cause, o.config, "DRCP attached no pooled server"), ticker.nanoTime());
+    }
+
     /** A pooler closed a lent connection refusing work (e.g. {@code query_wait_timeout}): counted in the run of
      * connect failures without judging it (back-off; refusing new sessions at the threshold), never DOWN. */
     private void refusedByPooler(Origin o, SQLException sanitized, long now) {
