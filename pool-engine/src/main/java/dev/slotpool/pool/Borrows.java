@@ -15,6 +15,7 @@ import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.UserCode;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.Origins;
+import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.EntryFilter;
 import dev.slotpool.table.Slot;
 import dev.slotpool.table.SlotTable;
@@ -55,6 +56,8 @@ final class Borrows {
     private final SlotTable<PooledConnection> table;
     private final Origins origins;
     private final Closing closing;
+    /** Takes a draining origin's connections a borrower meets idle, to close on the drain's pace. */
+    private final PacedDrains drains;
     private final Validation validation;
     private final FailureDetector detector;
     private final Events events;
@@ -67,7 +70,7 @@ final class Borrows {
     private final PoolLifecycle lifecycle;
 
     Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
-            Validation validation, FailureDetector detector, Events events, UserCode userCode,
+            PacedDrains drains, Validation validation, FailureDetector detector, Events events, UserCode userCode,
             Supplier<PoolSnapshot> counts, AtomicLong timeouts, Runnable onShortage, PoolLifecycle lifecycle) {
         this.name = config.name();
         this.ticker = config.ticker();
@@ -80,6 +83,7 @@ final class Borrows {
         this.table = table;
         this.origins = origins;
         this.closing = closing;
+        this.drains = drains;
         this.validation = validation;
         this.detector = detector;
         this.events = events;
@@ -183,7 +187,8 @@ final class Borrows {
 
     /**
      * Checks and lends a connection this thread now owns; null if it was unusable (closed here: the caller looks
-     * again). Its origin must be UP (S7: checked after the slot CAS, so a drain that returned before is seen), it
+     * again). Its origin must be UP (S7: checked after the slot CAS, so a drain that returned before is seen; the
+     * connection was idle, so it joins its origin's paced drain if there is one, {@link PacedDrains#closeOwned}), it
      * must not be marked, behind DRCP a pooled server is attached to it, and it is validated if it sat idle too
      * long, within the time the borrow has left. With too little time left to validate, it goes back and the
      * borrow times out.
@@ -192,6 +197,10 @@ final class Borrows {
         PooledConnection e = s.entry();
         long now = ticker.nanoTime();
         CloseReason reason = e.closeReason(now);
+        if (reason == CloseReason.ORIGIN_NOT_UP) {
+            drains.closeOwned(e);
+            return null;
+        }
         if (reason != null) {
             closing.closeOwned(e, reason, false);
             return null;

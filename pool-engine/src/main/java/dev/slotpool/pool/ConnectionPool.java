@@ -91,7 +91,7 @@ public final class ConnectionPool {
         Runnable wakeCreators = this::wakeCreators;
         Runnable wakeHousekeeper = this::wakeHousekeeper;
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
-        this.drains = new PacedDrains(origins, table, closing::closeReserved);
+        this.drains = new PacedDrains(table, closing::closeReserved);
         PoolThreads threads = new PoolThreads(config);
         this.roleWatch = new RoleWatch(new OriginRoles(), work -> threads.newThread(work, "roles"));
         this.weights = new Weights(origins, events, wakeCreators);
@@ -114,15 +114,15 @@ public final class ConnectionPool {
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
                 lifecycle);
         Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
-                ? new Keepalive(config, table, closing, validation, lifecycle) : null;
-        this.housekeeper = new Housekeeper(config, table, capacity, closing, operations,
+                ? new Keepalive(config, table, closing, drains, validation, lifecycle) : null;
+        this.housekeeper = new Housekeeper(config, table, capacity, closing, drains, operations,
                 new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
                 new LeakWarnings(config.leakDetectionThreshold(), events), wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
         PoolerViews poolerViews = new PoolerViews(config, lifecycle);
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
                 poolerViews, roleWatch.roles());
-        this.borrows = new Borrows(config, table, origins, closing, validation, detector, events, userCode,
+        this.borrows = new Borrows(config, table, origins, closing, drains, validation, detector, events, userCode,
                 snapshots::counts, timeouts, creator::shortage, lifecycle);
         ProxyConnection.prepareClasses();
         events.started(config);

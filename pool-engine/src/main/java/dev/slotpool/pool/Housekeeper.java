@@ -14,6 +14,7 @@ import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.origin.DetectionRounds;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -25,8 +26,8 @@ import java.util.List;
  * table once and closes idle connections above minSize, retires connections past their lifetime, hands idle ones
  * due for a validation to the {@link Keepalive} thread (no driver call holds the timers), reports connections held
  * past the leak detection threshold, takes back abandoned and over-time-to-live connections, closes connections of
- * origins that are not UP, and advances drains and rebalances. Tests call {@link #pass()} directly with a manual
- * ticker.
+ * origins that are not UP (on the drain's pace when their origin is on a paced drain), and advances drains and
+ * rebalances. Tests call {@link #pass()} directly with a manual ticker.
  */
 final class Housekeeper {
 
@@ -37,6 +38,7 @@ final class Housekeeper {
     private final SlotTable<PooledConnection> table;
     private final Capacity capacity;
     private final Closing closing;
+    private final PacedDrains drains;
     private final OriginOperations operations;
     private final DetectionRounds detection;
     /** Null when keepaliveInterval is 0. */
@@ -52,8 +54,8 @@ final class Housekeeper {
 
     /** {@code keepalive}: null when keepaliveInterval is 0. */
     Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                OriginOperations operations, DetectionRounds detection, Keepalive keepalive, LeakWarnings leaks,
-                Runnable wakeCreators, PoolLifecycle lifecycle) {
+                PacedDrains drains, OriginOperations operations, DetectionRounds detection, Keepalive keepalive,
+                LeakWarnings leaks, Runnable wakeCreators, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
@@ -61,6 +63,7 @@ final class Housekeeper {
         this.table = table;
         this.capacity = capacity;
         this.closing = closing;
+        this.drains = drains;
         this.operations = operations;
         this.detection = detection;
         this.wakeCreators = wakeCreators;
@@ -188,7 +191,7 @@ final class Housekeeper {
      * {@code due} (when not null) if a keepalive is due. */
     private boolean visitIdle(PooledConnection e, long now, int closableIdle, List<PooledConnection> due) {
         if (!e.origin.isUp()) {
-            closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+            drains.closeIfIdle(e);
         } else if (now - e.retireAt >= 0) {
             closing.closeIfIdle(e, CloseReason.MAX_LIFETIME);
         } else if (inactiveNanos > 0 && closableIdle > 0 && now - e.returnedAt >= inactiveNanos) {

@@ -7,6 +7,7 @@ import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -32,6 +33,7 @@ final class Keepalive {
     private final long intervalNanos;
     private final SlotTable<PooledConnection> table;
     private final Closing closing;
+    private final PacedDrains drains;
     private final Validation validation;
     private final PoolLifecycle lifecycle;
     /** The batch under way: null → a list by the housekeeper (CAS), back to null by this thread when it is done. */
@@ -39,13 +41,14 @@ final class Keepalive {
     private final Thread thread;
 
     /** For a keepaliveInterval above 0 (without one the pool builds none). */
-    Keepalive(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, Validation validation,
-              PoolLifecycle lifecycle) {
+    Keepalive(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, PacedDrains drains,
+              Validation validation, PoolLifecycle lifecycle) {
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.intervalNanos = config.keepaliveInterval().toNanos();
         this.table = table;
         this.closing = closing;
+        this.drains = drains;
         this.validation = validation;
         this.lifecycle = lifecycle;
         this.thread = new PoolThreads(config).newThread(this::run, "keepalive");
@@ -133,7 +136,7 @@ final class Keepalive {
      * holder may have used it since the visit that picked it: its fields are this thread's to read once it holds
      * the slot); a good one goes back (to a waiter first) unless it must close meanwhile, for the reason its own
      * state gives ({@link PooledConnection#closeReason}: a drain, a rebalance or its lifetime may have come while
-     * it was held).
+     * it was held). It was idle, so a paced drain of its origin closes it on its pace ({@link PacedDrains}).
      */
     private void validate(PooledConnection e) {
         if (!e.origin.isUp() || !table.tryHold(e.slot, e)) {
@@ -147,6 +150,10 @@ final class Keepalive {
             e.lastValidatedAt = ticker.nanoTime();
         }
         CloseReason reason = e.closeReason(ticker.nanoTime());
+        if (reason == CloseReason.ORIGIN_NOT_UP) {
+            drains.closeOwned(e);
+            return;
+        }
         if (reason != null) {
             closing.closeOwned(e, reason, false);
             return;
@@ -155,7 +162,7 @@ final class Keepalive {
         // Dekker with drain and markDown, as at a return: they store the origin's state, then visit the slots
         // (passing over this HELD one); this released, then reads the state. One of the two closes it.
         if (!e.origin.isUp()) {
-            closing.closeIfIdle(e, CloseReason.ORIGIN_NOT_UP);
+            drains.closeIfIdle(e);
         }
         // A validation can outlast close() (a driver call the pool's join does not wait for): close() moves the
         // lifecycle out of OPEN, then sweeps; this released, then reads it. One of the two closes it.

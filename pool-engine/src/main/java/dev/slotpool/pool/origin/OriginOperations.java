@@ -83,15 +83,24 @@ public final class OriginOperations {
             OriginStatus st = o.status();
             OriginStatus draining = new OriginStatus(OriginState.DRAINING,
                     "drain requested (timeout " + timeout.toMillis() + " ms)", false, now + timeout.toNanos());
-            // Only the call whose CAS moves the origin out of UP drains it: a concurrent drain finds it DRAINING.
-            if (st.state() != OriginState.UP || !change(o, st, draining)) {
+            if (st.state() != OriginState.UP) {
                 continue;
             }
             if (timeout.isZero()) {
-                sweep(o);
-            } else {
-                drains.queueIdle(o, draining, now, timeout.toNanos());
+                if (change(o, st, draining)) {
+                    sweep(o);
+                }
+                continue;
             }
+            // The paced drain is published before the status names it, so an idle connection met by anyone who
+            // sees DRAINING joins it instead of closing at once. Only the call whose CAS moves the origin out of UP
+            // drains it: a concurrent drain finds it DRAINING.
+            drains.prepare(o, draining, now, timeout.toNanos());
+            if (!change(o, st, draining)) {
+                drains.withdraw(draining);
+                continue;
+            }
+            drains.queueIdle(o, draining);
         }
         wakeHousekeeper.run();
     }
