@@ -52,6 +52,8 @@ class RoleWatchTest {
     static final class Origin implements RoleWatch.Watched {
         final StubDatabase db;
         final List<String> calls = new CopyOnWriteArrayList<>();
+        /** What {@link #read} was told, in order: a role and lag, or "lost". */
+        final List<String> readings = new CopyOnWriteArrayList<>();
         final AtomicInteger room = new AtomicInteger(1);
 
         Origin(StubDatabase db) {
@@ -91,6 +93,11 @@ class RoleWatchTest {
         @Override
         public void backForRole(String reason) {
             calls.add("back: " + reason);
+        }
+
+        @Override
+        public void read(dev.slotpool.pool.ground.RoleReading reading) {
+            readings.add(reading == null ? "lost" : reading.role() + " lag " + reading.lagMillis());
         }
     }
 
