@@ -127,6 +127,8 @@ final class RoleGate {
             }
         }
 
+        /** Racy but benign: the watch's thread and a creator's (a new connection's reading) may each store their
+         * verdict, the older last; the watch's next reading, within {@code RoleWatch.CHECK_NANOS}, sets it right. */
         @Override
         public void read(RoleReading r) {
             if (o.takesWrites()) {

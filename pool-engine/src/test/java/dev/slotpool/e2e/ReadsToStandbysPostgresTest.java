@@ -202,7 +202,12 @@ class ReadsToStandbysPostgresTest {
             Load load = new Load(ds, ds.forReads());
             try {
                 load.awaitReads(2_000);
-                assertThat(load.readsOnStandby.get()).isPositive();
+                E2e.await("reads on the standby now", () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+                        - load.lastReadOnStandby.get()) + " ms since the last read on it; the standby's replay: "
+                        + pair.query(1, "SELECT pg_last_wal_receive_lsn() || ' received, ' || pg_last_wal_replay_lsn()"
+                                + " || ' replayed, last at ' || coalesce(pg_last_xact_replay_timestamp()::text, 'none')")
+                        + "; " + ds.snapshot() + "; events " + events,
+                        t -> System.nanoTime() - load.lastReadOnStandby.get() < TimeUnit.MILLISECONDS.toNanos(100));
                 int standbyConnections = ds.snapshot().origin("standby").orElseThrow().total();
                 long stoppedAt = System.nanoTime();
                 pair.stopAbruptly(1);

@@ -148,6 +148,17 @@ class RoleWatchTest {
     }
 
     @Test
+    void everyReadingAndEveryLostSessionIsToldToTheOrigin() throws Exception {
+        Origin b = new Origin(second.answer("pg_is_in_recovery", pg(true, 0)));
+        watch.register(b);
+        assertThat(admits(second)).isFalse();
+        assertThat(b.readings).as("the new connection's reading, after its judgement").contains("STANDBY lag 0");
+        await("the watch reads it on its schedule", () -> b.readings.size() >= 2);
+        second.down(true).killLiveConnections();
+        await("its session lost", () -> b.readings.contains("lost"));
+    }
+
+    @Test
     void aWatchWithoutRoomWaitsForRoom() throws Exception {
         Origin b = new Origin(second.answer("pg_is_in_recovery", pg(true, 0)));
         b.room.set(0);
