@@ -136,6 +136,21 @@ class ReadsToStandbysPostgresTest {
         return TimeUnit.NANOSECONDS.toMillis(at - start);
     }
 
+    /**
+     * Waits until reads land on the standby now: at the start of the load a new connection often reads the
+     * standby's lag as unknown (WAL received, no transaction replayed since it started), and it takes no reads until
+     * the watch's next reading.
+     */
+    private static void awaitReadsOnStandbyNow(Load load, SlotPoolDataSource ds, PgStandbyPair pair,
+                                               List<Seen> events) {
+        E2e.await("reads on the standby now", () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+                - load.lastReadOnStandby.get()) + " ms since the last read on it; the standby's replay: "
+                + pair.query(1, "SELECT pg_last_wal_receive_lsn() || ' received, ' || pg_last_wal_replay_lsn()"
+                        + " || ' replayed, last at ' || coalesce(pg_last_xact_replay_timestamp()::text, 'none')")
+                + "; " + ds.snapshot() + "; events " + events,
+                t -> System.nanoTime() - load.lastReadOnStandby.get() < TimeUnit.MILLISECONDS.toNanos(100));
+    }
+
     /** The first event after {@code since} (nanoTime) that starts with {@code prefix}. */
     private static Seen awaitEvent(List<Seen> events, long since, String what, String prefix) {
         return E2e.await(what, () -> events.stream().filter(e -> e.at - since > 0 && e.text.startsWith(prefix))
@@ -152,6 +167,7 @@ class ReadsToStandbysPostgresTest {
             Load load = new Load(ds, ds.forReads());
             try {
                 load.awaitReads(2_000);
+                awaitReadsOnStandbyNow(load, ds, pair, events);
                 long onStandby = load.readsOnStandby.get();
                 long onPrimary = load.readsOnPrimary.get();
                 assertThat(onStandby).as("reads land on the standby").isPositive();
@@ -202,12 +218,7 @@ class ReadsToStandbysPostgresTest {
             Load load = new Load(ds, ds.forReads());
             try {
                 load.awaitReads(2_000);
-                E2e.await("reads on the standby now", () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
-                        - load.lastReadOnStandby.get()) + " ms since the last read on it; the standby's replay: "
-                        + pair.query(1, "SELECT pg_last_wal_receive_lsn() || ' received, ' || pg_last_wal_replay_lsn()"
-                                + " || ' replayed, last at ' || coalesce(pg_last_xact_replay_timestamp()::text, 'none')")
-                        + "; " + ds.snapshot() + "; events " + events,
-                        t -> System.nanoTime() - load.lastReadOnStandby.get() < TimeUnit.MILLISECONDS.toNanos(100));
+                awaitReadsOnStandbyNow(load, ds, pair, events);
                 int standbyConnections = ds.snapshot().origin("standby").orElseThrow().total();
                 long stoppedAt = System.nanoTime();
                 pair.stopAbruptly(1);
