@@ -40,6 +40,8 @@ public final class PoolConfig {
     final Duration shutdownTimeout;
     final Duration downGracePeriod;
     final boolean abortBorrowedOnDown;
+    final boolean readsToStandbys;
+    final Duration maxReplicaLag;
     final Balancing balancing;
     final int downAfterFailures;
     final int rebalanceStep;
@@ -91,6 +93,8 @@ public final class PoolConfig {
         shutdownTimeout = b.shutdownTimeout;
         downGracePeriod = b.downGracePeriod;
         abortBorrowedOnDown = b.abortBorrowedOnDown;
+        readsToStandbys = b.readsToStandbys;
+        maxReplicaLag = b.maxReplicaLag;
         balancing = b.balancing;
         downAfterFailures = b.downAfterFailures;
         rebalanceStep = b.rebalanceStep;
@@ -147,6 +151,10 @@ public final class PoolConfig {
     public Duration shutdownTimeout() { return shutdownTimeout; }
     public Duration downGracePeriod() { return downGracePeriod; }
     public boolean abortBorrowedOnDown() { return abortBorrowedOnDown; }
+    /** Whether standbys serve read borrows (docs/failover.md, "Reads to standbys"). */
+    public boolean readsToStandbys() { return readsToStandbys; }
+    /** The replica lag beyond which a standby takes no reads. */
+    public Duration maxReplicaLag() { return maxReplicaLag; }
     public Balancing balancing() { return balancing; }
     public int downAfterFailures() { return downAfterFailures; }
     public int rebalanceStep() { return rebalanceStep; }

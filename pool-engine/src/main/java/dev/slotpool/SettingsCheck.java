@@ -90,6 +90,7 @@ final class SettingsCheck {
         within(v, "housekeepingPeriod", b.housekeepingPeriod, Duration.ofMillis(10), Duration.ofMinutes(10));
         range(v, "shutdownTimeout", b.shutdownTimeout, Duration.ZERO, MAX_SHUTDOWN_TIMEOUT, false);
         range(v, "downGracePeriod", b.downGracePeriod, Duration.ZERO, MAX_TIMER, false);
+        range(v, "maxReplicaLag", b.maxReplicaLag, Duration.ZERO, MAX_TIMER, false);
         between(v, "downAfterFailures", b.downAfterFailures, 0, 1000);
         between(v, "rebalanceStep", b.rebalanceStep, 1, 1000);
         between(v, "statementCacheSize", b.statementCacheSize, 0, 10_000);

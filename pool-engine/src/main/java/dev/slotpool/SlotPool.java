@@ -27,6 +27,9 @@ public interface SlotPool extends AutoCloseable {
     /** See {@link SlotPoolDataSource#getConnection(Map)}. */
     Connection getConnection(Map<String, String> labels) throws SQLException;
 
+    /** A read borrow: see {@link SlotPoolDataSource#forReads()}. */
+    Connection getConnectionForReads() throws SQLException;
+
     /** The validated settings the pool runs with. */
     PoolConfig config();
 

@@ -49,6 +49,8 @@ public final class SlotPoolBuilder implements Cloneable {
     Duration shutdownTimeout = Duration.ofSeconds(10);
     Duration downGracePeriod = Duration.ofSeconds(5);
     boolean abortBorrowedOnDown = true;
+    boolean readsToStandbys;
+    Duration maxReplicaLag = Duration.ofSeconds(5);
     Balancing balancing = Balancing.WEIGHTS;
     int downAfterFailures = 3;
     int rebalanceStep = 2;
@@ -184,6 +186,16 @@ public final class SlotPoolBuilder implements Cloneable {
     /** Whether a DOWN origin's borrowed connections are aborted after {@link #downGracePeriod} (true) or only
      * closed when their holders return them (false). Default true. */
     public SlotPoolBuilder abortBorrowedOnDown(boolean abortBorrowedOnDown) { this.abortBorrowedOnDown = abortBorrowedOnDown; return this; }
+
+    /** Whether standbys serve read borrows ({@link SlotPoolDataSource#forReads()}): with it on, an origin whose
+     * server is a standby stays UP, kept for reads, instead of DOWN for its role (docs/failover.md, "Reads to
+     * standbys"). Default false. */
+    public SlotPoolBuilder readsToStandbys(boolean readsToStandbys) { this.readsToStandbys = readsToStandbys; return this; }
+
+    /** With {@link #readsToStandbys}: a standby whose replica lag, read on the role watch's schedule (every
+     * second), is beyond this takes no reads until it is back within it. Default 5 s; 0 (caught up only) –
+     * 365 d. */
+    public SlotPoolBuilder maxReplicaLag(Duration maxReplicaLag) { this.maxReplicaLag = maxReplicaLag; return this; }
 
     /** How target shares are set: the weights, or the weights scaled by observed latency and errors.
      * Default {@link Balancing#WEIGHTS}. */

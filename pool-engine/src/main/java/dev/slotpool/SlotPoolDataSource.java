@@ -134,6 +134,23 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         return startedToBorrow().getConnection(labels);
     }
 
+    /**
+     * A view of this pool for read-only work, such as the read-only DataSource of Spring's
+     * {@code LazyConnectionDataSourceProxy}: its borrows go to a standby that takes reads when
+     * {@link SlotPoolBuilder#readsToStandbys} is on and one has an available connection, else to the pool's
+     * ordinary borrow (the primary), so a read never fails for want of a standby. Its connections are read-only
+     * ({@link Connection#setReadOnly}) until returned. Borrowing from it starts a bean-style pool as
+     * {@link #getConnection()} does.
+     */
+    public DataSource forReads() {
+        return new SlotPoolReadDataSource(this);
+    }
+
+    /** A read borrow, for {@link SlotPoolReadDataSource}. */
+    Connection getConnectionForReads() throws SQLException {
+        return startedToBorrow().getConnectionForReads();
+    }
+
     /** Not supported: a pool lends connections with the credentials of its origins (or of its CredentialsProvider). */
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
@@ -326,6 +343,10 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     public void setDownGracePeriod(Duration period) { settingsBeforeStart("downGracePeriod").downGracePeriod(period); }
     public boolean isAbortBorrowedOnDown() { return settings.abortBorrowedOnDown; }
     public void setAbortBorrowedOnDown(boolean abort) { settingsBeforeStart("abortBorrowedOnDown").abortBorrowedOnDown(abort); }
+    public boolean isReadsToStandbys() { return settings.readsToStandbys; }
+    public void setReadsToStandbys(boolean reads) { settingsBeforeStart("readsToStandbys").readsToStandbys(reads); }
+    public Duration getMaxReplicaLag() { return settings.maxReplicaLag; }
+    public void setMaxReplicaLag(Duration lag) { settingsBeforeStart("maxReplicaLag").maxReplicaLag(lag); }
     public Balancing getBalancing() { return settings.balancing; }
     public void setBalancing(Balancing balancing) { settingsBeforeStart("balancing").balancing(balancing); }
     public int getDownAfterFailures() { return settings.downAfterFailures; }

@@ -15,7 +15,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -42,7 +41,8 @@ import java.util.function.Supplier;
  * configurations and R2DBC's, as Boot's pools do; backs off for a user's DataSource bean (a JNDI DataSource, an XA
  * one from a JTA wrapper), an R2DBC {@code ConnectionFactory} bean, {@code slotpool.enabled=false}, or a
  * {@code spring.datasource.type} that names another pool; {@code spring.datasource.connection-fetch=lazy} wraps it
- * as Boot wraps HikariCP ({@link LazyConnectionFetch}). Excluding
+ * as Boot wraps HikariCP, and {@code slotpool.reads-to-standbys=true} likewise, with the pool's read view for
+ * read-only transactions ({@link LazyConnectionFetch}). Excluding
  * {@code DataSourceAutoConfiguration} (annotation {@code exclude}, {@code excludeName} or
  * {@code spring.autoconfigure.exclude}) removes slotpool too, as it removes HikariCP. It runs after Boot's
  * test-database configuration, so the embedded DataSource of {@code @AutoConfigureTestDatabase(replace =
@@ -117,11 +117,11 @@ public class SlotPoolAutoConfiguration {
         };
     }
 
-    /** spring.datasource.connection-fetch=lazy: the pool behind a LazyConnectionDataSourceProxy. */
+    /** spring.datasource.connection-fetch=lazy or slotpool.reads-to-standbys=true: the pool behind a
+     * LazyConnectionDataSourceProxy (the latter with the pool's read view as its read-only DataSource). */
     @Bean
-    @ConditionalOnProperty(name = LazyConnectionFetch.PROPERTY, havingValue = "lazy")
-    static LazyConnectionFetch slotPoolLazyConnectionFetch() {
-        return new LazyConnectionFetch();
+    static LazyConnectionFetch slotPoolLazyConnectionFetch(Environment environment) {
+        return new LazyConnectionFetch("lazy".equalsIgnoreCase(environment.getProperty(LazyConnectionFetch.PROPERTY)));
     }
 
     /** slotpool.fail-on-unknown-properties=false turns unknown slotpool.* keys from a startup failure into a WARN. */

@@ -94,6 +94,12 @@ public class SlotPoolProperties {
     /** Whether a DOWN origin's borrowed connections are aborted after the grace period (true) or closed when returned (false). Engine default: true. */
     private Boolean abortBorrowedOnDown;
 
+    /** Whether @Transactional(readOnly = true) work goes to standbys that take reads: the auto-configured DataSource is then a LazyConnectionDataSourceProxy whose read-only DataSource is the pool's read view, and a standby origin stays UP, kept for reads, instead of DOWN (docs/failover.md, Reads to standbys). Engine default: false. */
+    private Boolean readsToStandbys;
+
+    /** With reads-to-standbys: a standby whose replica lag, read every second, is beyond this takes no reads until it is back within it. Engine default: 5s. */
+    private Duration maxReplicaLag;
+
     /** How target shares are set: weights, or latency (weights scaled by each origin's observed borrow-to-return time and broken connections). Engine default: weights. */
     private Balancing balancing;
 
@@ -343,6 +349,10 @@ public class SlotPoolProperties {
     public void setDownGracePeriod(Duration downGracePeriod) { this.downGracePeriod = downGracePeriod; }
     public Boolean getAbortBorrowedOnDown() { return abortBorrowedOnDown; }
     public void setAbortBorrowedOnDown(Boolean abortBorrowedOnDown) { this.abortBorrowedOnDown = abortBorrowedOnDown; }
+    public Boolean getReadsToStandbys() { return readsToStandbys; }
+    public void setReadsToStandbys(Boolean readsToStandbys) { this.readsToStandbys = readsToStandbys; }
+    public Duration getMaxReplicaLag() { return maxReplicaLag; }
+    public void setMaxReplicaLag(Duration maxReplicaLag) { this.maxReplicaLag = maxReplicaLag; }
     public Balancing getBalancing() { return balancing; }
     public void setBalancing(Balancing balancing) { this.balancing = balancing; }
     public Pooler getPooler() { return pooler; }

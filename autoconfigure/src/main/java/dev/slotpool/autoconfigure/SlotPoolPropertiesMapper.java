@@ -77,6 +77,8 @@ public final class SlotPoolPropertiesMapper {
         map.from(p.getShutdownTimeout()).to(b::shutdownTimeout);
         map.from(p.getDownGracePeriod()).to(b::downGracePeriod);
         map.from(p.getAbortBorrowedOnDown()).to(b::abortBorrowedOnDown);
+        map.from(p.getReadsToStandbys()).to(b::readsToStandbys);
+        map.from(p.getMaxReplicaLag()).to(b::maxReplicaLag);
         map.from(p.getBalancing()).to(b::balancing);
         map.from(p.getPooler()).to(b::pooler);
         map.from(p.getDownAfterFailures()).to(b::downAfterFailures);

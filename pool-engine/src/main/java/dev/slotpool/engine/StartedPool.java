@@ -47,6 +47,11 @@ final class StartedPool implements SlotPool {
     }
 
     @Override
+    public Connection getConnectionForReads() throws SQLException {
+        return pool.borrowForRead();
+    }
+
+    @Override
     public PoolConfig config() {
         return config;
     }

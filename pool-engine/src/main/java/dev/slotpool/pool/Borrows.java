@@ -42,6 +42,10 @@ final class Borrows {
      */
     private static final long MIN_VALIDATION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+    /** A standby that takes reads; racy but benign (an {@link EntryFilter}): the read borrower checks again once it
+     * owns the slot. */
+    private static final EntryFilter<PooledConnection> SERVES_READS = e -> e.origin.servesReads();
+
     private final String name;
     private final Ticker ticker;
     private final long timeoutNanos;
@@ -104,6 +108,53 @@ final class Borrows {
     Connection borrowSince(long start) throws SQLException {
         long deadline = start + timeoutNanos;
         return observer == null ? borrowUntil(deadline) : observed(null, deadline);
+    }
+
+    /**
+     * A read borrow (docs/architecture.md, "Reads to standbys"): an available connection of a standby that takes
+     * reads, else an ordinary borrow (the primary), so reads never fail for want of a standby. Either way the
+     * connection is read-only for its holder ({@link Connection#setReadOnly}, reset at return), so a read that
+     * lands on the primary cannot write either.
+     */
+    Connection borrowForRead() throws SQLException {
+        long deadline = ticker.nanoTime() + timeoutNanos;
+        Connection c;
+        if (observer == null) {
+            c = borrowRead(deadline);
+        } else {
+            Object started = userCode.borrowStarted(observer);
+            try {
+                c = borrowRead(deadline);
+            } catch (SQLException | RuntimeException | Error ex) {
+                userCode.borrowEnded(observer, started, null, -1, ex);
+                throw ex;
+            }
+            PooledConnection e = (PooledConnection) ((ProxyConnection) c).lease();
+            userCode.borrowEnded(observer, started, e.origin.name, e.lentAfterNanos, null);
+        }
+        try {
+            c.setReadOnly(true);
+        } catch (SQLException | RuntimeException ex) {
+            ((PooledConnection) ((ProxyConnection) c).lease()).retire(CloseReason.BROKEN);
+            c.close();
+            throw ex;
+        }
+        return c;
+    }
+
+    /** A standby's connection if one is available and takes reads (each tried at most once), else any borrow. */
+    private Connection borrowRead(long deadline) throws SQLException {
+        for (int tries = table.capacity(); tries > 0; tries--) {
+            Slot<PooledConnection> s = table.tryBorrowReserved(SERVES_READS);
+            if (s == null) {
+                break;
+            }
+            Connection c = lendIfUsable(s, deadline, true);
+            if (c != null) {
+                return c;
+            }
+        }
+        return borrowUntil(deadline);
     }
 
     /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */
@@ -178,11 +229,16 @@ final class Borrows {
 
     /** Whether a connection this thread owns may be lent without closing, attaching or validating it first. */
     private boolean lendableAsIs(PooledConnection e, long now) {
-        return e.drcp == null && e.closeReason(now) == null && !idleTooLong(e, now);
+        return e.drcp == null && e.closeReason(now) == null && e.origin.takesWrites() && !idleTooLong(e, now);
     }
 
     private boolean idleTooLong(PooledConnection e, long now) {
         return now - e.returnedAt >= validateAfterIdleNanos && now - e.lastValidatedAt >= validateAfterIdleNanos;
+    }
+
+    /** {@link #lendIfUsable(Slot, long, boolean)} for a borrow that may write. */
+    private Connection lendIfUsable(Slot<PooledConnection> s, long deadline) throws SQLException {
+        return lendIfUsable(s, deadline, false);
     }
 
     /**
@@ -191,9 +247,11 @@ final class Borrows {
      * connection was idle, so it joins its origin's paced drain if there is one, {@link PacedDrains#closeOwned}), it
      * must not be marked, behind DRCP a pooled server is attached to it, and it is validated if it sat idle too
      * long, within the time the borrow has left. With too little time left to validate, it goes back and the
-     * borrow times out.
+     * borrow times out. Its origin must also serve the borrow (read after the slot CAS, as the state): a borrow
+     * that may write never gets a standby kept for reads, a read one only a standby that takes reads; one that
+     * does not goes back, unused (null).
      */
-    private Connection lendIfUsable(Slot<PooledConnection> s, long deadline) throws SQLException {
+    private Connection lendIfUsable(Slot<PooledConnection> s, long deadline, boolean read) throws SQLException {
         PooledConnection e = s.entry();
         long now = ticker.nanoTime();
         CloseReason reason = e.closeReason(now);
@@ -203,6 +261,10 @@ final class Borrows {
         }
         if (reason != null) {
             closing.closeOwned(e, reason, false);
+            return null;
+        }
+        if (read ? !e.origin.servesReads() : !e.origin.takesWrites()) {
+            table.release(e.slot);
             return null;
         }
         boolean validate = idleTooLong(e, now);

@@ -81,7 +81,10 @@ public final class ConnectionPool {
         this.config = config;
         this.name = config.name();
         this.ticker = config.ticker();
-        this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos(), ticker);
+        // With reads to standbys, a standby's connections are reserved for read borrows: no other borrow or waiter
+        // is given one (docs/architecture.md, "Reads to standbys"); without, every entry is shared, as before.
+        this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos(), ticker,
+                config.readsToStandbys() ? e -> e.origin.takesWrites() : null);
         this.userCode = new UserCode(name);
         this.events = new Events(name, config.listeners(), userCode);
         this.origins = new Origins(config, events);
@@ -110,7 +113,8 @@ public final class ConnectionPool {
         this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, lifecycle);
         Placement placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
         Opening opening = new Opening(config, origins, table, capacity, closing, operations, detector, placement,
-                events, connector, returns, lifecycle, new RoleGate(roleWatch, operations, capacity, connector));
+                events, connector, returns, lifecycle, new RoleGate(roleWatch, operations, capacity, connector, events,
+                table::sharedMayHaveGrown, config.readsToStandbys(), config.maxReplicaLag()));
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
                 lifecycle);
         Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
@@ -168,6 +172,11 @@ public final class ConnectionPool {
     /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */
     public Connection borrow(Map<String, String> labels) throws SQLException {
         return borrows.borrow(labels);
+    }
+
+    /** A read borrow: a standby that takes reads, else any (docs/architecture.md, "Reads to standbys"). */
+    public Connection borrowForRead() throws SQLException {
+        return borrows.borrowForRead();
     }
 
     /** After a close (on the closer's thread): detection counts an eviction, a drain may end, the creators may

@@ -34,7 +34,7 @@ final class Labels {
     static Connection borrowCheapest(SlotTable<PooledConnection> table, Lender lender, UserCode userCode,
                                      LabelingCallback labeling, Map<String, String> requested, long deadline)
             throws SQLException {
-        ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp()
+        ToIntFunction<PooledConnection> costOf = e -> e.origin.isUp() && e.origin.takesWrites()
                 ? userCode.labelCost(labeling, requested, e.labels()) : LabelingCallback.UNUSABLE;
         for (Slot<PooledConnection> s; (s = table.tryBorrowCheapest(costOf, LabelingCallback.UNUSABLE)) != null; ) {
             Connection c = lender.lendIfUsable(s, deadline);

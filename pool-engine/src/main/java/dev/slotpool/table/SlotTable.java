@@ -23,6 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * signalled once, after which it polls the table once per turn until it gets a slot (no lost wake-up, and no
  * wake per return). Return is wait-free but for the waiters it skips that already left, each removed once.
  *
+ * <p><b>Reserved entries</b>: a table built with a {@code shared} filter lends the entries it rejects only to
+ * {@link #tryBorrowReserved}, a non-waiting look of borrowers that want exactly those (the pool's reads to
+ * standbys, docs/architecture.md "Reads to standbys"); scans, hand-offs and signals of every other borrow skip
+ * them, so a waiter is never handed an entry it cannot use.
+ *
  * @param <T> the entry type; the table never looks inside it
  */
 public final class SlotTable<T> {
@@ -50,6 +55,11 @@ public final class SlotTable<T> {
     private volatile boolean closed;
     /** The clock of borrow deadlines. */
     private final Ticker clock;
+    /**
+     * The entries any borrower may take and a waiter may be handed (null: all). The others are reserved: taken
+     * only through {@link #tryBorrowReserved}, never handed to a waiter, and a release of one signals nobody.
+     */
+    private final EntryFilter<? super T> shared;
 
     /** A table whose borrow deadlines are on the system's clock. */
     public SlotTable(int capacity, long turnNanos) {
@@ -61,9 +71,19 @@ public final class SlotTable<T> {
      * @param turnNanos how long a thread given a slot by the queue may borrow ahead of it (0 = strict FIFO)
      * @param clock     the clock of {@link #borrow}'s deadline
      */
-    @SuppressWarnings("unchecked")
     public SlotTable(int capacity, long turnNanos, Ticker clock) {
+        this(capacity, turnNanos, clock, null);
+    }
+
+    /**
+     * @param shared the entries every borrower may take and waiters are handed (null: all); read on entries of
+     *               slots the caller does not own, so it reads only final or racy-but-benign fields, and a
+     *               borrower re-checks what matters once it owns the slot ({@link EntryFilter})
+     */
+    @SuppressWarnings("unchecked")
+    public SlotTable(int capacity, long turnNanos, Ticker clock, EntryFilter<? super T> shared) {
         this.clock = clock;
+        this.shared = shared;
         slots = new Slot[capacity];
         for (int i = 0; i < capacity; i++) {
             slots[i] = new Slot<>(i);
@@ -182,8 +202,13 @@ public final class SlotTable<T> {
         reserved.cancelReservation();
     }
 
-    /** Puts a new entry in a reserved slot: new capacity goes to the oldest waiter, else becomes available. */
+    /** Puts a new entry in a reserved slot: new capacity goes to the oldest waiter, else becomes available (a
+     * reserved entry always: no waiter may take it). */
     public void publish(Slot<T> reserved, T entry) {
+        if (!isShared(entry)) {
+            reserved.publish(entry);
+            return;
+        }
         if (waiters.size() > 0) {
             reserved.publishBorrowed(entry);
             if (waiters.handOffToOldest(reserved)) {
@@ -237,7 +262,7 @@ public final class SlotTable<T> {
                 continue;
             }
             T e = s.entry();
-            if (e == null) {
+            if (e == null || !isShared(e)) {
                 continue;
             }
             int c = cost.applyAsInt(e);
@@ -281,6 +306,25 @@ public final class SlotTable<T> {
         return true;
     }
 
+    /**
+     * An available slot whose entry {@code filter} accepts, or null: for borrowers of reserved entries (not
+     * {@code shared}), whose filter accepts only those. No turn rule: no waiter can be handed a reserved entry, so
+     * taking one ahead of waiters passes nobody (S6). Wait-free: one bounded pass.
+     */
+    public Slot<T> tryBorrowReserved(EntryFilter<? super T> filter) {
+        return scan(null, filter);
+    }
+
+    /** Tells the oldest waiter to look, for entries that became shared while available (a release of a reserved
+     * entry signals nobody). */
+    public void sharedMayHaveGrown() {
+        signalIfWaiting();
+    }
+
+    private boolean isShared(T entry) {
+        return shared == null || shared.accept(entry);
+    }
+
     /** Whether the current thread may take an available slot now: nobody waits, or it is in its turn. */
     private boolean mayTakeAhead() {
         if (waiters.size() == 0) {
@@ -290,7 +334,8 @@ public final class SlotTable<T> {
         return turns.takeTurnBorrow();
     }
 
-    private Slot<T> scan(EntryFilter<? super T> filter) {
+    /** One pass for an available slot whose entry both filters accept (null: any). */
+    private Slot<T> scan(EntryFilter<? super T> gate, EntryFilter<? super T> filter) {
         int n = highWater.get();
         if (n == 0) {
             return null;
@@ -301,7 +346,8 @@ public final class SlotTable<T> {
             Slot<T> s = slots[i];
             if (s.state() == SlotState.AVAILABLE) {
                 T e = s.entry();
-                if (e != null && (filter == null || filter.accept(e)) && s.tryBorrow()) {
+                if (e != null && (gate == null || gate.accept(e)) && (filter == null || filter.accept(e))
+                        && s.tryBorrow()) {
                     me.lastSlot = i;
                     return s;
                 }
@@ -344,10 +390,11 @@ public final class SlotTable<T> {
         return s;
     }
 
-    /** A pass for a slot {@code preferred} accepts, then one for any (no turn check: the caller's). */
+    /** A pass for a shared slot {@code preferred} accepts, then one for any shared slot (no turn check: the
+     * caller's). */
     private Slot<T> scanPreferring(EntryFilter<? super T> preferred) {
-        Slot<T> s = preferred == null ? null : scan(preferred);
-        return s != null ? s : scan(null);
+        Slot<T> s = preferred == null ? null : scan(shared, preferred);
+        return s != null ? s : scan(shared, null);
     }
 
     private Slot<T> await(long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
@@ -441,8 +488,12 @@ public final class SlotTable<T> {
     private boolean hasAvailable() {
         int n = highWater.get();
         for (int i = 0; i < n; i++) {
-            if (slots[i].state() == SlotState.AVAILABLE) {
-                return true;
+            Slot<T> s = slots[i];
+            if (s.state() == SlotState.AVAILABLE) {
+                T e = s.entry();
+                if (e != null && isShared(e)) {
+                    return true;
+                }
             }
         }
         return false;
@@ -453,9 +504,13 @@ public final class SlotTable<T> {
     /**
      * Returns an owned {@code BORROWED} slot whose entry stays usable: to the oldest waiter by hand-off when
      * threads wait and the returner's turn is over, else back to {@code AVAILABLE}, signalling the oldest
-     * waiter to look.
+     * waiter to look. A reserved entry goes back to {@code AVAILABLE} and signals nobody (no waiter may take it).
      */
     public void release(Slot<T> owned) {
+        if (!isShared(owned.entry())) {
+            owned.makeAvailable();
+            return;
+        }
         if (waiters.size() > 0 && !turns.inTurn() && waiters.handOffToOldest(owned)) {
             return;
         }
@@ -466,6 +521,10 @@ public final class SlotTable<T> {
     /** Gives back a {@code HELD} slot whose entry stays usable, as {@link #release} does a borrowed one: to the
      * oldest waiter first (as {@code BORROWED}, the state a borrower owns), else back to {@code AVAILABLE}. */
     public void releaseHeld(Slot<T> held) {
+        if (!isShared(held.entry())) {
+            held.makeAvailable();
+            return;
+        }
         if (waiters.size() > 0) {
             held.passToBorrower();
             if (waiters.handOffToOldest(held)) {

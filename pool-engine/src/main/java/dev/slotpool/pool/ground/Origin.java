@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An origin at run time: its configuration, state, weight and the counts the creator needs. Nothing here is
- * touched on the borrow/return fast path except the volatile {@link #state()} read (S7).
+ * touched on the borrow/return fast path except the volatile {@link #state()} read (S7) and, with reads to
+ * standbys on, the volatile {@link #takesWrites()} or {@link #servesReads()} read.
  */
 public final class Origin {
 
@@ -57,6 +58,13 @@ public final class Origin {
     /** What the failure detector and its probes know about this origin: runs, back-off, attempts, probes. */
     public final OriginHealth health;
 
+    /** Whether the server is a standby kept for reads (docs/architecture.md, "Reads to standbys"): its connections
+     * serve read borrows only. Written by the role's side of the pool only ({@code RoleGate}), volatile. */
+    private volatile boolean readsOnly;
+    /** Whether a standby kept for reads takes them now: its replica lag was last read within the bound. Written
+     * with {@link #readsOnly}, by the same owner. */
+    private volatile boolean readable;
+
     /** Latency-aware balancing's samples (see {@link OriginLoad}). */
     public final OriginLoad load = new OriginLoad();
 
@@ -90,6 +98,31 @@ public final class Origin {
 
     public boolean isUp() {
         return state() == OriginState.UP;
+    }
+
+    /** Volatile read: whether borrows that may write may be lent this origin's connections (false for a standby
+     * kept for reads); a borrower checks it after winning a slot, as it checks {@link #state()}. */
+    public boolean takesWrites() {
+        return !readsOnly;
+    }
+
+    /** Volatile read: whether read borrows may be lent this origin's connections (a standby kept for reads, within
+     * the replica lag bound); a read borrower checks it after winning a slot. */
+    public boolean servesReads() {
+        return readable;
+    }
+
+    /** The role's verdict for reads ({@code RoleGate} only): a standby kept for reads, and whether it takes them
+     * now. {@code readsOnly} is stored first when it turns on and last when it turns off, so no reader sees the
+     * origin readable yet taking writes. */
+    public void keepForReads(boolean readsOnly, boolean readable) {
+        if (readsOnly) {
+            this.readsOnly = true;
+            this.readable = readable;
+        } else {
+            this.readable = false;
+            this.readsOnly = false;
+        }
     }
 
     /** Whether new connections to this configured origin land on servers named by its discovery query. */

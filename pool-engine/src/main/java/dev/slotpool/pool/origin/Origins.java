@@ -247,7 +247,7 @@ public final class Origins {
     }
 
     /**
-     * The filter of an UP origin picked at random in proportion to its weight, or null when there is nothing
+     * The filter of an UP origin that takes writes picked at random in proportion to its weight, or null when there is nothing
      * to choose (one origin, or all weights zero). Weighted random needs no shared counter on the borrow path:
      * over many borrows each origin's share of borrows tends to its share of the weights, as far as it has
      * available connections (the creator places connections by the same weights).
@@ -260,7 +260,7 @@ public final class Origins {
         }
         int total = 0;
         for (Origin o : os) {
-            if (o.isUp()) {
+            if (o.isUp() && o.takesWrites()) {
                 total += o.weight;
             }
         }
@@ -269,7 +269,7 @@ public final class Origins {
         }
         int r = ThreadLocalRandom.current().nextInt(total);
         for (int i = 0; i < os.length; i++) {
-            if (os[i].isUp()) {
+            if (os[i].isUp() && os[i].takesWrites()) {
                 r -= os[i].weight;
                 if (r < 0) {
                     return lending.filters.get(i);

@@ -9,7 +9,7 @@ import java.sql.SQLException;
 /**
  * What a probe's outcome means ({@link Probes} report here): it counts like a connect's ({@link FailureDetector}),
  * and one that answers brings back an origin the pool marked DOWN, unless its role refuses it (docs/failover.md,
- * "Primary and standbys": an old primary outranked while dead). Registered by the pool's wiring, so the
+ * "Primary and standbys": an old primary outranked while dead) and it is not a standby kept for reads. Registered by the pool's wiring, so the
  * detector and its outcomes do not name each other.
  */
 public final class ProbeOutcomes implements Probes.Outcomes {
@@ -27,7 +27,7 @@ public final class ProbeOutcomes implements Probes.Outcomes {
     @Override
     public void answered(Origin o, OriginStatus before, long now) {
         detector.connected(o);
-        if (before.state() == OriginState.DOWN && roles.roles().refusal(o.name) == null) {
+        if (before.state() == OriginState.DOWN && (roles.roles().refusal(o.name) == null || !o.takesWrites())) {
             operations.upIfStill(o, before, "probe succeeded");
         }
     }

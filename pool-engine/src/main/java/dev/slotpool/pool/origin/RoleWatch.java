@@ -21,7 +21,10 @@ import java.util.function.Function;
  * a probe's, S3) and reads its role every {@link #CHECK_NANOS}, every {@link #FAST_CHECK_NANOS} while the pool
  * suspects a failover ({@link #suspect}: a primary found dead, a write refused as read-only), and puts it back in
  * service once it takes writes (a promotion). A judgement that changes another origin's standing (a promoted
- * standby outranks the old primary: split brain) is applied to that origin too.
+ * standby outranks the old primary: split brain) is applied to that origin too. Each reading, and each loss of the
+ * watch's session, is also told to the origin's side ({@link Watched#read}): a standby kept for reads
+ * (docs/architecture.md, "Reads to standbys") takes reads only while its last reading is within the lag bound, so
+ * its lag is re-read on the watch's schedule.
  */
 public final class RoleWatch {
 
@@ -47,6 +50,10 @@ public final class RoleWatch {
 
         /** Puts an origin the role had taken out back in service (only if the role took it out). */
         void backForRole(String reason);
+
+        /** The origin's latest reading, after it was judged: from a new connection or the watch's session; null
+         * when the watch lost its session or could not open one (a standby kept for reads then takes none). */
+        void read(RoleReading reading);
     }
 
     /** How often a watched origin's role is read, and how often while a failover is suspected, and how long. */
@@ -92,6 +99,10 @@ public final class RoleWatch {
     public boolean admits(String origin, RoleReading role) {
         String refusal = roles.judge(origin, role);
         applyAll();
+        Watched w = origins.get(origin);
+        if (w != null) {
+            w.read(role);
+        }
         return refusal == null;
     }
 
@@ -165,6 +176,9 @@ public final class RoleWatch {
                     room = room || w.claimRoom();
                     if (room) {
                         session = connect(w);
+                        if (session == null) {
+                            w.read(null);
+                        }
                     }
                 }
                 if (session != null) {
@@ -172,9 +186,11 @@ public final class RoleWatch {
                     if (r == null || r.role() == ServerRole.UNKNOWN && !valid(session)) {
                         closeQuietly(session);
                         session = null;
+                        w.read(null);
                     } else {
                         roles.judge(w.name(), r);
                         applyAll();
+                        w.read(r);
                     }
                 }
                 if (out.containsKey(w.name())) {

@@ -52,6 +52,8 @@ class RoleWatchTest {
     static final class Origin implements RoleWatch.Watched {
         final StubDatabase db;
         final List<String> calls = new CopyOnWriteArrayList<>();
+        /** What {@link #read} was told, in order: a role and lag, or "lost". */
+        final List<String> readings = new CopyOnWriteArrayList<>();
         final AtomicInteger room = new AtomicInteger(1);
 
         Origin(StubDatabase db) {
@@ -91,6 +93,11 @@ class RoleWatchTest {
         @Override
         public void backForRole(String reason) {
             calls.add("back: " + reason);
+        }
+
+        @Override
+        public void read(dev.slotpool.pool.ground.RoleReading reading) {
+            readings.add(reading == null ? "lost" : reading.role() + " lag " + reading.lagMillis());
         }
     }
 
@@ -138,6 +145,17 @@ class RoleWatchTest {
         assertThat(b.calls).as("a standby an operator marks up is taken out again").last()
                 .isEqualTo("out: standby (pg_is_in_recovery() is true)");
         await("no watch left", () -> first.live() == 0 && a.room.get() == 1);
+    }
+
+    @Test
+    void everyReadingAndEveryLostSessionIsToldToTheOrigin() throws Exception {
+        Origin b = new Origin(second.answer("pg_is_in_recovery", pg(true, 0)));
+        watch.register(b);
+        assertThat(admits(second)).isFalse();
+        assertThat(b.readings).as("the new connection's reading, after its judgement").contains("STANDBY lag 0");
+        await("the watch reads it on its schedule", () -> b.readings.size() >= 2);
+        second.down(true).killLiveConnections();
+        await("its session lost", () -> b.readings.contains("lost"));
     }
 
     @Test

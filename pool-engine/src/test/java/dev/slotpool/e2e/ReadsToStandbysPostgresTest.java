@@ -1,0 +1,250 @@
+package dev.slotpool.e2e;
+
+import dev.slotpool.OriginConfig;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolListener;
+import dev.slotpool.ServerRole;
+import dev.slotpool.SlotPoolDataSource;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Reads to standbys on a real primary and streaming standby (docs/failover.md, "Reads to standbys"): read-only
+ * transactions through {@link SlotPoolDataSource#forReads()} land on the standby and writes on the primary; a
+ * standby whose replay is paused while the primary writes takes no reads once its lag is beyond the bound, and
+ * again once it caught up; a standby stopped abruptly takes no reads and they go to the primary. Each prints one
+ * "READS ..." line; the assertions count.
+ */
+class ReadsToStandbysPostgresTest {
+
+    private static final int READERS = 6;
+    private static final int WRITERS = 2;
+
+    /** One event with the time it was seen. */
+    private record Seen(long at, String text) {
+    }
+
+    private static SlotPoolDataSource pool(PgStandbyPair pair, List<Seen> events, Duration maxLag) {
+        return SlotPoolDataSource.builder().name("reads").username("postgres").minSize(4).maxSize(10)
+                .connectionProperty("connectTimeout", "2").connectionProperty("socketTimeout", "3")
+                .borrowTimeout(Duration.ofSeconds(5)).readsToStandbys(true).maxReplicaLag(maxLag)
+                .listener(new PoolListener() {
+                    @Override
+                    public void onEvent(PoolEvent e) {
+                        if (e.type() == PoolEvent.Type.ORIGIN_STATE) {
+                            events.add(new Seen(System.nanoTime(), e.origin() + " " + e.detail()));
+                        }
+                    }
+                })
+                .origin(OriginConfig.named("primary").url("jdbc:postgresql://localhost:" + pair.port(0) + "/postgres"))
+                .origin(OriginConfig.named("standby").url("jdbc:postgresql://localhost:" + pair.port(1) + "/postgres"))
+                .build();
+    }
+
+    /** Readers in read-only transactions through the read view, writers through the pool; counts where each
+     * landed, asked of the server inside the transaction. */
+    static final class Load {
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final List<Thread> threads = new ArrayList<>();
+        final AtomicLong readsOnStandby = new AtomicLong();
+        final AtomicLong readsOnPrimary = new AtomicLong();
+        final AtomicLong writesOnPrimary = new AtomicLong();
+        final AtomicLong writesOnStandby = new AtomicLong();
+        final AtomicLong readErrors = new AtomicLong();
+        final AtomicLong writeErrors = new AtomicLong();
+        final AtomicLong lastReadOnStandby = new AtomicLong();
+        final Map<String, Long> errorStates = new ConcurrentHashMap<>();
+
+        Load(DataSource writes, DataSource reads) {
+            for (int t = 0; t < READERS + WRITERS; t++) {
+                boolean reader = t < READERS;
+                Thread th = new Thread(() -> run(reader ? reads : writes, reader), (reader ? "read-" : "write-") + t);
+                th.setDaemon(true);
+                threads.add(th);
+                th.start();
+            }
+        }
+
+        private void run(DataSource ds, boolean reader) {
+            while (!stop.get()) {
+                try (Connection c = ds.getConnection()) {
+                    c.setAutoCommit(false);
+                    boolean inRecovery;
+                    try (PreparedStatement ps = c.prepareStatement(reader
+                            ? "SELECT pg_is_in_recovery(), balance FROM accounts WHERE id = ?"
+                            : "UPDATE accounts SET balance = balance + 1 WHERE id = ? RETURNING pg_is_in_recovery()")) {
+                        ps.setInt(1, 1 + ThreadLocalRandom.current().nextInt(PgStandbyPair.ROWS));
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            inRecovery = rs.getBoolean(1);
+                        }
+                    }
+                    c.commit();
+                    if (reader && inRecovery) {
+                        readsOnStandby.incrementAndGet();
+                        lastReadOnStandby.set(System.nanoTime());
+                    } else if (reader) {
+                        readsOnPrimary.incrementAndGet();
+                    } else {
+                        (inRecovery ? writesOnStandby : writesOnPrimary).incrementAndGet();
+                    }
+                } catch (SQLException e) {
+                    (reader ? readErrors : writeErrors).incrementAndGet();
+                    errorStates.merge(String.valueOf(e.getSQLState()), 1L, Long::sum);
+                }
+            }
+        }
+
+        long reads() {
+            return readsOnStandby.get() + readsOnPrimary.get();
+        }
+
+        /** Waits until {@code n} more reads committed than now. */
+        void awaitReads(long n) {
+            long target = reads() + n;
+            E2e.await(n + " more reads", this::reads, r -> r >= target);
+        }
+
+        void stop() throws InterruptedException {
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+                assertThat(t.isAlive()).as("%s ended", t.getName()).isFalse();
+            }
+        }
+    }
+
+    private static long millisSince(long start, long at) {
+        return TimeUnit.NANOSECONDS.toMillis(at - start);
+    }
+
+    /**
+     * Waits until reads land on the standby now: at the start of the load a new connection often reads the
+     * standby's lag as unknown (WAL received, no transaction replayed since it started), and it takes no reads until
+     * the watch's next reading.
+     */
+    private static void awaitReadsOnStandbyNow(Load load, SlotPoolDataSource ds, PgStandbyPair pair,
+                                               List<Seen> events) {
+        E2e.await("reads on the standby now", () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+                - load.lastReadOnStandby.get()) + " ms since the last read on it; the standby's replay: "
+                + pair.query(1, "SELECT pg_last_wal_receive_lsn() || ' received, ' || pg_last_wal_replay_lsn()"
+                        + " || ' replayed, last at ' || coalesce(pg_last_xact_replay_timestamp()::text, 'none')")
+                + "; " + ds.snapshot() + "; events " + events,
+                t -> System.nanoTime() - load.lastReadOnStandby.get() < TimeUnit.MILLISECONDS.toNanos(100));
+    }
+
+    /** The first event after {@code since} (nanoTime) that starts with {@code prefix}. */
+    private static Seen awaitEvent(List<Seen> events, long since, String what, String prefix) {
+        return E2e.await(what, () -> events.stream().filter(e -> e.at - since > 0 && e.text.startsWith(prefix))
+                .findFirst().orElse(null), e -> e != null);
+    }
+
+    @Test
+    void readsOnTheStandbyWritesOnThePrimaryAndNoReadsWhileItLagsBeyondTheBound() throws Exception {
+        List<Seen> events = new CopyOnWriteArrayList<>();
+        try (PgStandbyPair pair = new PgStandbyPair();
+             SlotPoolDataSource ds = pool(pair, events, Duration.ofMillis(500))) {
+            E2e.awaitSnapshot(ds, "the standby kept for reads, with connections", s -> s.origin("standby")
+                    .orElseThrow().role() == ServerRole.STANDBY && s.origin("standby").orElseThrow().total() > 0);
+            Load load = new Load(ds, ds.forReads());
+            try {
+                load.awaitReads(2_000);
+                awaitReadsOnStandbyNow(load, ds, pair, events);
+                long onStandby = load.readsOnStandby.get();
+                long onPrimary = load.readsOnPrimary.get();
+                assertThat(onStandby).as("reads land on the standby").isPositive();
+                assertThat(load.writesOnStandby.get()).isZero();
+                assertThat(load.writesOnPrimary.get()).isPositive();
+                assertThat(load.readErrors.get() + load.writeErrors.get()).isZero();
+                assertThat(ds.snapshot().origin("standby").orElseThrow().state()).isEqualTo(OriginState.UP);
+
+                // Replay paused while the primary writes: the standby's lag grows past the bound.
+                long pausedAt = System.nanoTime();
+                pair.pauseReplay(1);
+                Seen out = awaitEvent(events, pausedAt, "the standby takes no reads", "standby takes no reads: replica lag");
+                load.awaitReads(200); // reads borrowed before the event end
+                long standbyAfterOut = load.readsOnStandby.get();
+                load.awaitReads(2_000);
+                assertThat(load.readsOnStandby.get()).as("no read on the lagging standby")
+                        .isEqualTo(standbyAfterOut);
+                long lagMs = Long.parseLong(pair.query(1, "SELECT (extract(epoch FROM now() - "
+                        + "pg_last_xact_replay_timestamp()) * 1000)::bigint"));
+
+                pair.resumeReplay(1);
+                long resumedAt = System.nanoTime();
+                Seen back = awaitEvent(events, out.at, "the standby takes reads again", "standby takes reads");
+                long before = load.readsOnStandby.get();
+                load.awaitReads(2_000);
+                assertThat(load.readsOnStandby.get()).as("reads back on the standby").isGreaterThan(before);
+                assertThat(load.writesOnStandby.get()).isZero();
+                assertThat(load.readErrors.get() + load.writeErrors.get()).isZero();
+                System.out.printf("READS steady: %,d reads on the standby, %,d on the primary (%d readers, %d "
+                                + "writers, 10 connections); writes %,d on the primary, 0 on the standby, 0 errors. "
+                                + "Lag bound 500 ms: replay paused -> no reads %d ms later (%s), %,d reads on the "
+                                + "primary meanwhile, lag %d ms when resumed; resumed -> reads %d ms later%n",
+                        onStandby, onPrimary, READERS, WRITERS, load.writesOnPrimary.get(),
+                        millisSince(pausedAt, out.at), out.text, 2_000, lagMs, millisSince(resumedAt, back.at));
+            } finally {
+                load.stop();
+            }
+        }
+    }
+
+    @Test
+    void aStandbyStoppedTakesNoReadsAndReadsGoToThePrimary() throws Exception {
+        List<Seen> events = new CopyOnWriteArrayList<>();
+        try (PgStandbyPair pair = new PgStandbyPair();
+             SlotPoolDataSource ds = pool(pair, events, Duration.ofSeconds(5))) {
+            E2e.awaitSnapshot(ds, "the standby kept for reads, with connections", s -> s.origin("standby")
+                    .orElseThrow().role() == ServerRole.STANDBY && s.origin("standby").orElseThrow().total() > 0);
+            Load load = new Load(ds, ds.forReads());
+            try {
+                load.awaitReads(2_000);
+                awaitReadsOnStandbyNow(load, ds, pair, events);
+                int standbyConnections = ds.snapshot().origin("standby").orElseThrow().total();
+                long stoppedAt = System.nanoTime();
+                pair.stopAbruptly(1);
+                long stopped = System.nanoTime();
+                Seen out = E2e.await("the standby takes no reads or is down", () -> events.stream()
+                        .filter(e -> e.at - stoppedAt > 0 && (e.text.startsWith("standby takes no reads")
+                                || e.text.startsWith("standby UP -> DOWN"))).findFirst().orElse(null), e -> e != null);
+                load.awaitReads(200);
+                long errorsAtOut = load.readErrors.get();
+                long standbyAfterOut = load.readsOnStandby.get();
+                load.awaitReads(3_000);
+                assertThat(load.readsOnStandby.get()).as("no read on the stopped standby")
+                        .isEqualTo(standbyAfterOut);
+                assertThat(load.readErrors.get()).as("no read failed once it was out").isEqualTo(errorsAtOut);
+                assertThat(errorsAtOut).as("only reads on the standby's connections at the stop failed")
+                        .isLessThanOrEqualTo(standbyConnections + READERS);
+                assertThat(load.writeErrors.get()).isZero();
+                assertThat(load.writesOnStandby.get()).isZero();
+                System.out.printf("READS standby stopped (immediate shutdown, %d ms): %d reads failed (%s), all on "
+                                + "its %d connections; out of reads %d ms after the stop (%s); then %,d reads on "
+                                + "the primary, 0 errors; writes 0 errors%n",
+                        millisSince(stoppedAt, stopped), errorsAtOut, load.errorStates, standbyConnections,
+                        millisSince(stoppedAt, out.at), out.text, 3_000);
+            } finally {
+                load.stop();
+            }
+        }
+    }
+}
