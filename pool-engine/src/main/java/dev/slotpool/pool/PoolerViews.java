@@ -35,7 +35,7 @@ final class PoolerViews {
     }
 
     /** The last read of a console: its view, or why it failed (never both). */
-    private record Reading(PoolerView view, String error) {
+    record Reading(PoolerView view, String error) {
     }
 
     PoolerViews(PoolConfig config, PoolLifecycle lifecycle) {
@@ -64,19 +64,11 @@ final class PoolerViews {
         }
     }
 
-    /** The latest view of a configured origin, or of a discovered origin's group; null if none. */
-    PoolerView view(Origin o) {
-        Reading r = reading(o);
-        return r == null ? null : r.view;
-    }
-
-    /** Why the latest read of the origin's console failed; null when it answered, or was not read yet. */
-    String error(Origin o) {
-        Reading r = reading(o);
-        return r == null ? null : r.error;
-    }
-
-    private Reading reading(Origin o) {
+    /**
+     * The latest read of a configured origin's console, or of a discovered origin's group's; null if none yet. One
+     * read gives a snapshot both its view and its error, so they never come from two reads.
+     */
+    Reading reading(Origin o) {
         return latest.get(o.parent != null ? o.parent.name : o.name);
     }
 

@@ -137,9 +137,10 @@ final class Snapshots {
             retired += closedBorrows;
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
+            PoolerViews.Reading pooler = poolerViews.reading(o);
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
-                    detector.refusingNewSessions(o), poolerViews.view(o), poolerViews.error(o),
-                    roles.reading(o.name));
+                    detector.refusingNewSessions(o), pooler == null ? null : pooler.view(),
+                    pooler == null ? null : pooler.error(), roles.reading(o.name));
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
