@@ -47,6 +47,7 @@
       if (o.refusingNewSessions) { show(card.querySelector('[data-o="stateReason"]'), 'refusing new sessions'); }
       var badge = card.querySelector('.badge');
       badge.className = 'badge badge-' + o.state.toLowerCase();
+      renderPooler(card, o);
       renderSlots(card, o);
     });
     renderFreeSlots(live.freeSlots);
@@ -54,6 +55,19 @@
     renderEvents();
     addPoints([livePoint(view)]);
   }
+
+  // The pooler's view (shown once read, or once its console failed to answer), formatted as ConsoleView does.
+  function renderPooler(card, o) {
+    var box = card.querySelector('.pooler');
+    box.hidden = o.pooler == null && o.poolerError == null;
+    box.querySelector('.pooler-view').hidden = o.pooler == null;
+    box.querySelector('.pooler-error').hidden = o.poolerError == null;
+    show(box.querySelector('[data-pooler="maxWait"]'), o.pooler ? Math.round(o.pooler.maxWaitMicros / 1000) / 1000 + ' s' : null);
+    show(box.querySelector('[data-pooler="readAt"]'), o.pooler ? readAt(o.pooler.readAt) : null);
+  }
+
+  // An instant as the JSON has it (ISO-8601, UTC), to the second.
+  function readAt(iso) { return String(iso).replace(/\.\d+Z$/, 'Z'); }
 
   // A stream event as a point of the history: the same values the server samples each second.
   function livePoint(view) {

@@ -40,6 +40,8 @@ import java.util.List;
  * @param pooler        the pooler's own view of the origin's database, read from its admin console every
  *                      {@code housekeepingPeriod} when the origin has a {@code poolerAdminUrl}; null otherwise, or
  *                      when the last read failed (docs/poolers.md, "Sizing a fleet")
+ * @param poolerError   why the last read of the pooler's admin console failed (the socket's or the console's
+ *                      message, never its URL); null when it answered, was not read yet, or there is none
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, boolean refusingNewSessions,
@@ -47,7 +49,8 @@ public record OriginSnapshot(String name, String url, String service, String dat
                              int weight, double targetShare,
                              double actualShare, int total, int available, int borrowed, int creating, int closing, long borrows,
                              int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
-                             long statementCacheEvictions, List<SlotSnapshot> slots, PoolerView pooler) {
+                             long statementCacheEvictions, List<SlotSnapshot> slots, PoolerView pooler,
+                             String poolerError) {
 
     /** An origin whose role was not read and that has no pooler view. */
     public OriginSnapshot(String name, String url, String service, String database, String instance,
@@ -59,6 +62,6 @@ public record OriginSnapshot(String name, String url, String service, String dat
         this(name, url, service, database, instance, host, state, stateReason, refusingNewSessions,
                 ServerRole.UNKNOWN, -1, weight, targetShare, actualShare, total, available, borrowed, creating,
                 closing, borrows, consecutiveFailures, statementCacheHits, statementCacheMisses,
-                statementCacheEvictions, slots, null);
+                statementCacheEvictions, slots, null, null);
     }
 }

@@ -42,12 +42,14 @@ public final class PoolViews {
 
     /** One origin: state, its server's role (docs/failover.md, "Primary and standbys"), routing shares, counts, one
      * entry per slot it holds or is opening, and its pooler's own view when the origin has a pooler admin URL
-     * (docs/poolers.md, "Sizing a fleet"). */
+     * (docs/poolers.md, "Sizing a fleet"), or why its console did not answer ({@code poolerError}, as a failure
+     * text for this reader). */
     public record OriginView(String name, @Nullable String url, Dimensions dimensions, OriginState state,
                              @Nullable String stateReason, boolean refusingNewSessions, ServerRole role,
                              long replicaLagMillis, int weight, double targetShare,
                              double actualShare, OriginSizes sizes, long borrows, int consecutiveFailures,
-                             StatementCacheCounts statementCache, List<SlotView> slots, @Nullable PoolerView pooler) {
+                             StatementCacheCounts statementCache, List<SlotView> slots, @Nullable PoolerView pooler,
+                             @Nullable String poolerError) {
     }
 
     /** The origin's statement cache counts since start, over its connections live and closed (0 when off). */
@@ -116,7 +118,8 @@ public final class PoolViews {
                 new OriginSizes(o.total(), o.available(), o.borrowed(), o.creating(), o.closing()), o.borrows(),
                 o.consecutiveFailures(),
                 new StatementCacheCounts(o.statementCacheHits(), o.statementCacheMisses(), o.statementCacheEvictions()),
-                o.slots().stream().map(x -> slot(x, detail && r.seesHolders())).toList(), o.pooler());
+                o.slots().stream().map(x -> slot(x, detail && r.seesHolders())).toList(), o.pooler(),
+                r.text(o.poolerError()));
     }
 
     private static SlotView slot(SlotSnapshot x, boolean holder) {

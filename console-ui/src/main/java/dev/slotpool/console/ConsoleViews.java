@@ -3,11 +3,17 @@ package dev.slotpool.console;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.PoolerView;
 import dev.slotpool.SlotState;
 import dev.slotpool.autoconfigure.PoolViews;
 import dev.slotpool.autoconfigure.PoolViews.PoolView;
 import dev.slotpool.autoconfigure.PoolViews.SlotView;
 
+import org.jspecify.annotations.Nullable;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +31,9 @@ import static dev.slotpool.autoconfigure.PoolViews.oneDecimal;
  * {@code show-values} is {@code always}. Nothing here computes routing: rates and percentiles are handed in.
  */
 public final class ConsoleViews {
+
+    /** A value the page has not got (console.js shows the same). */
+    static final String NONE = "—";
 
     /** An origin's URL where the page's data does not show it (Boot's mask). */
     static final String URL_MASKED = "******";
@@ -54,6 +63,17 @@ public final class ConsoleViews {
         /** How the page draws a slot first (console.js draws the stream's the same way). */
         public Cell cell(SlotView x) {
             return ConsoleViews.cell(x);
+        }
+
+        /** A pooler view's max wait as the page shows it (console.js the same): seconds, to the millisecond. */
+        public String maxWait(@Nullable PoolerView v) {
+            return v == null ? NONE : BigDecimal.valueOf(v.maxWaitMicros(), 6).setScale(3, RoundingMode.HALF_UP)
+                    .stripTrailingZeros().toPlainString() + " s";
+        }
+
+        /** When a pooler view was read, as the page shows it (console.js the same): UTC, to the second. */
+        public String readAt(@Nullable PoolerView v) {
+            return v == null ? NONE : v.readAt().truncatedTo(ChronoUnit.SECONDS).toString();
         }
     }
 

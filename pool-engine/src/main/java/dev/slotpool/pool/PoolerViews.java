@@ -25,13 +25,17 @@ import java.util.concurrent.locks.LockSupport;
 final class PoolerViews {
 
     private final List<Console> consoles;
-    private final Map<String, PoolerView> latest = new ConcurrentHashMap<>();
+    private final Map<String, Reading> latest = new ConcurrentHashMap<>();
     private final PoolLifecycle lifecycle;
     private final long periodNanos;
     private final Duration timeout;
     private final Thread thread;
 
     private record Console(String origin, String database, PgBouncerAdmin admin) {
+    }
+
+    /** The last read of a console: its view, or why it failed (never both). */
+    record Reading(PoolerView view, String error) {
     }
 
     PoolerViews(PoolConfig config, PoolLifecycle lifecycle) {
@@ -60,8 +64,11 @@ final class PoolerViews {
         }
     }
 
-    /** The latest view of a configured origin, or of a discovered origin's group; null if none. */
-    PoolerView view(Origin o) {
+    /**
+     * The latest read of a configured origin's console, or of a discovered origin's group's; null if none yet. One
+     * read gives a snapshot both its view and its error, so they never come from two reads.
+     */
+    Reading reading(Origin o) {
         return latest.get(o.parent != null ? o.parent.name : o.name);
     }
 
@@ -69,9 +76,12 @@ final class PoolerViews {
         while (!lifecycle.closed()) {
             for (Console c : consoles) {
                 try {
-                    latest.put(c.origin, c.admin.showPools(c.database, timeout));
+                    latest.put(c.origin, new Reading(c.admin.showPools(c.database, timeout), null));
                 } catch (IOException | SQLException | RuntimeException e) {
-                    latest.remove(c.origin); // a console that does not answer shows as no view, not a stale one
+                    // A console that does not answer shows as no view, not a stale one, and says why. The message
+                    // is PgBouncerAdmin's or the socket's: it never holds the console URL, so no password.
+                    latest.put(c.origin, new Reading(null, e.getMessage() != null ? e.getMessage()
+                            : e.getClass().getSimpleName()));
                 }
             }
             LockSupport.parkNanos(this, periodNanos);

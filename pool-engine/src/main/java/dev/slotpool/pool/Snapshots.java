@@ -137,8 +137,10 @@ final class Snapshots {
             retired += closedBorrows;
             double share = o.isUp() && upWeight > 0 ? 100.0 * o.weight / upWeight : 0.0;
             double actual = total.total() > 0 ? 100.0 * c.total() / total.total() : 0.0;
+            PoolerViews.Reading pooler = poolerViews.reading(o);
             OriginSnapshotBuilder b = new OriginSnapshotBuilder(o, c, creating, borrows, share, actual,
-                    detector.refusingNewSessions(o), poolerViews.view(o), roles.reading(o.name));
+                    detector.refusingNewSessions(o), pooler == null ? null : pooler.view(),
+                    pooler == null ? null : pooler.error(), roles.reading(o.name));
             list.add(b.build());
         }
         long oldestWait = TimeUnit.NANOSECONDS.toMillis(table.oldestWaitNanos());
@@ -204,7 +206,7 @@ final class Snapshots {
 
     private record OriginSnapshotBuilder(Origin o, Counts c, int creating, long borrows, double share,
                                          double actualShare, boolean refusing, PoolerView pooler,
-                                         RoleReading role) {
+                                         String poolerError, RoleReading role) {
         OriginSnapshot build() {
             var cfg = o.config;
             var status = o.status();
@@ -216,7 +218,7 @@ final class Snapshots {
                     share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,
                     retired.hits() + c.statementHits, retired.misses() + c.statementMisses,
-                    retired.evictions() + c.statementEvictions, List.copyOf(c.slots), pooler);
+                    retired.evictions() + c.statementEvictions, List.copyOf(c.slots), pooler, poolerError);
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.PoolerView;
 import dev.slotpool.ServerRole;
 import dev.slotpool.SlotPoolDataSource;
 import io.micrometer.core.instrument.Counter;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.Map;
@@ -26,7 +28,9 @@ import java.util.function.ToDoubleFunction;
  * The pool's Micrometer meters, all named {@code slotpool.*} and tagged {@code pool} (and {@code origin} where
  * it applies). Event counts and timers come from the pool's listener callbacks; connection counts and origin
  * state are gauges read from a snapshot at most once per second. An origin seen for the first time at runtime
- * (a discovered instance) gets its meters on its first event.
+ * (a discovered instance) gets its meters on its first event. A configured origin with a pooler admin URL (and no
+ * discovery query) also gets the pooler's view of its database as gauges ({@code slotpool.pooler.*},
+ * docs/poolers.md "Sizing a fleet").
  *
  * <p>Register it as a listener of the pool ({@code SlotPoolBuilder.listener}) and {@link #attach} the pool once
  * built; the auto-configuration does both for its pool. A pool built without it (an application's own
@@ -90,7 +94,37 @@ public final class SlotPoolMetrics implements PoolListener {
                 .description("Borrows that timed out").tags(poolTags).register(registry);
         for (OriginConfig origin : config.origins()) {
             origin(origin.name());
+            if (origin.poolerAdminUrl() != null && origin.originQuery() == null) {
+                poolerMeters(origin.name());
+            }
         }
+    }
+
+    /**
+     * The pooler's own view of the origin's database ({@code SHOW POOLS}: every instance's clients, the server
+     * sessions the pooler holds), NaN while its console does not answer. Not for an origin with a discovery
+     * query: its discovered origins each show the group's one view, which no meter name could count once.
+     */
+    private void poolerMeters(String origin) {
+        Tags tags = poolTags.and("origin", origin);
+        String clients = "Client connections of every instance at the pooler, by state (active: linked to a server"
+                + " session or idle; waiting: a transaction waits for a server session)";
+        pooler(tags, origin, "slotpool.pooler.clients", clients, "active", PoolerView::clientsActive);
+        pooler(tags, origin, "slotpool.pooler.clients", clients, "waiting", PoolerView::clientsWaiting);
+        String servers = "Server sessions the pooler holds for the origin's database, by state (active: linked to a"
+                + " client; idle: free; used: free, to be checked before reuse)";
+        pooler(tags, origin, "slotpool.pooler.servers", servers, "active", PoolerView::serversActive);
+        pooler(tags, origin, "slotpool.pooler.servers", servers, "idle", PoolerView::serversIdle);
+        pooler(tags, origin, "slotpool.pooler.servers", servers, "used", PoolerView::serversUsed);
+        TimeGauge.builder("slotpool.pooler.max.wait", this, TimeUnit.MICROSECONDS,
+                        m -> m.poolerValue(origin, PoolerView::maxWaitMicros))
+                .description("How long the pooler's oldest waiting client has waited").tags(tags).register(registry);
+    }
+
+    private void pooler(Tags tags, String origin, String name, String description, String state,
+                        ToDoubleFunction<PoolerView> value) {
+        Gauge.builder(name, this, m -> m.poolerValue(origin, value)).description(description).tags(tags)
+                .tag("state", state).register(registry);
     }
 
     @Override
@@ -137,6 +171,15 @@ public final class SlotPoolMetrics implements PoolListener {
             return Double.NaN;
         }
         return s.origin(origin).map(value::applyAsDouble).orElse(Double.NaN);
+    }
+
+    /** A value of the origin's pooler view; NaN when the origin has none (its console did not answer). */
+    private double poolerValue(String origin, ToDoubleFunction<PoolerView> value) {
+        PoolSnapshot s = snapshot();
+        if (s == null) {
+            return Double.NaN;
+        }
+        return s.origin(origin).map(OriginSnapshot::pooler).map(value::applyAsDouble).orElse(Double.NaN);
     }
 
     private PoolSnapshot snapshot() {
