@@ -79,6 +79,7 @@ public final class Switchovers {
         Thread worker;
         OriginStatus paused = null;
         try {
+            long pausedAt = ticker.nanoTime();
             paused = operations.pauseForSwitchover(primary, "switchover to '" + to + "': writes paused", timeout);
             if (paused == null) {
                 throw new IllegalStateException("'" + from + "' is no longer UP (" + primary.status().reason() + ")");
@@ -86,7 +87,7 @@ public final class Switchovers {
             OriginStatus pause = paused;
             worker = threads.newThread(() -> {
                 try {
-                    answer.set(run(primary, standby, pause, timeout));
+                    answer.set(run(primary, standby, pause, pausedAt, timeout));
                 } catch (RuntimeException e) {
                     answer.set(e);
                 } finally {
@@ -139,8 +140,8 @@ public final class Switchovers {
     }
 
     /** On the pool thread: waits for the primary to empty, reads its position, waits for the standby's replay. */
-    private PreparedSwitchover run(Origin primary, Origin standby, OriginStatus paused, Duration timeout) {
-        long start = ticker.nanoTime();
+    private PreparedSwitchover run(Origin primary, Origin standby, OriginStatus paused, long pausedAt,
+                                   Duration timeout) {
         long drained;
         boolean aborted;
         String last;
@@ -178,7 +179,7 @@ public final class Switchovers {
             });
             long caughtUp = ticker.nanoTime();
             PreparedSwitchover done = new PreparedSwitchover(primary.name, standby.name, last, replay.position(),
-                    TimeUnit.NANOSECONDS.toMillis(drained - start), TimeUnit.NANOSECONDS.toMillis(caughtUp - drained),
+                    TimeUnit.NANOSECONDS.toMillis(drained - pausedAt), TimeUnit.NANOSECONDS.toMillis(caughtUp - drained),
                     aborted);
             if (!operations.holdAfterSwitchover(primary, paused, "switchover to '" + standby.name + "' prepared: '"
                     + standby.name + "' caught up at " + replay.position() + "; waiting for its promotion")) {
