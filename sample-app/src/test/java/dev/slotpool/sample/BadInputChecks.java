@@ -82,7 +82,7 @@ interface BadInputChecks extends SampleApp {
         refused("/actuator/pool/north", "{\"action\":\"drain\",\"timeout\":\"-5s\"}", "must be ≥ 0");
         refused("/actuator/pool/north", "{\"action\":\"down\",\"timeout\":\"5s\"}", "drain and switchover only");
         refused("/actuator/pool/north", "{\"action\":\"switchover\"}", "a switchover needs 'to'");
-        refused("/actuator/pool/north", "{\"action\":\"switchover\",\"to\":\"east\"}", "'north' is not a primary in service");
+        refused("/actuator/pool/north", "{\"action\":\"switchover\",\"to\":\"north\"}", "a switchover needs two origins");
     }
 
     /**
