@@ -26,8 +26,8 @@ import java.util.concurrent.locks.LockSupport;
  * (no new borrow takes it, so borrowers wait; its transactions finish and its connections close, as a drain's), the
  * standby found caught up with the primary's last WAL position, and the role watch told to look closely, so that it
  * puts the standby in service the moment the operator's promotion makes it primary, while the old primary stays
- * DOWN (and, should an operator mark it up while it still claims the old timeline, the split-brain guard of
- * {@link OriginRoles} refuses it until accepted). A switchover that cannot finish (the standby does not catch up in
+ * DOWN as an operator's DOWN (no probe or role reading brings it back; {@link OriginRoles} also judges it a split
+ * brain once the promoted standby is seen on a higher timeline). A switchover that cannot finish (the standby does not catch up in
  * time, a session fails) resumes writes on the primary and says not to promote. Sessions to the servers are opened
  * on a pool thread (S6) whose room is claimed like a probe's (S3); the caller waits for it. One at a time.
  */
