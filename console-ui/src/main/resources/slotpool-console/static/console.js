@@ -295,8 +295,9 @@
       e.preventDefault();
       var text = form.getAttribute('data-confirm') || 'Are you sure?';
       var params = new URLSearchParams(new FormData(form));
-      var extra = form.querySelector('input[name="weights"],input[name="timeout"]');
-      if (extra && extra.value.trim()) { text += ' (' + extra.name + ' ' + extra.value.trim() + ')'; }
+      form.querySelectorAll('input[name="weights"],input[name="to"],input[name="timeout"]').forEach(function (extra) {
+        if (extra.value.trim()) { text += ' (' + extra.name + ' ' + extra.value.trim() + ')'; }
+      });
       confirmAction(text).then(function (ok) {
         if (!ok) { show(outcome, 'cancelled'); return; }
         var headers = { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' };

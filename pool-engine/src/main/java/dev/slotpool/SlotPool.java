@@ -48,6 +48,9 @@ public interface SlotPool extends AutoCloseable {
     /** See {@link SlotPoolDataSource#markUp(String)}. */
     void markUp(String origin);
 
+    /** See {@link SlotPoolDataSource#prepareSwitchover(String, String, Duration)}. */
+    PreparedSwitchover prepareSwitchover(String from, String to, Duration timeout);
+
     /** See {@link SlotPoolDataSource#rebalance(Map)}. */
     void rebalance(Map<String, Integer> weights);
 

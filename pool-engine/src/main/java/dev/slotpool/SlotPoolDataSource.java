@@ -204,6 +204,25 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         started().markUp(origin);
     }
 
+    /**
+     * Prepares a planned switchover from primary {@code from} to its standby {@code to}, each an origin of its own
+     * (docs/failover.md, "Planned switchover"): writes paused on {@code from} (new borrows wait, they do not fail,
+     * while its transactions finish; those still running at {@code timeout} are aborted, as a drain's), its
+     * connections closed, then {@code to} found caught up with its last WAL position (within {@code timeout} again).
+     * Returns when the operator may promote {@code to}; the pool resumes on it as soon as it reads it primary, and
+     * {@code from} stays DOWN. A standby that does not catch up in time abandons the switchover: writes resume on
+     * {@code from}, and the exception says not to promote. PostgreSQL only. Blocks the caller until then.
+     *
+     * @throws IllegalArgumentException when the origins are not a primary in service and a standby of it, or for a
+     *                                  bad timeout (nothing changed)
+     * @throws IllegalStateException    when another switchover is being prepared (nothing changed), or this one was
+     *                                  abandoned (writes resumed) or cancelled by an operator's change meanwhile
+     */
+    public PreparedSwitchover prepareSwitchover(String from, String to, Duration timeout) {
+        checkTimeout("switchover", timeout);
+        return started().prepareSwitchover(from, to, timeout);
+    }
+
     /** Moves connections toward new target weights, gradually. All or nothing on bad input. */
     public void rebalance(Map<String, Integer> weights) {
         started().rebalance(weights);

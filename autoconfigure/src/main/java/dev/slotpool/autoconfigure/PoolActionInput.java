@@ -61,17 +61,48 @@ public final class PoolActionInput {
      *                                  timeout
      */
     public static PoolActions.Action originAction(@Nullable String action, @Nullable String timeout) {
+        return originAction(action, timeout, null);
+    }
+
+    /**
+     * An origin action's text: {@code drain} within {@code timeout} (null: {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}),
+     * {@code down}, {@code up}, or {@code switchover} to the standby {@code to} within {@code timeout} (null: the
+     * same default), any case.
+     *
+     * @throws IllegalArgumentException for another action, a timeout with an action other than drain or
+     *                                  switchover, a {@code to} with an action other than switchover, a switchover
+     *                                  without one, or a bad timeout
+     */
+    public static PoolActions.Action originAction(@Nullable String action, @Nullable String timeout,
+                                                  @Nullable String to) {
         String a = normalize(action);
-        if (timeout != null && !"drain".equals(a)) {
-            throw new IllegalArgumentException("'timeout' applies to drain only");
+        if (timeout != null && !"drain".equals(a) && !"switchover".equals(a)) {
+            throw new IllegalArgumentException("'timeout' applies to drain and switchover only");
+        }
+        if (to != null && !"switchover".equals(a)) {
+            throw new IllegalArgumentException("'to' applies to switchover only");
         }
         return switch (a) {
             case "drain" -> PoolActions.Action.drain(drainTimeout(timeout));
             case "down" -> PoolActions.Action.down();
             case "up" -> PoolActions.Action.up();
+            case "switchover" -> switchover(to, timeout);
             default -> throw new IllegalArgumentException("unknown origin action '" + quoted(String.valueOf(action))
-                    + "' (allowed: drain, down, up)");
+                    + "' (allowed: drain, down, up, switchover)");
         };
+    }
+
+    /**
+     * A planned switchover to the standby {@code to} within {@code timeout} (null:
+     * {@link PoolActions#DEFAULT_DRAIN_TIMEOUT}).
+     *
+     * @throws IllegalArgumentException without a standby, or for a bad timeout
+     */
+    public static PoolActions.Action switchover(@Nullable String to, @Nullable String timeout) {
+        if (to == null || to.isBlank()) {
+            throw new IllegalArgumentException("a switchover needs 'to': the standby to promote");
+        }
+        return PoolActions.Action.switchover(to.trim(), drainTimeout(timeout));
     }
 
     /**

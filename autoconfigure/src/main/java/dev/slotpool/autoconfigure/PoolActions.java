@@ -34,7 +34,7 @@ public final class PoolActions {
     /**
      * An applied action, as both front doors answer it.
      *
-     * @param action  {@code rebalance}, {@code drain}, {@code down} or {@code up}
+     * @param action  {@code rebalance}, {@code drain}, {@code down}, {@code up} or {@code switchover}
      * @param origin  the selector the action named, null for a rebalance
      * @param outcome what the pool does now, e.g. {@code draining within 30s}
      * @param pool    the pool after the action as the door's reader sees it ({@link #showing}); null until a front
@@ -67,7 +67,7 @@ public final class PoolActions {
 
     /** The operations an operator may ask for; {@link #label()} is the name a request and an answer use. */
     public enum Kind {
-        REBALANCE, DRAIN, DOWN, UP;
+        REBALANCE, DRAIN, DOWN, UP, SWITCHOVER;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -78,33 +78,45 @@ public final class PoolActions {
      * One parsed action, ready to apply to the origins a selector names (a rebalance: the whole pool).
      *
      * @param weights a rebalance's weights in the order given, null for the configured weights
-     * @param timeout a drain's timeout
+     * @param timeout a drain's timeout; a switchover's (its wait for the primary's transactions, then for the
+     *                standby's catch-up)
+     * @param to      a switchover's standby, the origin to promote
      */
-    public record Action(Kind kind, @Nullable Map<String, Integer> weights, @Nullable Duration timeout) {
+    public record Action(Kind kind, @Nullable Map<String, Integer> weights, @Nullable Duration timeout,
+                         @Nullable String to) {
 
         public Action {
             Objects.requireNonNull(kind, "kind");
-            if (kind == Kind.DRAIN) {
-                Objects.requireNonNull(timeout, "a drain's timeout");
+            if (kind == Kind.DRAIN || kind == Kind.SWITCHOVER) {
+                Objects.requireNonNull(timeout, "a drain's or switchover's timeout");
+            }
+            if (kind == Kind.SWITCHOVER) {
+                Objects.requireNonNull(to, "a switchover's standby");
             }
         }
 
         /** Back to the configured weights ({@code weights} null), or to these weights. */
         public static Action rebalance(@Nullable Map<String, Integer> weights) {
             return new Action(Kind.REBALANCE,
-                    weights == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(weights)), null);
+                    weights == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(weights)), null, null);
         }
 
         public static Action drain(Duration timeout) {
-            return new Action(Kind.DRAIN, null, timeout);
+            return new Action(Kind.DRAIN, null, timeout, null);
         }
 
         public static Action down() {
-            return new Action(Kind.DOWN, null, null);
+            return new Action(Kind.DOWN, null, null, null);
         }
 
         public static Action up() {
-            return new Action(Kind.UP, null, null);
+            return new Action(Kind.UP, null, null, null);
+        }
+
+        /** A planned switchover from the selected primary to the standby {@code to} (docs/failover.md, "Planned
+         * switchover"). */
+        public static Action switchover(String to, Duration timeout) {
+            return new Action(Kind.SWITCHOVER, null, timeout, to);
         }
     }
 
@@ -155,6 +167,7 @@ public final class PoolActions {
                     pool.markUp(selector);
                     yield "marked UP";
                 }
+                case SWITCHOVER -> pool.prepareSwitchover(selector, action.to(), action.timeout()).summary();
             };
         } catch (IllegalArgumentException | IllegalStateException e) {
             return Problem.badRequest(PoolActionInput.message(e));

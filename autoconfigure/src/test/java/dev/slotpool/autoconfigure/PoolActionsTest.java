@@ -69,7 +69,7 @@ class PoolActionsTest {
         assertThat(PoolActions.apply(pool, "host=db9", () -> PoolActionInput.originAction("down", null))).isEqualTo(
                 Problem.badRequest("no origin matches 'host=db9' (known origins: east, west)"));
         assertThat(PoolActions.apply(pool, "east", () -> PoolActionInput.originAction("up", "5s"))).isEqualTo(
-                Problem.badRequest("'timeout' applies to drain only"));
+                Problem.badRequest("'timeout' applies to drain and switchover only"));
         assertThat(PoolActions.apply(pool, null, () -> PoolActionInput.poolAction("rebalance", "east=1,east=2"))).isEqualTo(
                 Problem.badRequest("origin 'east' is given twice in weights"));
         assertThat(PoolActions.apply(pool, null, () -> PoolActionInput.poolAction("rebalance", "east=5,south=1"))).isInstanceOf(Problem.class);

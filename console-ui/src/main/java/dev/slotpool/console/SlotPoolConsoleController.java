@@ -216,6 +216,23 @@ public class SlotPoolConsoleController {
     }
 
     /**
+     * A planned switchover from this primary to the standby {@code to} within {@code timeout} (blank: as a drain's
+     * default), answering once the standby has caught up, with what the operator does next (docs/failover.md,
+     * "Planned switchover"). Only a form body, as rebalance: a missed {@code to} would be refused, a missed
+     * {@code timeout} read as the default.
+     */
+    @PostMapping(path = "/origins/{origin}/switchover", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> switchover(@PathVariable String origin, @RequestParam(required = false) String to,
+                                             @RequestParam(required = false) String timeout,
+                                             @RequestParam(required = false) String pool, HttpServletRequest request) {
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
+                PoolActions.apply(p.pool(), origin, () -> PoolActionInput.switchover(blankToNull(to),
+                        blankToNull(timeout))))));
+    }
+
+    /**
      * Runs the request on the pool named {@code key}, the first pool when null; an unknown key answers
      * {@code unknown} (404 for a read, 400 for an action).
      */

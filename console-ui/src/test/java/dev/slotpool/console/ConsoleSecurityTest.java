@@ -20,6 +20,7 @@ import org.springframework.security.web.util.matcher.IpAddressMatcher;
 import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 import static dev.slotpool.console.ConsoleTestSupport.consoleToken;
@@ -67,6 +68,7 @@ class ConsoleSecurityTest {
             mvc.perform(get("/slotpool/assets/console.css").with(user("viewer").roles("VIEWER"))).andExpect(status().isOk());
             mvc.perform(post("/slotpool/origins/east/down").with(user("viewer").roles("VIEWER")).with(csrf()))
                     .andExpect(status().isForbidden());
+            mvc.perform(eastToWest().with(user("viewer").roles("VIEWER")).with(csrf())).andExpect(status().isForbidden());
             assertThat(states(pool)).containsEntry("east", "UP");
 
             mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")))
@@ -79,7 +81,16 @@ class ConsoleSecurityTest {
             mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")).with(csrf()))
                     .andExpect(status().isForbidden())
                     .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("no console token")));
+            mvc.perform(eastToWest().with(user("admin").roles("ADMIN")).with(csrf()))
+                    .andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("no console token")));
             RequestPostProcessor token = consoleToken(mvc, user("admin").roles("ADMIN"));
+            // The admin's switchover passes every rule and reaches the engine, which refuses servers without roles.
+            mvc.perform(eastToWest().with(user("admin").roles("ADMIN")).with(csrf()).with(token))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
+                            "'east' is not a primary in service")));
+            assertThat(states(pool)).containsEntry("east", "UP");
             mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")).with(csrf()).with(token))
                     .andExpect(status().isOk());
             assertThat(states(pool)).containsEntry("east", "DOWN");
@@ -175,6 +186,10 @@ class ConsoleSecurityTest {
                             .header("Origin", "http://evil.example").header("Sec-Fetch-Site", "cross-site"))
                     .andExpect(status().isForbidden())
                     .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("cross-site request")));
+            mvc.perform(eastToWest().with(user("admin").roles("ADMIN"))
+                            .header("Origin", "http://evil.example").header("Sec-Fetch-Site", "cross-site"))
+                    .andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("cross-site request")));
             mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN"))
                             .contentType(MediaType.APPLICATION_FORM_URLENCODED))
                     .andExpect(status().isForbidden())
@@ -200,6 +215,8 @@ class ConsoleSecurityTest {
                 MockMvc mvc = MockMvcBuilders.webAppContextSetup(ctx).apply(springSecurity()).build();
                 mvc.perform(post("/slotpool/origins/east/down").with(user("viewer").roles("VIEWER")).with(csrf()))
                         .andExpect(status().isForbidden());
+                mvc.perform(eastToWest().with(user("viewer").roles("VIEWER")).with(csrf()))
+                        .andExpect(status().isForbidden());
                 assertThat(states(pool)).as(chain.getSimpleName()).containsEntry("east", "UP");
                 try (java.sql.Connection held = pool.getConnection()) {
                     assertThat(mvc.perform(get("/slotpool/snapshot").with(user("viewer").roles("VIEWER")))
@@ -208,6 +225,12 @@ class ConsoleSecurityTest {
                 }
             });
         }
+    }
+
+    /** The console's switchover button for east, to west: a form, as the page sends it. */
+    private static MockHttpServletRequestBuilder eastToWest() {
+        return post("/slotpool/origins/east/switchover").contentType(MediaType.APPLICATION_FORM_URLENCODED)
+                .param("to", "west");
     }
 
     /** Actions for ADMIN from 10.0.0.0/8 only, then every logged-in user for the rest. */

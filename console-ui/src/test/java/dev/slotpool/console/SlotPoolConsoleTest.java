@@ -277,6 +277,10 @@ class SlotPoolConsoleTest {
             mvc.perform(form("/slotpool/actions/rebalance").param("weights", "east=1,west=1,north=98"))
                     .andExpect(status().isForbidden());
             mvc.perform(post("/slotpool/origins/east/up")).andExpect(status().isForbidden());
+            mvc.perform(form("/slotpool/origins/east/switchover").param("to", "west")).andExpect(status().isForbidden())
+                    .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("no console token")));
+            mvc.perform(form("/slotpool/origins/east/switchover").param("to", "west").header("Sec-Fetch-Site",
+                    "cross-site")).andExpect(status().isForbidden());
             // A token without its browser's cookie (another user's), or a made-up one.
             RequestPostProcessor token = consoleToken(mvc);
             MockHttpServletRequest carrier = token.postProcessRequest(new MockHttpServletRequest());
@@ -307,7 +311,7 @@ class SlotPoolConsoleTest {
                 assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
                         .as("%s", (Object) readOnly).doesNotContain("<form class=\"action").contains("Read-only");
                 for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
-                        "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
+                        "/slotpool/origins/east/up", "/slotpool/origins/east/switchover", "/slotpool/actions/rebalance"}) {
                     mvc.perform(form(action).with(consoleToken(mvc))).andExpect(status().isForbidden())
                             .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
                                     "the pool endpoint's access is read-only")));
@@ -367,7 +371,7 @@ class SlotPoolConsoleTest {
             assertThat(html).doesNotContain("<form class=\"action").doesNotContain("/drain")
                     .contains("Read-only: you may not act", "data-actions=\"false\"");
             for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
-                    "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
+                    "/slotpool/origins/east/up", "/slotpool/origins/east/switchover", "/slotpool/actions/rebalance"}) {
                 mvc.perform(form(action).with(consoleToken(mvc))).andExpect(status().isForbidden())
                         .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
                                 "slotpool.console.actions-enabled=true")));
@@ -385,7 +389,7 @@ class SlotPoolConsoleTest {
             assertThat(mvc.perform(get("/slotpool")).andReturn().getResponse().getContentAsString())
                     .doesNotContain("action=\"/slotpool/origins/east/down\"");
             for (String action : new String[] {"/slotpool/origins/east/drain", "/slotpool/origins/east/down",
-                    "/slotpool/origins/east/up", "/slotpool/actions/rebalance"}) {
+                    "/slotpool/origins/east/up", "/slotpool/origins/east/switchover", "/slotpool/actions/rebalance"}) {
                 mvc.perform(form(action)).andExpect(status().isForbidden())
                         .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString(
                                 "slotpool.operator-roles")));
@@ -449,6 +453,8 @@ class SlotPoolConsoleTest {
         runner("actions-off").withPropertyValues("slotpool.console.actions-enabled=false").run(ctx -> {
             MockMvc mvc = mvc(ctx);
             mvc.perform(form("/slotpool/origins/east/down").with(consoleToken(mvc))).andExpect(status().isForbidden());
+            mvc.perform(form("/slotpool/origins/east/switchover").param("to", "west").with(consoleToken(mvc)))
+                    .andExpect(status().isForbidden());
             assertThat(states(ctx.getBean(SlotPoolDataSource.class))).containsEntry("east", "UP");
         });
     }

@@ -2,6 +2,7 @@ package dev.slotpool.engine;
 
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.PreparedSwitchover;
 import dev.slotpool.SlotPool;
 import dev.slotpool.pool.ConnectionPool;
 import dev.slotpool.pool.Suspension;
@@ -79,6 +80,11 @@ final class StartedPool implements SlotPool {
     @Override
     public void markUp(String origin) {
         operations.markUp(origin);
+    }
+
+    @Override
+    public PreparedSwitchover prepareSwitchover(String from, String to, Duration timeout) {
+        return pool.switchovers().prepare(from, to, timeout);
     }
 
     @Override

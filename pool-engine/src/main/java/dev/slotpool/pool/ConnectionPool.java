@@ -29,6 +29,7 @@ import dev.slotpool.pool.origin.ProbeOutcomes;
 import dev.slotpool.pool.origin.Probes;
 import dev.slotpool.pool.origin.Rebalancer;
 import dev.slotpool.pool.origin.RoleWatch;
+import dev.slotpool.pool.origin.Switchovers;
 import dev.slotpool.pool.origin.Weights;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
@@ -67,6 +68,8 @@ public final class ConnectionPool {
     private final Snapshots snapshots;
     /** Follows the origins' roles (docs/failover.md, "Primary and standbys"). */
     private final RoleWatch roleWatch;
+    /** Planned switchovers (docs/failover.md, "Planned switchover"). */
+    private final Switchovers switchovers;
 
     final AtomicLong timeouts = new AtomicLong();
     /** Whether the pool is open: the one shutdown state, read by every class that must know. */
@@ -115,6 +118,7 @@ public final class ConnectionPool {
         Opening opening = new Opening(config, origins, table, capacity, closing, operations, detector, placement,
                 events, connector, returns, lifecycle, new RoleGate(roleWatch, operations, capacity, connector, events,
                 table::sharedMayHaveGrown, config.readsToStandbys(), config.maxReplicaLag()));
+        this.switchovers = new Switchovers(config, operations, roleWatch, capacity, connector, threads);
         this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
                 lifecycle);
         Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
@@ -215,6 +219,10 @@ public final class ConnectionPool {
 
     public OriginOperations operations() {
         return operations;
+    }
+
+    public Switchovers switchovers() {
+        return switchovers;
     }
 
     public Weights weights() {

@@ -156,6 +156,16 @@ final class PgStandbyPair implements AutoCloseable {
         servers[i] = null;
     }
 
+    /** Stops server i cleanly, as an operator would before a promotion: {@code pg_ctl stop -m fast} (its sessions
+     * are ended, its WAL is sent to the standby before it exits). */
+    void stopCleanly(int i) throws IOException {
+        if (servers[i] == null) {
+            throw new IOException("server " + i + " is not running");
+        }
+        servers[i].close();
+        servers[i] = null;
+    }
+
     /** Starts a stopped server i again on its port with its data (an old primary comes back as a primary). */
     void restart(int i) throws IOException {
         if (servers[i] == null) {

@@ -80,7 +80,9 @@ interface BadInputChecks extends SampleApp {
     default void aBadDrainTimeoutIsRefused() {
         refused("/actuator/pool/north", "{\"action\":\"drain\",\"timeout\":\"soon\"}", "not a duration");
         refused("/actuator/pool/north", "{\"action\":\"drain\",\"timeout\":\"-5s\"}", "must be ≥ 0");
-        refused("/actuator/pool/north", "{\"action\":\"down\",\"timeout\":\"5s\"}", "drain only");
+        refused("/actuator/pool/north", "{\"action\":\"down\",\"timeout\":\"5s\"}", "drain and switchover only");
+        refused("/actuator/pool/north", "{\"action\":\"switchover\"}", "a switchover needs 'to'");
+        refused("/actuator/pool/north", "{\"action\":\"switchover\",\"to\":\"north\"}", "a switchover needs two origins");
     }
 
     /**

@@ -26,6 +26,8 @@ interface EndpointAccessChecks extends SampleApp {
         }
         Response write = http().postJson("/actuator/pool/north", "{\"action\":\"down\"}", User.ANONYMOUS);
         assertThat(write.status()).isEqualTo(401);
+        assertThat(http().postJson("/actuator/pool/north", "{\"action\":\"switchover\",\"to\":\"east\"}",
+                User.ANONYMOUS).status()).isEqualTo(401);
         assertThat(poolState().origin("north").state()).isEqualTo("UP");
 
         for (String page : List.of("/", "/load")) {
@@ -63,6 +65,8 @@ interface EndpointAccessChecks extends SampleApp {
         assertThat(http().postJson("/actuator/pool/north", "{\"action\":\"drain\",\"timeout\":\"1s\"}", User.VIEWER).status())
                 .isEqualTo(403);
         assertThat(http().postJson("/actuator/pool", "{\"action\":\"rebalance\"}", User.VIEWER).status()).isEqualTo(403);
+        assertThat(http().postJson("/actuator/pool/north", "{\"action\":\"switchover\",\"to\":\"east\"}",
+                User.VIEWER).status()).isEqualTo(403);
         assertThat(poolState().routing()).isEqualTo(before.routing());
     }
 

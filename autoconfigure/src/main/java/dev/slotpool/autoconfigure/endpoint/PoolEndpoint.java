@@ -27,7 +27,7 @@ import java.util.function.Function;
 
 /**
  * {@code /actuator/pool}: reads the pool (whole, or one origin with every slot) and acts on it (rebalance, drain,
- * mark down, mark up). Thin by design: it maps a {@link PoolSnapshot} to {@link PoolViews} (the console's
+ * mark down, mark up, planned switchover). Thin by design: it maps a {@link PoolSnapshot} to {@link PoolViews} (the console's
  * projection too), reads each request's text into one typed action ({@link PoolActionInput}) and hands it to
  * {@link PoolActions}, which applies it (the engine resolves the selector). Bad input answers 400 with a message and
  * leaves the pool unchanged (the engine's operations are all-or-nothing); an unknown origin in a read answers 404.
@@ -127,13 +127,16 @@ public class PoolEndpoint {
     /**
      * {@code POST /actuator/pool/{origin}} with {@code {"action": "drain", "timeout": "30s"}}, {@code
      * {"action": "down"}} or {@code {"action": "up"}}. {@code origin} may also be a selector such as
-     * {@code host=db3} (every origin on that host).
+     * {@code host=db3} (every origin on that host). A planned switchover names the primary and its standby,
+     * {@code {"action": "switchover", "to": "second", "timeout": "30s"}}, and answers once the standby has caught
+     * up (docs/failover.md, "Planned switchover").
      */
     @WriteOperation
     public WebEndpointResponse<Object> originAction(@Nullable SecurityContext reader, @Selector String origin,
-                                                    String action, @Nullable String timeout, @Nullable String pool) {
+                                                    String action, @Nullable String timeout, @Nullable String to,
+                                                    @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout)),
+                p -> answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout, to)),
                         reader(reader, p)));
     }
 

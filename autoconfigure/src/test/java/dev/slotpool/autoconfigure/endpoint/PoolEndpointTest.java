@@ -181,33 +181,33 @@ class PoolEndpointTest {
 
     @Test
     void drainDownAndUpChangeTheOriginAndRepeatsAreHarmless() {
-        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "up", null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.DOWN);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        Outcome drained = (Outcome) endpoint.originAction(SecurityContext.NONE, "east", "drain", null, null).getBody();
+        Outcome drained = (Outcome) endpoint.originAction(SecurityContext.NONE, "east", "drain", null, null, null).getBody();
         assertThat(drained.outcome()).isEqualTo("draining within 30s");
     }
 
     @Test
     void originActionsTakeDimensionSelectors() {
-        assertThat(endpoint.originAction(SecurityContext.NONE, "host=db1", "down", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "host=db1", "down", null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.DOWN);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "name=east", "up", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "name=east", "up", null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.UP);
-        WebEndpointResponse<Object> none = endpoint.originAction(SecurityContext.NONE, "host=db9", "down", null, null);
+        WebEndpointResponse<Object> none = endpoint.originAction(SecurityContext.NONE, "host=db9", "down", null, null, null);
         assertThat(none.getStatus()).isEqualTo(400);
         assertThat(message(none)).startsWith("no origin matches 'host=db9'");
-        WebEndpointResponse<Object> badKey = endpoint.originAction(SecurityContext.NONE, "rack=r1", "down", null, null);
+        WebEndpointResponse<Object> badKey = endpoint.originAction(SecurityContext.NONE, "rack=r1", "down", null, null, null);
         assertThat(badKey.getStatus()).isEqualTo(400);
         assertThat(message(badKey)).contains("bad origin selector 'rack=r1'");
         assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::state).containsOnly(OriginState.UP);
@@ -215,17 +215,22 @@ class PoolEndpointTest {
 
     @Test
     void badOriginActionsAnswer400AndChangeNothing() {
-        record Case(String origin, String action, String timeout, String expected) {
+        record Case(String origin, String action, String timeout, String to, String expected) {
         }
         List<Case> cases = List.of(
-                new Case("south", "drain", "1s", "unknown origin 'south'"),
-                new Case("east", "explode", null, "unknown origin action 'explode'"),
-                new Case("east", "drain", "soon", "not a duration"),
-                new Case("east", "drain", "-5s", "≥ 0"),
-                new Case("east", "up", "5s", "drain only"),
-                new Case("east", null, null, "unknown origin action"));
+                new Case("south", "drain", "1s", null, "unknown origin 'south'"),
+                new Case("east", "explode", null, null, "unknown origin action 'explode'"),
+                new Case("east", "drain", "soon", null, "not a duration"),
+                new Case("east", "drain", "-5s", null, "≥ 0"),
+                new Case("east", "up", "5s", null, "applies to drain and switchover only"),
+                new Case("east", "down", null, "west", "'to' applies to switchover only"),
+                new Case("east", "switchover", "5s", null, "a switchover needs 'to'"),
+                new Case("east", "switchover", "soon", "west", "not a duration"),
+                new Case("east", "switchover", null, "south", "unknown origin 'south'"),
+                new Case("east", "switchover", null, "west", "'east' is not a primary in service"),
+                new Case("east", null, null, null, "unknown origin action"));
         for (Case c : cases) {
-            WebEndpointResponse<Object> r = endpoint.originAction(SecurityContext.NONE, c.origin(), c.action(), c.timeout(), null);
+            WebEndpointResponse<Object> r = endpoint.originAction(SecurityContext.NONE, c.origin(), c.action(), c.timeout(), c.to(), null);
             assertThat(r.getStatus()).as("%s", c).isEqualTo(400);
             assertThat(message(r)).as("%s", c).contains(c.expected());
         }
@@ -249,9 +254,9 @@ class PoolEndpointTest {
                 endpoint.poolAction(SecurityContext.NONE, "rebalance", unknown.toString(), null),
                 endpoint.poolAction(SecurityContext.NONE, "rebalance", "east=1,x" + fiveMegabytes.substring(0, 1000) + "=oops", null),
                 endpoint.poolAction(SecurityContext.NONE, fiveMegabytes, null, null),
-                endpoint.originAction(SecurityContext.NONE, "north", "drain", fiveMegabytes + "s", null),
-                endpoint.originAction(SecurityContext.NONE, "north", fiveMegabytes, null, null),
-                endpoint.originAction(SecurityContext.NONE, "x".repeat(100_000), "down", null, null));
+                endpoint.originAction(SecurityContext.NONE, "north", "drain", fiveMegabytes + "s", null, null),
+                endpoint.originAction(SecurityContext.NONE, "north", fiveMegabytes, null, null, null),
+                endpoint.originAction(SecurityContext.NONE, "x".repeat(100_000), "down", null, null, null));
         for (WebEndpointResponse<Object> r : answers) {
             assertThat(r.getStatus()).isEqualTo(400);
             assertThat(message(r)).hasSizeLessThan(2100);

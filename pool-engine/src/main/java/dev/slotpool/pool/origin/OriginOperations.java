@@ -29,6 +29,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OriginOperations {
 
+    /** The reason of a drained origin's DOWN. */
+    private static final String DRAINED = "drained";
+
     private final Ticker ticker;
     private final boolean latency;
     private final long downAbortDelayNanos;
@@ -129,6 +132,52 @@ public final class OriginOperations {
         }
     }
 
+    /** The origin with this name (no selector: an operation on one server); {@link IllegalArgumentException}
+     * naming the known origins when there is none. */
+    public Origin named(String name) {
+        return originSelector.require(name);
+    }
+
+    /**
+     * Pauses a primary's writes for a planned switchover ({@link Switchovers}): DRAINING with {@code reason}, so no
+     * borrow takes it (borrowers wait while no other origin takes writes), its idle connections closed now, its
+     * borrowed ones at return, those still out at {@code timeout} aborted; DOWN ("drained") once empty, as a drain.
+     * Returns the status set, or null when the origin was not UP.
+     */
+    OriginStatus pauseForSwitchover(Origin o, String reason, Duration timeout) {
+        OriginStatus st = o.status();
+        OriginStatus paused = new OriginStatus(OriginState.DRAINING, reason, false,
+                ticker.nanoTime() + timeout.toNanos());
+        if (st.state() != OriginState.UP || !change(o, st, paused)) {
+            return null;
+        }
+        sweep(o);
+        wakeHousekeeper.run();
+        return paused;
+    }
+
+    /** The paused origin holds its state with {@code reason} (DOWN, not detected): the switchover is prepared. False
+     * when an operator changed it since the pause. */
+    boolean holdAfterSwitchover(Origin o, OriginStatus paused, String reason) {
+        OriginStatus st = o.status();
+        return fromPause(st, paused) && change(o, st, new OriginStatus(OriginState.DOWN, reason, false,
+                paused.abortBorrowedAt()));
+    }
+
+    /** Writes resume on the paused origin (a switchover abandoned), unless an operator changed it since. */
+    void resumeAfterSwitchover(Origin o, OriginStatus paused, String reason) {
+        OriginStatus st = o.status();
+        if (fromPause(st, paused)) {
+            upIfStill(o, st, reason);
+        }
+    }
+
+    /** The pause itself, or the DOWN its drain turned into once empty ({@link #finishDrain} keeps the deadline). */
+    private static boolean fromPause(OriginStatus st, OriginStatus paused) {
+        return st == paused || st.state() == OriginState.DOWN && !st.detected() && DRAINED.equals(st.reason())
+                && st.abortBorrowedAt() == paused.abortBorrowedAt();
+    }
+
     /**
      * The names of the origins a selector names: an origin's name (a configured origin with a discovery query
      * names itself and every origin it discovered), or dimension matches {@code key=value[,key=value...]} over
@@ -215,7 +264,7 @@ public final class OriginOperations {
     public void finishDrain(Origin o) {
         OriginStatus st = o.status();
         if (st.state() == OriginState.DRAINING && o.occupied.get() == 0) {
-            change(o, st, new OriginStatus(OriginState.DOWN, "drained", false, st.abortBorrowedAt()));
+            change(o, st, new OriginStatus(OriginState.DOWN, DRAINED, false, st.abortBorrowedAt()));
         }
     }
 

@@ -61,6 +61,11 @@ public final class OriginRoles {
         return refusal(state.get(), origin);
     }
 
+    /** Whether the origin takes writes by its own answer but is refused as an outranked primary. */
+    private static boolean splitBrain(State s, String origin) {
+        return s.origins.get(origin).reading.takesWrites() && refusal(s, origin) != null;
+    }
+
     private static String refusal(State s, String origin) {
         Known k = s.origins.get(origin);
         if (k == null) {
@@ -82,14 +87,16 @@ public final class OriginRoles {
                 + " up";
     }
 
-    /** An operator's markUp: the origin's current timeline is accepted, so a split brain no longer refuses it. */
+    /** An operator's markUp: a split brain refusing the origin now is accepted on its current timeline, so it no
+     * longer refuses it. With none to accept nothing is recorded, so a later failover's split brain on that same
+     * timeline still refuses it. */
     public void accept(String origin) {
         State before;
         State after;
         do {
             before = state.get();
             Known k = before.origins.get(origin);
-            if (k == null) {
+            if (k == null || !splitBrain(before, origin)) {
                 return;
             }
             Map<String, Known> origins = new HashMap<>(before.origins);

@@ -42,6 +42,17 @@ class OriginRolesTest {
         assertThat(roles.refusal("b")).isNull();
     }
 
+    /** A markUp with no split brain to accept (an operator cancelling a planned switchover before the promotion,
+     * docs/failover.md "Planned switchover") must not excuse the split brain of a later failover on that timeline. */
+    @Test
+    void aMarkUpWithNoSplitBrainAcceptsNone() {
+        roles.judge("a", primary("c1", 1));
+        roles.judge("b", standby("c1"));
+        roles.accept("a");
+        assertThat(roles.judge("b", primary("c1", 2))).as("promoted later").isNull();
+        assertThat(roles.judge("a", primary("c1", 1))).as("back, still claiming").contains("split brain");
+    }
+
     @Test
     void independentPrimariesNeverCompareTimelines() {
         assertThat(roles.judge("east", primary("c1", 1))).isNull();

@@ -1,0 +1,76 @@
+package dev.slotpool.pool.ground;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * A planned switchover's questions to PostgreSQL (docs/failover.md, "Planned switchover"): how far the primary has
+ * written its WAL, and whether a standby has replayed up to a position. Runs on a pool thread, on a session no user
+ * holds; each query is bounded by {@code timeoutSeconds}. Other databases have no such question here: a planned
+ * switchover of Oracle Data Guard is the broker's ({@code SWITCHOVER TO}), which this pool follows as a promotion.
+ */
+public final class WalPositions {
+
+    private final int timeoutSeconds;
+
+    public WalPositions(int timeoutSeconds) {
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    /** Refuses a session whose server is not PostgreSQL, naming the product. */
+    public void requirePostgresql(Connection c) throws SQLException {
+        String product = c.getMetaData().getDatabaseProductName();
+        if (product == null || !product.toLowerCase(Locale.ROOT).contains("postgresql")) {
+            throw new SQLException("a planned switchover checks the standby's catch-up on PostgreSQL only (the server"
+                    + " is " + product + ")");
+        }
+    }
+
+    /** The primary's current WAL write position, e.g. {@code 0/3000060}. */
+    public String written(Connection c) throws SQLException {
+        return ask(c, "SELECT pg_current_wal_lsn()::text", null)[0];
+    }
+
+    /**
+     * Whether the standby has replayed the WAL up to {@code position}; also what it has replayed. Throws when the
+     * server is no longer a standby (promoted by someone else meanwhile: the position no longer means anything).
+     */
+    public Replay replayed(Connection c, String position) throws SQLException {
+        String[] row = ask(c, "SELECT pg_is_in_recovery()::text, pg_last_wal_replay_lsn()::text,"
+                + " (pg_wal_lsn_diff(pg_last_wal_replay_lsn(), ?::pg_lsn) >= 0)::text", position);
+        if (!"true".equals(row[0])) {
+            throw new SQLException("the server is no longer a standby (pg_is_in_recovery() is false)");
+        }
+        return new Replay(row[1], "true".equals(row[2]));
+    }
+
+    /** A standby's replayed position and whether it reached the one asked about. */
+    public record Replay(String position, boolean reached) {
+    }
+
+    private String[] ask(Connection c, String sql, String parameter) throws SQLException {
+        String[] row;
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setQueryTimeout(timeoutSeconds);
+            if (parameter != null) {
+                ps.setString(1, parameter);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("no row from " + sql);
+                }
+                row = new String[rs.getMetaData().getColumnCount()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = rs.getString(i + 1);
+                }
+            }
+        }
+        if (!c.getAutoCommit()) {
+            c.rollback();
+        }
+        return row;
+    }
+}

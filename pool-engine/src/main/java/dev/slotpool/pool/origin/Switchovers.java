@@ -1,0 +1,250 @@
+package dev.slotpool.pool.origin;
+
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolConfig;
+import dev.slotpool.PreparedSwitchover;
+import dev.slotpool.ServerRole;
+import dev.slotpool.Ticker;
+import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Connector;
+import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.OriginStatus;
+import dev.slotpool.pool.ground.PoolThreads;
+import dev.slotpool.pool.ground.RoleReading;
+import dev.slotpool.pool.ground.WalPositions;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A planned switchover, prepared by the pool (docs/failover.md, "Planned switchover"): the primary's writes paused
+ * (no new borrow takes it, so borrowers wait; its transactions finish and its connections close, as a drain's), the
+ * standby found caught up with the primary's last WAL position, and the role watch told to look closely, so that it
+ * puts the standby in service the moment the operator's promotion makes it primary, while the old primary stays
+ * DOWN as an operator's DOWN (no probe or role reading brings it back; {@link OriginRoles} also judges it a split
+ * brain once the promoted standby is seen on a higher timeline). A switchover that cannot finish (the standby does not catch up in
+ * time, a session fails) resumes writes on the primary and says not to promote. Sessions to the servers are opened
+ * on a pool thread (S6) whose room is claimed like a probe's (S3); the caller waits for it. One at a time.
+ */
+public final class Switchovers {
+
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** How long the caller waits for the pool thread beyond the operation's own bounds (a server slow to answer). */
+    private static final long CALLER_SLACK_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    private final Ticker ticker;
+    /** The aborts at a pause's timeout run on the housekeeper: waiting a period more lets the last one land. */
+    private final long housekeepingNanos;
+    private final OriginOperations operations;
+    private final RoleWatch watch;
+    private final Capacity capacity;
+    private final Connector connector;
+    private final PoolThreads threads;
+    private final WalPositions positions;
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    public Switchovers(PoolConfig config, OriginOperations operations, RoleWatch watch, Capacity capacity,
+                       Connector connector, PoolThreads threads) {
+        this.ticker = config.ticker();
+        this.housekeepingNanos = config.housekeepingPeriod().toNanos();
+        this.operations = operations;
+        this.watch = watch;
+        this.capacity = capacity;
+        this.connector = connector;
+        this.threads = threads;
+        this.positions = new WalPositions((int) Math.max(1, config.validationTimeout().toSeconds()));
+    }
+
+    /**
+     * Prepares the switchover from primary {@code from} to standby {@code to}; {@code timeout} bounds the wait for
+     * the primary's transactions (those still running then are aborted) and, again, the standby's catch-up.
+     *
+     * @throws IllegalArgumentException when the origins are not a primary and a standby of it (nothing changed)
+     * @throws IllegalStateException    when another switchover is being prepared (nothing changed), or this one
+     *                                  was abandoned (writes resumed on {@code from}) or cancelled by an operator
+     */
+    public PreparedSwitchover prepare(String from, String to, Duration timeout) {
+        Origin primary = operations.named(from);
+        Origin standby = operations.named(to);
+        check(primary, standby);
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("a switchover is being prepared already; wait for its answer");
+        }
+        AtomicReference<Object> answer = new AtomicReference<>();
+        Thread worker;
+        OriginStatus paused = null;
+        try {
+            long pausedAt = ticker.nanoTime();
+            paused = operations.pauseForSwitchover(primary, "switchover to '" + to + "': writes paused", timeout);
+            if (paused == null) {
+                throw new IllegalStateException("'" + from + "' is no longer UP (" + primary.status().reason() + ")");
+            }
+            OriginStatus pause = paused;
+            worker = threads.newThread(() -> {
+                try {
+                    answer.set(run(primary, standby, pause, pausedAt, timeout));
+                } catch (RuntimeException e) {
+                    answer.set(e);
+                } finally {
+                    running.set(false);
+                }
+            }, "switchover");
+            worker.start();
+        } catch (RuntimeException | Error e) {
+            if (paused != null) {
+                operations.resumeAfterSwitchover(primary, paused, "switchover abandoned: " + e + "; writes resumed");
+            }
+            running.set(false);
+            throw e;
+        }
+        long bound = 2 * timeout.toNanos() + housekeepingNanos + CALLER_SLACK_NANOS;
+        PoolThreads.joinUntil(worker, System.nanoTime() + Math.min(bound, OriginStatus.NEVER));
+        Object a = answer.get();
+        if (a instanceof PreparedSwitchover done) {
+            return done;
+        }
+        if (a instanceof RuntimeException e) {
+            throw e;
+        }
+        throw new IllegalStateException("the switchover from '" + from + "' to '" + to + "' is still being prepared"
+                + " (a server is slow to answer); the event log will tell how it ends");
+    }
+
+    /** Refuses origins that are not a primary in service and a standby of its family, naming what they are. */
+    private void check(Origin primary, Origin standby) {
+        if (primary == standby) {
+            throw new IllegalArgumentException("a switchover needs two origins: '" + primary.name + "' to itself");
+        }
+        for (Origin o : new Origin[] {primary, standby}) {
+            if (o.parent != null || o.discovers()) {
+                throw new IllegalArgumentException("'" + o.name + "' is a discovery group's: a switchover needs each"
+                        + " server as an origin of its own");
+            }
+        }
+        RoleReading p = watch.roles().reading(primary.name);
+        RoleReading s = watch.roles().reading(standby.name);
+        if (p == null || p.role() != ServerRole.PRIMARY || primary.state() != OriginState.UP) {
+            throw new IllegalArgumentException("'" + primary.name + "' is not a primary in service (" + primary.state()
+                    + ", role " + (p == null ? "not read yet" : p.detail()) + ")");
+        }
+        if (s == null || s.role() != ServerRole.STANDBY || s.cluster() == null || !s.cluster().equals(p.cluster())) {
+            throw new IllegalArgumentException("'" + standby.name + "' is not a standby of '" + primary.name
+                    + "' (role " + (s == null ? "not read yet" : s.detail() + ", system " + s.cluster()) + "; '"
+                    + primary.name + "' is system " + p.cluster() + ")");
+        }
+    }
+
+    /** On the pool thread: waits for the primary to empty, reads its position, waits for the standby's replay. */
+    private PreparedSwitchover run(Origin primary, Origin standby, OriginStatus paused, long pausedAt,
+                                   Duration timeout) {
+        long drained;
+        boolean aborted;
+        String last;
+        String why;
+        try {
+            while (primary.occupied.get() > 0) {
+                operations.finishDrain(primary);
+                long now = ticker.nanoTime();
+                if (now - paused.abortBorrowedAt() - housekeepingNanos > 0) {
+                    throw new SwitchoverFailed("connections of '" + primary.name + "' were still open past the "
+                            + "timeout");
+                }
+                changedByOperator(primary, paused);
+                LockSupport.parkNanos(this, POLL_NANOS);
+            }
+            operations.finishDrain(primary);
+            drained = ticker.nanoTime();
+            aborted = drained - paused.abortBorrowedAt() >= 0;
+            changedByOperator(primary, paused);
+            last = onSession(primary, drained + timeout.toNanos(), positions::written);
+            long deadline = ticker.nanoTime() + timeout.toNanos();
+            WalPositions.Replay replay = onSession(standby, deadline, c -> {
+                while (true) {
+                    WalPositions.Replay r = positions.replayed(c, last);
+                    if (r.reached()) {
+                        return r;
+                    }
+                    if (ticker.nanoTime() - deadline > 0) {
+                        throw new SwitchoverFailed("'" + standby.name + "' did not catch up within "
+                                + timeout.toMillis() + " ms (replayed " + r.position() + " of " + last + ")");
+                    }
+                    changedByOperator(primary, paused);
+                    LockSupport.parkNanos(this, POLL_NANOS);
+                }
+            });
+            long caughtUp = ticker.nanoTime();
+            PreparedSwitchover done = new PreparedSwitchover(primary.name, standby.name, last, replay.position(),
+                    TimeUnit.NANOSECONDS.toMillis(drained - pausedAt), TimeUnit.NANOSECONDS.toMillis(caughtUp - drained),
+                    aborted);
+            if (!operations.holdAfterSwitchover(primary, paused, "switchover to '" + standby.name + "' prepared: '"
+                    + standby.name + "' caught up at " + replay.position() + "; waiting for its promotion")) {
+                throw new OperatorChanged(primary);
+            }
+            watch.suspect();
+            return done;
+        } catch (OperatorChanged e) {
+            throw new IllegalStateException(e.getMessage());
+        } catch (SwitchoverFailed e) {
+            why = e.getMessage();
+        } catch (SQLException e) {
+            why = (e.getSQLState() == null ? "" : e.getSQLState() + " ") + e.getMessage();
+        } catch (RuntimeException e) {
+            // A driver or credentials provider that throws unchecked: a failed session all the same.
+            why = e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+        operations.resumeAfterSwitchover(primary, paused, "switchover abandoned: " + why + "; writes resumed");
+        throw new IllegalStateException("switchover abandoned: " + why + "; writes resumed on '" + primary.name
+                + "'; do not promote '" + standby.name + "'");
+    }
+
+    /** Stops the switchover when an operator changed the paused origin (markUp, markDown) meanwhile. */
+    private static void changedByOperator(Origin o, OriginStatus paused) {
+        OriginStatus st = o.status();
+        if (st != paused && !(st.state() == OriginState.DOWN && !st.detected()
+                && st.abortBorrowedAt() == paused.abortBorrowedAt())) {
+            throw new OperatorChanged(o);
+        }
+    }
+
+    private interface SessionWork<T> {
+        T on(Connection c) throws SQLException;
+    }
+
+    /** Opens a session to the origin's server (room claimed like a probe's, S3; waiting for room until
+     * {@code deadline}), runs the work on it, and closes it. */
+    private <T> T onSession(Origin o, long deadline, SessionWork<T> work) throws SQLException {
+        while (!capacity.claimIfRoom(o)) {
+            if (ticker.nanoTime() - deadline > 0) {
+                throw new SwitchoverFailed("no room in the pool for a session to '" + o.name + "'");
+            }
+            LockSupport.parkNanos(this, POLL_NANOS);
+        }
+        try (Connection c = connector.connect(o)) {
+            connector.setUp(c);
+            positions.requirePostgresql(c);
+            return work.on(c);
+        } finally {
+            capacity.unclaim(o);
+        }
+    }
+
+    /** Why a switchover is abandoned (writes resumed). */
+    private static final class SwitchoverFailed extends RuntimeException {
+        SwitchoverFailed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** An operator changed the paused origin: their decision stands, nothing is resumed. */
+    private static final class OperatorChanged extends RuntimeException {
+        OperatorChanged(Origin o) {
+            super("switchover cancelled: '" + o.name + "' was changed by an operator meanwhile ("
+                    + o.state() + ": " + o.status().reason() + ")", null, false, false);
+        }
+    }
+}
