@@ -138,9 +138,20 @@ final class PgStandbyPair implements AutoCloseable {
         }
     }
 
-    /** Pauses the standby's replay: it keeps receiving WAL but applies none, so its lag grows. */
+    /**
+     * Pauses the standby's replay: it keeps receiving WAL but applies none, so its lag grows. Returns once the
+     * standby says "paused", not at the request: replay acts on a request only between two WAL records, so until
+     * then the standby may still apply what arrives. A commit on the primary now and then brings the next record.
+     */
     void pauseReplay(int i) throws SQLException {
         query(i, "SELECT pg_wal_replay_pause()");
+        long giveUpAt = System.nanoTime() + E2e.DEADLINE.toNanos();
+        while (!"paused".equals(query(i, "SELECT pg_get_wal_replay_pause_state()"))) {
+            if (System.nanoTime() - giveUpAt > 0) {
+                throw new SQLException("server " + i + "'s replay did not pause within " + E2e.DEADLINE);
+            }
+            query(1 - i, "SELECT txid_current()::text"); // on its primary: a transaction with an id writes a commit record
+        }
     }
 
     void resumeReplay(int i) throws SQLException {
