@@ -36,9 +36,10 @@ public interface ConnectionLease {
 
     /**
      * Whether each transaction may run on another server session (the origin is behind a transaction pooler,
-     * docs/poolers.md): the holder's isolation level is then applied per transaction, never set for the session.
+     * docs/poolers.md): the holder's isolation level is then applied per transaction, never set for the session,
+     * and a schema other than the configured one is refused.
      */
-    default boolean isolationPerTransaction() {
+    default boolean sessionSharedPerTransaction() {
         return false;
     }
 

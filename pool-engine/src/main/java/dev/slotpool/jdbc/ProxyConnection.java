@@ -12,6 +12,7 @@ import java.sql.NClob;
 import java.sql.PreparedStatement;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLWarning;
 import java.sql.SQLXML;
 import java.sql.Savepoint;
@@ -500,7 +501,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public void setTransactionIsolation(int level) throws SQLException {
-        if (lease.isolationPerTransaction()) {
+        if (lease.sessionSharedPerTransaction()) {
             // pgjdbc would SET it for the server session, which a transaction pooler shares with other clients;
             // kept here and applied at the start of each of the holder's transactions instead (ranSql).
             live();
@@ -556,6 +557,13 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public void setSchema(String schema) throws SQLException {
         Connection c = live();
+        if (lease.sessionSharedPerTransaction() && !Objects.equals(schema, lease.defaults().schema())) {
+            // pgjdbc would SET search_path for the server session, which the pooler gives other clients between
+            // this holder's transactions; a statement in auto-commit mode could also run on a session without it.
+            throw new SQLFeatureNotSupportedException("setSchema is refused behind a transaction pooler: it would "
+                    + "change a server session other clients share. Qualify names with the schema, or run SET LOCAL "
+                    + "search_path inside the transaction", "0A000");
+        }
         dirty |= SCHEMA;
         try {
             c.setSchema(schema);

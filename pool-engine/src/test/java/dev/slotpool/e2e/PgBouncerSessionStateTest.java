@@ -18,6 +18,7 @@ import java.util.Map;
 
 import static dev.slotpool.e2e.E2e.queryString;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
@@ -145,5 +146,32 @@ class PgBouncerSessionStateTest {
                 + wrong + " of the holder's transactions not serializable, " + leaks + " of the other client's");
         assertThat(leaks).as("the other client's transactions at the holder's isolation").isZero();
         assertThat(wrong).as("the holder's transactions not at its isolation").isZero();
+    }
+
+    /**
+     * A holder's setSchema behind a transaction pooler is refused, naming why: pgjdbc would SET search_path for the
+     * server session, which the pooler gives the other clients between the holder's transactions, and statements in
+     * auto-commit mode could run on a session without it. Setting the schema the connection has changes nothing and
+     * is accepted.
+     */
+    @Test
+    void aHoldersSetSchemaIsRefusedAndReachesNoOtherClient() throws Exception {
+        try (Connection setup = otherClient(); Statement st = setup.createStatement()) {
+            st.execute("CREATE SCHEMA IF NOT EXISTS holder_schema");
+        }
+        try (SlotPoolDataSource pool = SlotPoolDataSource.builder().name("state-schema").url(bouncer.url())
+                .pooler(Pooler.TRANSACTION).minSize(1).maxSize(1).build();
+             Connection other = otherClient()) {
+            String before = queryString(other, "SELECT current_schema()");
+            try (Connection c = pool.getConnection()) {
+                assertThatThrownBy(() -> c.setSchema("holder_schema")).as("setSchema behind a transaction pooler")
+                        .isInstanceOf(SQLException.class)
+                        .hasMessageContaining("transaction pooler").hasMessageContaining("SET LOCAL search_path")
+                        .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0A000");
+                c.setSchema(c.getSchema()); // the schema it has: nothing to change
+            }
+            assertThat(queryString(other, "SELECT current_schema()")).as("the other client's schema")
+                    .isEqualTo(before);
+        }
     }
 }

@@ -216,7 +216,7 @@ public final class PooledConnection implements ConnectionLease {
     }
 
     @Override
-    public boolean isolationPerTransaction() {
+    public boolean sessionSharedPerTransaction() {
         return origin.config.pooler() != null && origin.config.pooler().sharesSessionsPerTransaction();
     }
 
