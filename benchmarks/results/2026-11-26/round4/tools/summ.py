@@ -3,13 +3,14 @@
 import csv, glob, json, os, re, statistics, sys
 from collections import defaultdict
 d = sys.argv[1]
-scal = defaultdict(list); jmh = defaultdict(lambda: defaultdict(list)); bop = defaultdict(lambda: defaultdict(list))
+scal = defaultdict(list); cpu = defaultdict(list); jmh = defaultdict(lambda: defaultdict(list)); bop = defaultdict(lambda: defaultdict(list))
 for f in sorted(glob.glob(os.path.join(d, 'scaling-*/platform-runs.csv'))):
     name = re.match(r'scaling-(.*)-(\d+)$', os.path.basename(os.path.dirname(f))).group(1)
     rows = list(csv.DictReader(open(f)))
     by = defaultdict(dict)
     for r in rows:
         by[(r['threads'], r['run'])][r['pool']] = float(r['borrows_per_s'])
+        cpu[(name, r['pool'])].append(float(r['cpu_us_per_borrow']))
     for k, v in sorted(by.items()):
         if 'slotpool' in v and 'hikari' in v:
             scal[name].append((v['slotpool'] / v['hikari'], v['slotpool'], v['hikari']))
@@ -31,7 +32,8 @@ for f in sorted(glob.glob(os.path.join(d, 'jmh-*.json'))):
 for name in scal:
     r = [x[0] for x in scal[name]]
     print(f"scaling10 {name}: median ratio {statistics.median(r):.2f} of {len(r)} runs: " + ", ".join(f"{x:.2f}" for x in r)
-          + f"; slotpool median {statistics.median(x[1] for x in scal[name])/1e6:.1f}M, hikari {statistics.median(x[2] for x in scal[name])/1e6:.1f}M")
+          + f"; slotpool median {statistics.median(x[1] for x in scal[name])/1e6:.1f}M, hikari {statistics.median(x[2] for x in scal[name])/1e6:.1f}M"
+          + f"; CPU us/borrow slotpool {statistics.median(cpu[(name,'slotpool')]):.3f}, hikari {statistics.median(cpu[(name,'hikari')]):.3f}")
 for name in jmh:
     for shape, v in jmh[name].items():
         r = [x[0] for x in v]
