@@ -34,32 +34,31 @@ import java.lang.invoke.VarHandle;
  * race and are CAS. The transitions are package-private: the pool makes them through {@link SlotTable}, which
  * applies the turn rule and the ABA guard.
  *
+ * <p>The state word and the entry ({@link SlotFields}) have a cache line to themselves: 64 bytes of padding
+ * fields on each side (superclass fields come first in the JVM's layout, subclass fields after). The slots are
+ * allocated together, and a JOL walk of a running pool found two to four of them on one 64-byte line in some runs
+ * (and the slot array, which every scan reads, beside a slot in others), so that two threads borrowing different
+ * connections CASed the same line (docs/benchmarks.md, "Round four").
+ *
  * @param <T> the entry; the table never looks inside it
  */
-public final class Slot<T> {
+public final class Slot<T> extends SlotFields<T> {
 
     private static final VarHandle STATE;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Slot.class, "state", SlotState.class);
+            STATE = MethodHandles.lookup().findVarHandle(SlotFields.class, "state", SlotState.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final int index;
-    /** Accessed through {@link #STATE} only. */
     @SuppressWarnings("unused")
-    private volatile SlotState state = SlotState.EMPTY;
-    /**
-     * Plain: written only by the slot's owner (a creator in RESERVED, the closer in CLOSING) and published by
-     * the volatile state store that ends that phase; readers read the state first.
-     */
-    private T entry;
+    private long after0, after1, after2, after3, after4, after5, after6, after7;
 
     Slot(int index) {
-        this.index = index;
+        super(index);
     }
 
     /** This slot's position in the table. */
@@ -147,5 +146,30 @@ public final class Slot<T> {
     @Override
     public String toString() {
         return "Slot[" + index + ", " + state() + "]";
+    }
+}
+
+/** The 64 bytes before a {@link Slot}'s fields. */
+abstract class SlotPadding {
+
+    @SuppressWarnings("unused")
+    private long before0, before1, before2, before3, before4, before5, before6, before7;
+}
+
+/** A {@link Slot}'s fields, between its paddings. Only {@link Slot} reads or writes them. */
+abstract class SlotFields<T> extends SlotPadding {
+
+    final int index;
+    /** Accessed through {@link Slot}'s {@code STATE} handle only. */
+    @SuppressWarnings("unused")
+    volatile SlotState state = SlotState.EMPTY;
+    /**
+     * Plain: written only by the slot's owner (a creator in RESERVED, the closer in CLOSING) and published by
+     * the volatile state store that ends that phase; readers read the state first.
+     */
+    T entry;
+
+    SlotFields(int index) {
+        this.index = index;
     }
 }
