@@ -7,7 +7,6 @@ import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.LentBorrows;
-import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -131,14 +130,14 @@ final class Housekeeper {
      */
     private void run() {
         long next = System.nanoTime() + periodNanos;
-        long dueAt = ticker.nanoTime() + OriginStatus.NEVER;
         int failedInARow = 0;
         while (!lifecycle.closed()) {
             try {
                 long now = ticker.nanoTime();
-                if (now - dueAt >= 0) {
-                    operations.dueWork(now);
-                }
+                // At every wake, not only at the instant nextDue named: a deadline set while this thread was
+                // parked may have passed before it runs again (a markDown's grace on a loaded machine), and
+                // nextDue names only instants still ahead, so gating on it lost such a deadline for good.
+                operations.dueWork(now);
                 detection.check(now);
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
@@ -146,7 +145,7 @@ final class Housekeeper {
                     pass();
                     continue;
                 }
-                dueAt = Math.min(operations.nextDue(now), detection.nextDue(now));
+                long dueAt = Math.min(operations.nextDue(now), detection.nextDue(now));
                 failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
