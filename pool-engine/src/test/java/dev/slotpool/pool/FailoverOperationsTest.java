@@ -204,7 +204,9 @@ class FailoverOperationsTest {
     @Test
     void latencyAwareBalancingShiftsShareAwayFromASlowOrigin() throws Exception {
         StubDatabase fast = StubDatabase.reset("lf"), slow = StubDatabase.reset("ls");
-        slow.queryDelay(Duration.ofMillis(8));
+        // Holds 25:1 apart when quiet. A hold is wall time, scheduling included: at 8 ms against 1 ms a loaded machine
+        // (load 12-21) brought them within 2:1 (slow weight 53 and 73 against the bound of 50).
+        slow.queryDelay(Duration.ofMillis(25));
         fast.queryDelay(Duration.ofMillis(1));
         ConnectionPool pool = new ConnectionPool(Pools.stub(fast).url(null).minSize(8).maxSize(8)
                 .balancing(Balancing.LATENCY).rebalanceStep(4).listener(recorder)
@@ -229,16 +231,16 @@ class FailoverOperationsTest {
                 w.start();
                 workers.add(w);
             }
-            // Enough returns for the 1-in-16 hold samples on every connection of both origins.
-            Pools.await(pool, p -> p.origin("slow").orElseThrow().borrows() > 400
-                    && p.origin("fast").orElseThrow().borrows() > 400, "samples on both origins");
+            // Enough returns for a few of the 1-in-16 hold samples on each of the 4 connections of both origins.
+            Pools.await(pool, p -> p.origin("slow").orElseThrow().borrows() > 200
+                    && p.origin("fast").orElseThrow().borrows() > 200, "samples on both origins");
             for (int i = 0; i < 4; i++) {
                 Pools.passAndSettle(pool);
             }
             var s = pool.snapshot();
             int fastWeight = s.origin("fast").orElseThrow().weight();
             int slowWeight = s.origin("slow").orElseThrow().weight();
-            // Holds differ about 8:1 (query delays); allow a wide margin for a loaded machine: at least 2:1.
+            // A wide margin for a loaded machine: at least 2:1.
             assertThat(fastWeight).isEqualTo(100);
             assertThat(slowWeight).as("slow weight %d vs fast %d", slowWeight, fastWeight).isLessThanOrEqualTo(50);
             assertThat(s.origin("fast").orElseThrow().total()).as("connections follow the weights")
