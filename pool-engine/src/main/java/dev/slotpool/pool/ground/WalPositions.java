@@ -29,9 +29,14 @@ public final class WalPositions {
         }
     }
 
-    /** The primary's current WAL write position, e.g. {@code 0/3000060}. */
-    public String written(Connection c) throws SQLException {
-        return ask(c, "SELECT pg_current_wal_lsn()::text", null)[0];
+    /**
+     * The end of the WAL the primary has generated, e.g. {@code 0/3000060}: its insert position, not its write
+     * position ({@code pg_current_wal_lsn()}). With {@code synchronous_commit=off} commits sit in the WAL buffers
+     * until the WAL writer writes them out, a page at a time, so the write position can trail transactions already
+     * committed, and a standby that replayed up to it would be promoted without them.
+     */
+    public String generated(Connection c) throws SQLException {
+        return ask(c, "SELECT pg_current_wal_insert_lsn()::text", null)[0];
     }
 
     /**

@@ -161,7 +161,7 @@ public final class Switchovers {
             drained = ticker.nanoTime();
             aborted = drained - paused.abortBorrowedAt() >= 0;
             changedByOperator(primary, paused);
-            last = onSession(primary, drained + timeout.toNanos(), positions::written);
+            last = onSession(primary, drained + timeout.toNanos(), positions::generated);
             long deadline = ticker.nanoTime() + timeout.toNanos();
             WalPositions.Replay replay = onSession(standby, deadline, c -> {
                 while (true) {
