@@ -26,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The PgBouncer harness itself (docs/poolers.md, "In the suite"): a real PgBouncer in front of an embedded
- * PostgreSQL answers queries, and its admin console's commands do what the scenarios rely on.
+ * The PgBouncer harness itself ({@link PgBouncerServer} as {@link E2e#pgBouncer} configures it; docs/poolers.md,
+ * "In the suite"): a real PgBouncer in front of an embedded PostgreSQL answers queries, and its admin console's
+ * commands do what the scenarios rely on.
  */
 class PgBouncerHarnessTest {
 
