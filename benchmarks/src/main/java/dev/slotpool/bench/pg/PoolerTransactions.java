@@ -141,8 +141,8 @@ public final class PoolerTransactions {
      */
     private static void prime(PoolerOptions options, PgBouncerServer bouncer) throws IOException, SQLException {
         for (PoolerCell cell : options.cells()) {
-            try (BenchPool pool = cell.start(new PoolSettings(bouncer.url("postgres"), 1, 1, PoolerOptions.BORROW_TIMEOUT,
-                    AccountsDatabase.USER, AccountsDatabase.PGJDBC))) {
+            try (BenchPool pool = cell.start(new PoolSettings(bouncer.url("postgres"), 1, 1,
+                    PoolerOptions.BORROW_TIMEOUT, AccountsDatabase.USER, AccountsDatabase.PGJDBC))) {
                 for (int i = 0; i < PRIME_TRANSACTIONS; i++) {
                     try (Connection c = pool.dataSource().getConnection()) {
                         OrmTransaction.run(c, 1 + i % OrmTransaction.ACCOUNTS, 0);
