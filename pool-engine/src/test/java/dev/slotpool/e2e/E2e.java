@@ -5,27 +5,33 @@ import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.pooler.PgBouncerAdmin;
+import dev.slotpool.testsupport.PgBouncerServer;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
 /**
  * Helpers shared by the end-to-end tests: polling with a deadline for asynchronous outcomes (pool threads,
- * backends exiting) and a listener that records what the pool reported. Public for the fault tests
- * ({@code dev.slotpool.faults}).
+ * backends exiting), a listener that records what the pool reported, and the PgBouncer tests' PgBouncer and its
+ * admin console. Public for the fault tests ({@code dev.slotpool.faults}).
  */
 public final class E2e {
 
     /** Long enough for any pool or server reaction on a slow CI machine; a condition that never holds fails. */
     static final Duration DEADLINE = Duration.ofSeconds(20);
     private static final long POLL_MILLIS = 20;
+    /** PAUSE answers once every server session is released: a transaction of the tests' takes milliseconds. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     private E2e() {
     }
@@ -85,6 +91,36 @@ public final class E2e {
 
     static long queryLong(Connection c, String sql) throws SQLException {
         return Long.parseLong(queryString(c, sql));
+    }
+
+    /**
+     * A PgBouncer named {@code name} in front of the server on {@code serverPort} as the PgBouncer tests run it
+     * (docs/poolers.md, "In the suite"): the launcher's defaults, user {@code postgres} (trusted) on the admin
+     * console, {@code server_check_delay = 0}, and {@code settings} added to or replacing those; not started.
+     */
+    static PgBouncerServer pgBouncer(String name, int serverPort, Map<String, String> settings) throws IOException {
+        return PgBouncerServer.builder(name, serverPort).adminUser("postgres").setting("server_check_delay", "0")
+                .settings(settings).build();
+    }
+
+    /** Runs an admin console command ({@code SHOW POOLS}, {@code PAUSE postgres}, ...) as postgres; its rows. */
+    static List<Map<String, String>> admin(PgBouncerServer bouncer, String command) throws IOException, SQLException {
+        return console(bouncer).run(command, ADMIN_TIMEOUT);
+    }
+
+    /** The admin console, read as the pool reads it (docs/poolers.md, "Sizing a fleet"). */
+    static PgBouncerAdmin console(PgBouncerServer bouncer) {
+        return PgBouncerAdmin.at(bouncer.adminUrl("postgres"));
+    }
+
+    /** The {@code SHOW POOLS} row of database postgres, user postgres (empty if PgBouncer has none yet). */
+    static Map<String, String> pool(PgBouncerServer bouncer) throws IOException, SQLException {
+        for (Map<String, String> row : admin(bouncer, "SHOW POOLS")) {
+            if ("postgres".equals(row.get("database")) && "postgres".equals(row.get("user"))) {
+                return row;
+            }
+        }
+        return Map.of();
     }
 
     /** Records every event; also remembers, per borrowing thread, the origin of its latest borrow (the pool

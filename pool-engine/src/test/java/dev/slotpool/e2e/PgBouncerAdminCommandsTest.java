@@ -5,6 +5,7 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.Pooler;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.PgBouncerServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import static dev.slotpool.e2e.E2e.pgBouncer;
+import static dev.slotpool.e2e.E2e.admin;
 import static dev.slotpool.e2e.E2e.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,7 +43,7 @@ class PgBouncerAdminCommandsTest {
 
     @BeforeAll
     static void start() throws IOException, SQLException {
-        PgBouncer.binary();
+        PgBouncerServer.binary();
         server = EmbeddedPostgres.builder().start();
         try (Connection c = DriverManager.getConnection(server.getJdbcUrl("postgres", "postgres"))) {
             FleetLoad.createSchema(c);
@@ -56,11 +59,11 @@ class PgBouncerAdminCommandsTest {
 
     @Test
     void reconnectAndWaitCloseLoseNoTransaction() throws Exception {
-        try (PgBouncer bouncer = bouncer("reconnect"); Fleet fleet = new Fleet("reconnect", bouncer)) {
+        try (PgBouncerServer bouncer = bouncer("reconnect"); Fleet fleet = new Fleet("reconnect", bouncer)) {
             FleetLoad load = fleet.load();
-            bouncer.admin("RECONNECT postgres");
+            admin(bouncer, "RECONNECT postgres");
             fleet.awaitMoreCommits(load);
-            bouncer.admin("WAIT_CLOSE postgres"); // returns once every server session from before RECONNECT closed
+            admin(bouncer, "WAIT_CLOSE postgres"); // returns once every server session from before RECONNECT closed
             fleet.awaitMoreCommits(load);
             load.stopAndJoin();
             System.out.println(load.summary("RECONNECT + WAIT_CLOSE; " + fleet.didWhat()));
@@ -71,11 +74,11 @@ class PgBouncerAdminCommandsTest {
 
     @Test
     void disableAndEnableLoseNoTransaction() throws Exception {
-        try (PgBouncer bouncer = bouncer("disable"); Fleet fleet = new Fleet("disable", bouncer)) {
+        try (PgBouncerServer bouncer = bouncer("disable"); Fleet fleet = new Fleet("disable", bouncer)) {
             FleetLoad load = fleet.load();
-            bouncer.admin("DISABLE postgres"); // refuses new clients; the pools' connections are clients already
+            admin(bouncer, "DISABLE postgres"); // refuses new clients; the pools' connections are clients already
             fleet.awaitMoreCommits(load);
-            bouncer.admin("ENABLE postgres");
+            admin(bouncer, "ENABLE postgres");
             fleet.awaitMoreCommits(load);
             load.stopAndJoin();
             System.out.println(load.summary("DISABLE + ENABLE; " + fleet.didWhat()));
@@ -93,13 +96,13 @@ class PgBouncerAdminCommandsTest {
      */
     @Test
     void killFailsOnlyTheTransactionsInFlight() throws Exception {
-        try (PgBouncer bouncer = new PgBouncer("kill", server.getPort(), Map.of("default_pool_size", "4",
+        try (PgBouncerServer bouncer = pgBouncer("kill", server.getPort(), Map.of("default_pool_size", "4",
                 "server_login_retry", "1")).start();
              Fleet fleet = new Fleet("kill", bouncer)) {
             FleetLoad load = fleet.load();
-            bouncer.admin("KILL postgres"); // drops every client and server connection, and pauses the database
+            admin(bouncer, "KILL postgres"); // drops every client and server connection, and pauses the database
             long killed = System.nanoTime();
-            bouncer.admin("RESUME postgres");
+            admin(bouncer, "RESUME postgres");
             long atResume = load.committed();
             await("transactions after KILL and RESUME", load::committed, n -> n > atResume + 100);
             long recoveredMillis = (System.nanoTime() - killed) / 1_000_000;
@@ -117,8 +120,8 @@ class PgBouncerAdminCommandsTest {
         }
     }
 
-    private static PgBouncer bouncer(String name) throws IOException, SQLException {
-        return new PgBouncer(name, server.getPort(), Map.of("default_pool_size", "4")).start();
+    private static PgBouncerServer bouncer(String name) throws IOException, SQLException {
+        return pgBouncer(name, server.getPort(), Map.of("default_pool_size", "4")).start();
     }
 
     /** {@link #POOLS} pools of 4 in front of one PgBouncer, each with a listener that records its events. */
@@ -126,12 +129,12 @@ class PgBouncerAdminCommandsTest {
         final List<SlotPoolDataSource> pools = new ArrayList<>();
         final List<E2e.RecordingListener> listeners = new ArrayList<>();
 
-        Fleet(String name, PgBouncer bouncer) {
+        Fleet(String name, PgBouncerServer bouncer) {
             try {
                 for (int i = 0; i < POOLS; i++) {
                     E2e.RecordingListener events = new E2e.RecordingListener();
                     listeners.add(events);
-                    pools.add(SlotPoolDataSource.builder().name(name + "-" + i).url(bouncer.url())
+                    pools.add(SlotPoolDataSource.builder().name(name + "-" + i).url(bouncer.url("postgres"))
                             .pooler(Pooler.TRANSACTION).minSize(4).maxSize(4).listener(events).build());
                 }
             } catch (RuntimeException | Error e) {

@@ -6,6 +6,7 @@ import dev.slotpool.OriginState;
 import dev.slotpool.Pooler;
 import dev.slotpool.PoolerView;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.PgBouncerServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,6 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.slotpool.e2e.E2e.pgBouncer;
+import static dev.slotpool.e2e.E2e.admin;
+import static dev.slotpool.e2e.E2e.pool;
 import static dev.slotpool.e2e.E2e.await;
 import static dev.slotpool.e2e.E2e.awaitSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +47,7 @@ class PgBouncerOperationsTest {
 
     @BeforeAll
     static void start() throws IOException, SQLException {
-        PgBouncer.binary();
+        PgBouncerServer.binary();
         server = EmbeddedPostgres.builder().start();
         try (Connection c = direct()) {
             FleetLoad.createSchema(c);
@@ -63,18 +67,18 @@ class PgBouncerOperationsTest {
 
     @Test
     void pauseAndResumeUnderLoadFailNoTransaction() throws Exception {
-        try (PgBouncer bouncer = new PgBouncer("pause", server.getPort(), Map.of("default_pool_size", "4")).start();
-             Fleet fleet = new Fleet(5, i -> SlotPoolDataSource.builder().name("pause-" + i).url(bouncer.url())
-                     .pooler(Pooler.TRANSACTION).minSize(4).maxSize(4).build())) {
+        try (PgBouncerServer bouncer = pgBouncer("pause", server.getPort(), Map.of("default_pool_size", "4")).start();
+             Fleet fleet = new Fleet(5, i -> SlotPoolDataSource.builder().name("pause-" + i)
+                     .url(bouncer.url("postgres")).pooler(Pooler.TRANSACTION).minSize(4).maxSize(4).build())) {
             FleetLoad load = new FleetLoad(fleet.pools, 4).start();
             await("transactions committed", load::committed, n -> n > 100);
-            bouncer.admin("PAUSE postgres"); // returns once every server session is released
+            admin(bouncer, "PAUSE postgres"); // returns once every server session is released
             long atPause = load.committed();
             // Most of the 20 threads hold a transaction that waits: the pause is seen, not a moment's blip.
             await("clients waiting on the paused database", () -> waiting(bouncer), w -> w >= 10);
             // Printed, not asserted: a commit that returned just after PAUSE did is counted here.
             long duringPause = load.committed() - atPause;
-            bouncer.admin("RESUME postgres");
+            admin(bouncer, "RESUME postgres");
             long atResume = load.committed();
             await("transactions after RESUME", load::committed, n -> n > atResume + 100);
             load.stopAndJoin();
@@ -85,16 +89,16 @@ class PgBouncerOperationsTest {
 
     @Test
     void aRollingRestartOfTwoPgBouncersLosesNoTransaction() throws Exception {
-        try (PgBouncer a = new PgBouncer("roll-a", server.getPort(), Map.of("default_pool_size", "4")).start();
-             PgBouncer b = new PgBouncer("roll-b", server.getPort(), Map.of("default_pool_size", "4")).start();
+        try (PgBouncerServer a = pgBouncer("roll-a", server.getPort(), Map.of("default_pool_size", "4")).start();
+             PgBouncerServer b = pgBouncer("roll-b", server.getPort(), Map.of("default_pool_size", "4")).start();
              Fleet fleet = new Fleet(2, i -> SlotPoolDataSource.builder().name("roll-" + i)
                      .pooler(Pooler.TRANSACTION).minSize(4).maxSize(8)
-                     .origin(OriginConfig.named("bouncer-a").url(a.url()))
-                     .origin(OriginConfig.named("bouncer-b").url(b.url())).build())) {
+                     .origin(OriginConfig.named("bouncer-a").url(a.url("postgres")))
+                     .origin(OriginConfig.named("bouncer-b").url(b.url("postgres"))).build())) {
             FleetLoad load = new FleetLoad(fleet.pools, 6).start();
             await("transactions committed", load::committed, n -> n > 100);
             int restarts = 0;
-            for (PgBouncer bouncer : List.of(a, b)) {
+            for (PgBouncerServer bouncer : List.of(a, b)) {
                 String origin = bouncer == a ? "bouncer-a" : "bouncer-b";
                 for (SlotPoolDataSource ds : fleet.pools) {
                     ds.drain(origin, DRAIN);
@@ -132,10 +136,11 @@ class PgBouncerOperationsTest {
     }
 
     private void runTwentyPools(Connection probe) throws Exception {
-        try (PgBouncer bouncer = new PgBouncer("twenty", server.getPort(), Map.of("default_pool_size", "10",
+        try (PgBouncerServer bouncer = pgBouncer("twenty", server.getPort(), Map.of("default_pool_size", "10",
                 "max_client_conn", "200")).start();
              Fleet fleet = new Fleet(20, i -> SlotPoolDataSource.builder().name("twenty-" + i)
-                     .origin(OriginConfig.named("bouncer").url(bouncer.url()).poolerAdminUrl(bouncer.adminUrl()))
+                     .origin(OriginConfig.named("bouncer").url(bouncer.url("postgres"))
+                             .poolerAdminUrl(bouncer.adminUrl("postgres")))
                      .pooler(Pooler.TRANSACTION).minSize(5).maxSize(5).housekeepingPeriod(Duration.ofMillis(200))
                      .build())) {
             FleetLoad.SessionSampler sessions = new FleetLoad.SessionSampler(() -> serverSessions(probe));
@@ -163,8 +168,8 @@ class PgBouncerOperationsTest {
         }
     }
 
-    private static int waiting(PgBouncer bouncer) throws IOException, SQLException {
-        String w = bouncer.pool().get("cl_waiting");
+    private static int waiting(PgBouncerServer bouncer) throws IOException, SQLException {
+        String w = pool(bouncer).get("cl_waiting");
         return w == null ? 0 : Integer.parseInt(w);
     }
 

@@ -4,6 +4,7 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.Pooler;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.PgBouncerServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +17,8 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 
+import static dev.slotpool.e2e.E2e.pgBouncer;
+import static dev.slotpool.e2e.E2e.admin;
 import static dev.slotpool.e2e.E2e.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +34,7 @@ class PgBouncerRefusalTest {
 
     @BeforeAll
     static void start() throws IOException, SQLException {
-        PgBouncer.binary();
+        PgBouncerServer.binary();
         server = EmbeddedPostgres.builder().start();
         try (Connection c = DriverManager.getConnection(server.getJdbcUrl("postgres", "postgres"))) {
             FleetLoad.createSchema(c);
@@ -48,16 +51,16 @@ class PgBouncerRefusalTest {
     @Test
     void queryWaitTimeoutsDoNotMarkTheOriginDown() throws Exception {
         E2e.RecordingListener events = new E2e.RecordingListener();
-        try (PgBouncer bouncer = new PgBouncer("refusal", server.getPort(), Map.of("default_pool_size", "2",
+        try (PgBouncerServer bouncer = pgBouncer("refusal", server.getPort(), Map.of("default_pool_size", "2",
                 "query_wait_timeout", "1")).start();
-             SlotPoolDataSource ds = SlotPoolDataSource.builder().name("refusal").url(bouncer.url())
+             SlotPoolDataSource ds = SlotPoolDataSource.builder().name("refusal").url(bouncer.url("postgres"))
                      .pooler(Pooler.TRANSACTION).minSize(3).maxSize(3).downAfterFailures(3).listener(events)
                      .build()) {
             FleetLoad load = new FleetLoad(List.of(ds), 3).start();
             await("transactions committed", load::committed, n -> n > 50);
-            bouncer.admin("PAUSE postgres");
+            admin(bouncer, "PAUSE postgres");
             await("transactions refused with query_wait_timeout", load::failed, n -> n >= 3);
-            bouncer.admin("RESUME postgres");
+            admin(bouncer, "RESUME postgres");
             long atResume = load.committed();
             await("transactions after RESUME", load::committed, n -> n > atResume + 50);
             load.stopAndJoin();

@@ -4,6 +4,7 @@ import dev.slotpool.ConfigViolation;
 import dev.slotpool.InvalidPoolConfigException;
 import dev.slotpool.Pooler;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.PgBouncerServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 
+import static dev.slotpool.e2e.E2e.pgBouncer;
 import static dev.slotpool.e2e.E2e.queryString;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,17 +32,17 @@ class PgBouncerSessionStateTest {
     private static final int ROUNDS = 50;
 
     private static EmbeddedPostgres server;
-    private static PgBouncer bouncer;
+    private static PgBouncerServer bouncer;
 
     @BeforeAll
     static void start() throws IOException, SQLException {
-        PgBouncer.binary();
+        PgBouncerServer.binary();
         server = EmbeddedPostgres.builder().start();
         try (Connection c = DriverManager.getConnection(server.getJdbcUrl("postgres", "postgres"));
              Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA other");
         }
-        bouncer = new PgBouncer("state", server.getPort(), Map.of("default_pool_size", "1")).start();
+        bouncer = pgBouncer("state", server.getPort(), Map.of("default_pool_size", "1")).start();
     }
 
     @AfterAll
@@ -55,7 +57,7 @@ class PgBouncerSessionStateTest {
 
     /** Another client of the same PgBouncer: pgjdbc made safe by hand, no session settings of its own. */
     private static Connection otherClient() throws SQLException {
-        return DriverManager.getConnection(bouncer.url() + "&prepareThreshold=0");
+        return DriverManager.getConnection(bouncer.url("postgres") + "&prepareThreshold=0");
     }
 
     /**
@@ -64,7 +66,7 @@ class PgBouncerSessionStateTest {
      */
     @Test
     void aSchemaSetOncePerConnectionReachesOtherClientsSoTheSettingRefusesIt() throws Exception {
-        try (SlotPoolDataSource leaking = SlotPoolDataSource.builder().name("state-leak").url(bouncer.url())
+        try (SlotPoolDataSource leaking = SlotPoolDataSource.builder().name("state-leak").url(bouncer.url("postgres"))
                 .schema("other").minSize(1).maxSize(1).connectionProperty("prepareThreshold", "0").build();
              Connection leaked = leaking.getConnection();
              Connection other = otherClient()) {
@@ -72,8 +74,8 @@ class PgBouncerSessionStateTest {
                     .isEqualTo("other");
         }
         InvalidPoolConfigException refused = catchThrowableOfType(InvalidPoolConfigException.class,
-                () -> SlotPoolDataSource.builder().url(bouncer.url()).pooler(Pooler.TRANSACTION).schema("other")
-                        .config());
+                () -> SlotPoolDataSource.builder().url(bouncer.url("postgres")).pooler(Pooler.TRANSACTION)
+                        .schema("other").config());
         assertThat(refused.violations()).extracting(ConfigViolation::property).containsExactly("schema");
     }
 
@@ -83,7 +85,7 @@ class PgBouncerSessionStateTest {
     void readOnlyHoldsPerTransactionAndReachesNoOtherClient() throws Exception {
         int leaks = 0;
         int notApplied = 0;
-        try (SlotPoolDataSource readOnly = SlotPoolDataSource.builder().name("state-ro").url(bouncer.url())
+        try (SlotPoolDataSource readOnly = SlotPoolDataSource.builder().name("state-ro").url(bouncer.url("postgres"))
                 .pooler(Pooler.TRANSACTION).readOnly(true).minSize(1).maxSize(1).build();
              Connection other = otherClient()) {
             for (int i = 0; i < ROUNDS; i++) {
@@ -119,7 +121,7 @@ class PgBouncerSessionStateTest {
     void aHoldersIsolationHoldsPerTransactionAndReachesNoOtherClient() throws Exception {
         int wrong = 0;
         int leaks = 0;
-        try (SlotPoolDataSource pool = SlotPoolDataSource.builder().name("state-iso").url(bouncer.url())
+        try (SlotPoolDataSource pool = SlotPoolDataSource.builder().name("state-iso").url(bouncer.url("postgres"))
                 .pooler(Pooler.TRANSACTION).minSize(1).maxSize(1).build();
              Connection other = otherClient()) {
             for (int i = 0; i < ROUNDS; i++) {
@@ -159,7 +161,7 @@ class PgBouncerSessionStateTest {
         try (Connection setup = otherClient(); Statement st = setup.createStatement()) {
             st.execute("CREATE SCHEMA IF NOT EXISTS holder_schema");
         }
-        try (SlotPoolDataSource pool = SlotPoolDataSource.builder().name("state-schema").url(bouncer.url())
+        try (SlotPoolDataSource pool = SlotPoolDataSource.builder().name("state-schema").url(bouncer.url("postgres"))
                 .pooler(Pooler.TRANSACTION).minSize(1).maxSize(1).build();
              Connection other = otherClient()) {
             String before = queryString(other, "SELECT current_schema()");

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.slotpool.Pooler;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.PgBouncerServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
+import static dev.slotpool.e2e.E2e.pgBouncer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,16 +41,16 @@ class PgBouncerTransactionModeTest {
     private static final Duration RUN = Duration.ofSeconds(3);
 
     private static EmbeddedPostgres server;
-    private static PgBouncer bouncer;
+    private static PgBouncerServer bouncer;
 
     @BeforeAll
     static void start() throws IOException, SQLException {
-        PgBouncer.binary();
+        PgBouncerServer.binary();
         server = EmbeddedPostgres.builder().start();
         try (Connection c = DriverManager.getConnection(server.getJdbcUrl("postgres", "postgres"))) {
             FleetLoad.createSchema(c);
         }
-        bouncer = new PgBouncer("tx", server.getPort(), Map.of("pool_mode", "transaction",
+        bouncer = pgBouncer("tx", server.getPort(), Map.of("pool_mode", "transaction",
                 "default_pool_size", String.valueOf(CONNECTIONS))).start();
     }
 
@@ -106,7 +108,7 @@ class PgBouncerTransactionModeTest {
         List<SlotPoolDataSource> pools = new ArrayList<>();
         try {
             for (int i = 0; i < POOLS; i++) {
-                pools.add(settings.apply(SlotPoolDataSource.builder().name("fleet-" + i).url(bouncer.url())
+                pools.add(settings.apply(SlotPoolDataSource.builder().name("fleet-" + i).url(bouncer.url("postgres"))
                         .minSize(CONNECTIONS).maxSize(CONNECTIONS)).build());
             }
             FleetLoad load = report(label, new FleetLoad(pools, THREADS).runFor(RUN));
@@ -123,7 +125,7 @@ class PgBouncerTransactionModeTest {
             for (int i = 0; i < POOLS; i++) {
                 HikariConfig config = new HikariConfig();
                 config.setPoolName("fleet-hikari-" + i);
-                config.setJdbcUrl(bouncer.url() + urlSuffix);
+                config.setJdbcUrl(bouncer.url("postgres") + urlSuffix);
                 config.setMinimumIdle(CONNECTIONS);
                 config.setMaximumPoolSize(CONNECTIONS);
                 pools.add(new HikariDataSource(config));

@@ -1,6 +1,9 @@
 package dev.slotpool.sample;
 
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.PgBouncerServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,6 +21,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -30,7 +34,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The pooler's view on the console page (docs/console.md, The pooler's view), in a real browser ({@link Chromium})
- * against the whole sample app, with origin east behind a real PgBouncer ({@link PgBouncerInFront}, transaction
+ * against the whole sample app, with origin east behind a real PgBouncer ({@link PgBouncerServer}, transaction
  * mode) in front of an embedded PostgreSQL ({@link PostgresServers}); west and north stay on H2, without a pooler.
  * A viewer opens the console: east's card shows PgBouncer's {@code SHOW POOLS} (clients, servers, max wait, when
  * read), the others none. A transaction the test holds open on east takes a server session, and the page shows it
@@ -49,6 +53,9 @@ import static org.assertj.core.api.Assertions.fail;
 @ExtendWith(Chromium.Present.class)
 class PoolerConsoleBrowserTest {
 
+    /** The console user of {@link #bouncer}: read-only ({@code stats_users}), what east's pooler-admin-url carries. */
+    private static final String STATS_USER = "poolstats";
+
     /** The console user's password: in east's pooler-admin-url, and nowhere the app shows. */
     private static final String STATS_PASSWORD = "Stats-pw-8Vm4-never-shown";
 
@@ -63,20 +70,37 @@ class PoolerConsoleBrowserTest {
     @Order(2)
     static final PostgresServers SERVERS = new PostgresServers(List.of("east"), SampleApp.DB_PASSWORD);
 
-    @RegisterExtension
-    @Order(3)
-    static final PgBouncerInFront BOUNCER = new PgBouncerInFront(() -> SERVERS.port("east"), SampleApp.DB_PASSWORD,
-            STATS_PASSWORD);
+    /**
+     * In front of east, after the extensions above started it and before Spring reads {@link #origins}; stopped
+     * before they stop. Logins take passwords: the app's role with the app's (which PgBouncer also uses to log in
+     * to the server), and the console user with its own.
+     */
+    private static PgBouncerServer bouncer;
+
+    @BeforeAll
+    static void startPgBouncer() throws IOException {
+        bouncer = PgBouncerServer.builder("sample", SERVERS.port("east")).database(PostgresServers.DATABASE)
+                .authType("md5").user(PostgresServers.ROLE, SampleApp.DB_PASSWORD).user(STATS_USER, STATS_PASSWORD)
+                .statsUser(STATS_USER).setting("max_client_conn", "100").build();
+        bouncer.start();
+    }
+
+    @AfterAll
+    static void closePgBouncer() throws IOException {
+        if (bouncer != null) {
+            bouncer.close();
+        }
+    }
 
     /** East through PgBouncer with its console; west and north as application.yml has them (the whole list: Boot
      * replaces a list bound from a higher source). */
     @DynamicPropertySource
     static void origins(DynamicPropertyRegistry registry) {
         registry.add("slotpool.origins[0].name", () -> "east");
-        registry.add("slotpool.origins[0].url", BOUNCER::url);
+        registry.add("slotpool.origins[0].url", () -> bouncer.url());
         registry.add("slotpool.origins[0].username", () -> PostgresServers.ROLE);
         registry.add("slotpool.origins[0].pooler", () -> "transaction");
-        registry.add("slotpool.origins[0].pooler-admin-url", BOUNCER::adminUrl);
+        registry.add("slotpool.origins[0].pooler-admin-url", () -> bouncer.adminUrl(STATS_USER));
         registry.add("slotpool.origins[0].weight", () -> 50);
         for (String origin : List.of("west", "north")) {
             String prefix = "slotpool.origins[" + (origin.equals("west") ? 1 : 2) + "].";
@@ -135,7 +159,7 @@ class PoolerConsoleBrowserTest {
         assertSamePage();
 
         // 3. PgBouncer stops: east's card says its console does not answer, in words, and shows no stale view.
-        BOUNCER.stop();
+        bouncer.stop();
         wait.until(d -> poolerBox("east").findElement(By.cssSelector(".pooler-error")).isDisplayed());
         assertThat(poolerBox("east").findElement(By.cssSelector(".pooler-view")).isDisplayed()).isFalse();
         assertThat(poolerBox("east").findElement(By.cssSelector(".pooler-error")).getText())
@@ -143,7 +167,7 @@ class PoolerConsoleBrowserTest {
         browser.screenshot("pooler-3-console-not-answering");
 
         // 4. Started again on the same port, the view comes back.
-        BOUNCER.start();
+        bouncer.start();
         wait.until(d -> poolerBox("east").findElement(By.cssSelector(".pooler-view")).isDisplayed()
                 && !poolerBox("east").findElement(By.cssSelector(".pooler-error")).isDisplayed());
         assertSamePage();

@@ -8,6 +8,7 @@
  *
  * <p>For tests against real servers, {@link dev.slotpool.testsupport.TcpFaultProxy} sits between the client and
  * the server and injects network faults on demand: blackhole, refused connections, resets, a server that accepts
- * but never answers, latency.
+ * but never answers, latency. {@link dev.slotpool.testsupport.PgBouncerServer} runs the system's PgBouncer in
+ * front of such a server.
  */
 package dev.slotpool.testsupport;

@@ -3,6 +3,8 @@ package dev.slotpool.bench.pg;
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.PoolSettings;
 import dev.slotpool.bench.UsageException;
+import dev.slotpool.pooler.PgBouncerAdmin;
+import dev.slotpool.testsupport.PgBouncerServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,6 +39,9 @@ public final class PoolerTransactions {
     /** Transactions per cell before the first run, on one thread. */
     private static final int PRIME_TRANSACTIONS = 50;
 
+    /** How long each console command gets to finish. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
     private PoolerTransactions() {
     }
 
@@ -53,7 +59,7 @@ public final class PoolerTransactions {
                 return;
             }
             binary = binary(options).orElseThrow(() -> new UsageException("no PgBouncer installed (looked at "
-                    + PgBouncerProcess.CANDIDATES + "); install Debian's package 'pgbouncer' or give --pgbouncer"));
+                    + PgBouncerServer.CANDIDATES + "); install Debian's package 'pgbouncer' or give --pgbouncer"));
         } catch (UsageException e) {
             System.err.println("PoolerTransactions: " + e.getMessage());
             System.err.println();
@@ -67,7 +73,7 @@ public final class PoolerTransactions {
     /** {@code --pgbouncer} when it is executable (else a usage error), or the first installed PgBouncer. */
     static Optional<Path> binary(PoolerOptions options) {
         if (options.pgbouncer() == null) {
-            return PgBouncerProcess.installed();
+            return PgBouncerServer.installed();
         }
         if (!Files.isExecutable(options.pgbouncer())) {
             throw new UsageException("--pgbouncer: " + options.pgbouncer() + " is not an executable file");
@@ -92,16 +98,19 @@ public final class PoolerTransactions {
             try (Connection c = server.getPostgresDatabase().getConnection()) {
                 OrmTransaction.createSchema(c);
             }
-            try (PgBouncerProcess bouncer = PgBouncerProcess.start(pgbouncer, server.getPort(),
-                    options.serverBudget())) {
-                version = bouncer.version();
+            // Transaction mode with the budget as default_pool_size and no reserve; user postgres trusted, on the
+            // admin console (docs/poolers.md, "In the suite").
+            try (PgBouncerServer bouncer = PgBouncerServer.builder("bench", server.getPort()).binary(pgbouncer)
+                    .adminUser("postgres").setting("default_pool_size", String.valueOf(options.serverBudget()))
+                    .setting("reserve_pool_size", "0").build().start()) {
+                version = version(bouncer);
                 prime(options, bouncer);
                 int done = 0;
                 // Cells interleave within each run, so drift of the machine spreads over all of them.
                 for (int run = 1; run <= options.runs(); run++) {
                     for (PoolerCell cell : options.cells()) {
-                        PoolerSample sample = new PoolerRun(options, bouncer.url(), cell).run(run);
-                        bouncer.reconnect();
+                        PoolerSample sample = new PoolerRun(options, bouncer.url("postgres"), cell).run(run);
+                        reconnect(bouncer);
                         samples.add(sample);
                         log.println(progress(++done, total, sample));
                         // Rewritten after every run: a long invocation that dies midway keeps what it measured.
@@ -130,10 +139,10 @@ public final class PoolerTransactions {
      * failure to connect at all happen here, not in the first measured run. The server sessions are replaced
      * afterwards, so what the driver left on them does not reach the runs.
      */
-    private static void prime(PoolerOptions options, PgBouncerProcess bouncer) throws IOException, SQLException {
+    private static void prime(PoolerOptions options, PgBouncerServer bouncer) throws IOException, SQLException {
         for (PoolerCell cell : options.cells()) {
-            try (BenchPool pool = cell.start(new PoolSettings(bouncer.url(), 1, 1, PoolerOptions.BORROW_TIMEOUT,
-                    AccountsDatabase.USER, AccountsDatabase.PGJDBC))) {
+            try (BenchPool pool = cell.start(new PoolSettings(bouncer.url("postgres"), 1, 1,
+                    PoolerOptions.BORROW_TIMEOUT, AccountsDatabase.USER, AccountsDatabase.PGJDBC))) {
                 for (int i = 0; i < PRIME_TRANSACTIONS; i++) {
                     try (Connection c = pool.dataSource().getConnection()) {
                         OrmTransaction.run(c, 1 + i % OrmTransaction.ACCOUNTS, 0);
@@ -143,7 +152,25 @@ public final class PoolerTransactions {
                 }
             }
         }
-        bouncer.reconnect();
+        reconnect(bouncer);
+    }
+
+    /** PgBouncer's own version line ({@code SHOW VERSION}). */
+    private static String version(PgBouncerServer bouncer) throws IOException, SQLException {
+        return console(bouncer).run("SHOW VERSION", ADMIN_TIMEOUT).stream().findFirst()
+                .flatMap(row -> row.values().stream().findFirst()).orElse("unknown");
+    }
+
+    /**
+     * Closes every server session once it is released ({@code RECONNECT}): server-side statements a run left
+     * on them (pgjdbc's {@code S_n} names) do not reach the next run.
+     */
+    private static void reconnect(PgBouncerServer bouncer) throws IOException, SQLException {
+        console(bouncer).run("RECONNECT postgres", ADMIN_TIMEOUT);
+    }
+
+    private static PgBouncerAdmin console(PgBouncerServer bouncer) {
+        return PgBouncerAdmin.at(bouncer.adminUrl("postgres"));
     }
 
     /** The share of all CPUs busy over the next second and the 1-minute load average, as one phrase. */

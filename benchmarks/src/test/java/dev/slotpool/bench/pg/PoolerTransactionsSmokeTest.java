@@ -1,6 +1,6 @@
 package dev.slotpool.bench.pg;
 
-import org.junit.jupiter.api.Assumptions;
+import dev.slotpool.testsupport.PgBouncerServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,7 +29,7 @@ class PoolerTransactionsSmokeTest {
 
     @Test
     void quickRunMeasuresEveryCellAndWritesEveryOutput() throws Exception {
-        Path pgbouncer = pgbouncer();
+        Path pgbouncer = PgBouncerServer.binary();
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         PoolerTransactions.Outcome outcome = PoolerTransactions.run(
@@ -76,17 +75,6 @@ class PoolerTransactionsSmokeTest {
                 .hasMessageStartingWith("--cells: unknown cell 'hikari'");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PoolerOptions.parse("--instances", "0"))
                 .hasMessageStartingWith("--instances:");
-    }
-
-    /** The installed PgBouncer; skips the test without one, unless it is required. */
-    private static Path pgbouncer() {
-        Optional<Path> installed = PgBouncerProcess.installed();
-        String message = "pgbouncer is not installed (looked at " + PgBouncerProcess.CANDIDATES + ")";
-        if (installed.isEmpty() && "1".equals(System.getenv("SLOTPOOL_REQUIRE_PGBOUNCER"))) {
-            throw new AssertionError(message + " (SLOTPOOL_REQUIRE_PGBOUNCER=1 requires it)");
-        }
-        Assumptions.assumeTrue(installed.isPresent(), message);
-        return installed.orElseThrow();
     }
 
     private static PrintStream stream(ByteArrayOutputStream bytes) {
