@@ -95,7 +95,7 @@ class PgBouncerAdminCommandsTest {
      * recovery.
      */
     @Test
-    void killFailsOnlyTheTransactionsInFlight() throws Exception {
+    void killFailsAtMostOneTransactionPerKilledConnection() throws Exception {
         try (PgBouncerServer bouncer = pgBouncer("kill", server.getPort(), Map.of("default_pool_size", "4",
                 "server_login_retry", "1")).start();
              Fleet fleet = new Fleet("kill", bouncer)) {
@@ -110,10 +110,11 @@ class PgBouncerAdminCommandsTest {
             System.out.println(load.summary("KILL + RESUME (server_login_retry=1; 100 commits " + recoveredMillis
                     + " ms after the KILL, failed after it: " + load.failedStartedAfter(killed) + "); "
                     + fleet.didWhat()));
-            assertThat(load.failedStartedAfter(killed)).as("failed transactions that began after the KILL: %s",
-                    load.failures()).isZero();
-            assertThat(load.failed()).as("failed transactions (at most one in flight per thread)")
-                    .isLessThanOrEqualTo(POOLS * THREADS);
+            // A killed connection fails the transaction on it, or, when it sat idle between a thread's transactions,
+            // the next one to borrow it, which may begin after the KILL returned (the pool cannot know it is dead
+            // before using it: seen once on a loaded machine). Either way it is evicted: one failure per connection.
+            assertThat(load.failed()).as("failed transactions (at most one per killed connection): %s",
+                    load.failures()).isLessThanOrEqualTo(POOLS * THREADS);
             for (SlotPoolDataSource ds : fleet.pools) {
                 assertThat(ds.snapshot().origins().get(0).state()).isEqualTo(OriginState.UP);
             }
