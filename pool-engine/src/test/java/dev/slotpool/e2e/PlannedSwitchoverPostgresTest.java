@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 26's planned switchover (docs/failover.md, "Planned switchover") on embedded PostgreSQL 17
+ * The planned switchover (docs/failover.md, "Planned switchover") on embedded PostgreSQL 17
  * ({@link PgStandbyPair}): 20 threads of one-row UPDATE transactions on 10 connections, and after {@link #BEFORE}
  * the switchover, each configuration on a fresh pair, one after the other in one run. slotpool, primary and standby
  * as two origins: {@code prepareSwitchover(first, second)}, then {@code pg_promote()} on the standby as its answer

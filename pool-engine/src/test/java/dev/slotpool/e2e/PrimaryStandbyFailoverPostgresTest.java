@@ -26,13 +26,13 @@ import java.util.concurrent.atomic.LongAccumulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 26's table, tried as a user would: a PostgreSQL primary and its streaming standby, 20 threads of one-row
- * UPDATE transactions on 10 connections; after {@link #BEFORE} the primary stops immediately (SIGQUIT) and the
- * standby is promoted. Three configurations, each on a fresh pair: HikariCP 7.1 with a pgjdbc multi-host URL and
- * {@code targetServerType=primary}, slotpool with the same URL as one origin, and slotpool with the two servers as
- * two origins and no other setting. Times count from the stop signal; the promotion starts once the old
- * primary's postmaster has exited. Each prints one "PRIMARY-STANDBY ..." line (docs/failover.md, "Primary and
- * standbys"); the assertions count, they never time.
+ * The failover table of docs/failover.md ("Measured: crash of the primary"), tried as a user would: a PostgreSQL
+ * primary and its streaming standby, 20 threads of one-row UPDATE transactions on 10 connections; after
+ * {@link #BEFORE} the primary stops immediately (SIGQUIT) and the standby is promoted. Three configurations, each on a fresh
+ * pair: HikariCP 7.1 with a pgjdbc multi-host URL and {@code targetServerType=primary}, slotpool with the same URL as
+ * one origin, and slotpool with the two servers as two origins and no other setting. Times count from the stop
+ * signal; the promotion starts once the old primary's postmaster has exited. Each prints one "PRIMARY-STANDBY ..."
+ * line (docs/failover.md, "Primary and standbys"); the assertions count, they never time.
  */
 class PrimaryStandbyFailoverPostgresTest {
 

@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The configurations compared behind the transaction pooler (issue 27): HikariCP as its users run it by default
- * and as they must configure it by hand, slotpool with the documented origin setting (docs/poolers.md) and with
- * its statement cache on top.
+ * The configurations compared behind the transaction pooler (docs/benchmarks.md, "Behind PgBouncer"): HikariCP
+ * as its users run it by default and as they must configure it by hand, slotpool with the documented origin
+ * setting (docs/poolers.md) and with its statement cache on top.
  */
 enum PoolerCell {
 

@@ -20,7 +20,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Many app instances through one real PgBouncer in transaction mode (docs/poolers.md; issue 27): N pools of M
+ * Many app instances through one real PgBouncer in transaction mode (docs/poolers.md, "The table"): N pools of M
  * connections with T threads each share a fixed budget of server connections, every transaction three prepared
  * statements as an ORM runs them. Cells side by side ({@link PoolerCell}): HikariCP with pgjdbc's defaults and
  * with {@code prepareThreshold=0} by hand, slotpool with {@code pooler(TRANSACTION)} and with its statement cache
