@@ -42,6 +42,10 @@ import java.util.List;
  *                      when the last read failed (docs/poolers.md, "Sizing a fleet")
  * @param poolerError   why the last read of the pooler's admin console failed (the socket's or the console's
  *                      message, never its URL); null when it answered, was not read yet, or there is none
+ * @param reads         for a standby kept for reads (docs/failover.md, "Reads to standbys"): whether it takes reads
+ *                      now and why, as its last reading said ("takes reads: replica lag 0 ms (bound 5000 ms)",
+ *                      "takes no reads: replica lag 6000 ms (bound 5000 ms)", "takes no reads: replica lag unknown
+ *                      (bound 5000 ms)", "takes no reads: its role could not be read"); null for any other origin
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, boolean refusingNewSessions,
@@ -50,7 +54,7 @@ public record OriginSnapshot(String name, String url, String service, String dat
                              double actualShare, int total, int available, int borrowed, int creating, int closing, long borrows,
                              int consecutiveFailures, long statementCacheHits, long statementCacheMisses,
                              long statementCacheEvictions, List<SlotSnapshot> slots, PoolerView pooler,
-                             String poolerError) {
+                             String poolerError, String reads) {
 
     /** An origin whose role was not read and that has no pooler view. */
     public OriginSnapshot(String name, String url, String service, String database, String instance,
@@ -62,6 +66,6 @@ public record OriginSnapshot(String name, String url, String service, String dat
         this(name, url, service, database, instance, host, state, stateReason, refusingNewSessions,
                 ServerRole.UNKNOWN, -1, weight, targetShare, actualShare, total, available, borrowed, creating,
                 closing, borrows, consecutiveFailures, statementCacheHits, statementCacheMisses,
-                statementCacheEvictions, slots, null, null);
+                statementCacheEvictions, slots, null, null, null);
     }
 }

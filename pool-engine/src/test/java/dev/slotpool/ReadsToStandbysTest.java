@@ -174,12 +174,17 @@ class ReadsToStandbysTest {
             awaitReadOn(ds, "standby");
             standby.answer("pg_is_in_recovery", pg(true, 0, 6_000));
             awaitEvent("beyond the bound", e -> e.equals("standby takes no reads: replica lag 6000 ms (bound 5000 ms)"));
+            await("the snapshot says why", ds, s -> "takes no reads: replica lag 6000 ms (bound 5000 ms)"
+                    .equals(s.origin("standby").orElseThrow().reads()));
+            assertThat(origin(ds, "primary").reads()).as("not a standby kept for reads").isNull();
             assertThat(borrow(ds.forReads(), 200)).as("reads go to the primary").containsOnlyKeys("primary");
             assertThat(origin(ds, "standby").state()).isEqualTo(OriginState.UP);
             assertThat(borrow(ds, 200)).containsOnlyKeys("primary");
 
             standby.answer("pg_is_in_recovery", pg(true, 0, 0));
             awaitEvent("caught up", e -> e.equals("standby takes reads: replica lag 0 ms (bound 5000 ms)"));
+            await("the snapshot says so", ds, s -> "takes reads: replica lag 0 ms (bound 5000 ms)"
+                    .equals(s.origin("standby").orElseThrow().reads()));
             assertThat(borrow(ds.forReads(), 200)).containsOnlyKeys("standby");
         }
     }
@@ -191,6 +196,8 @@ class ReadsToStandbysTest {
             awaitReadOn(ds, "standby");
             standby.down(true).killLiveConnections();
             awaitEvent("the watch lost it", e -> e.equals("standby takes no reads: its role could not be read"));
+            await("the snapshot says why", ds, s -> "takes no reads: its role could not be read"
+                    .equals(s.origin("standby").orElseThrow().reads()));
             assertThat(borrow(ds.forReads(), 200)).containsOnlyKeys("primary");
 
             standby.down(false);

@@ -43,10 +43,11 @@ public final class PoolViews {
     /** One origin: state, its server's role (docs/failover.md, "Primary and standbys"), routing shares, counts, one
      * entry per slot it holds or is opening, and its pooler's own view when the origin has a pooler admin URL
      * (docs/poolers.md, "Sizing a fleet"), or why its console did not answer ({@code poolerError}, as a failure
-     * text for this reader). */
+     * text for this reader). {@code reads}: for a standby kept for reads, whether it takes reads now and why not
+     * (docs/failover.md, "Reads to standbys"); null for any other origin. */
     public record OriginView(String name, @Nullable String url, Dimensions dimensions, OriginState state,
                              @Nullable String stateReason, boolean refusingNewSessions, ServerRole role,
-                             long replicaLagMillis, int weight, double targetShare,
+                             long replicaLagMillis, @Nullable String reads, int weight, double targetShare,
                              double actualShare, OriginSizes sizes, long borrows, int consecutiveFailures,
                              StatementCacheCounts statementCache, List<SlotView> slots, @Nullable PoolerView pooler,
                              @Nullable String poolerError) {
@@ -113,7 +114,7 @@ public final class PoolViews {
     private static OriginView origin(OriginSnapshot o, Reader r, boolean detail) {
         return new OriginView(o.name(), r.url().apply(o.url()),
                 new Dimensions(o.service(), o.database(), o.instance(), o.host()), o.state(), r.text(o.stateReason()),
-                o.refusingNewSessions(), o.role(), o.replicaLagMillis(), o.weight(), oneDecimal(o.targetShare()),
+                o.refusingNewSessions(), o.role(), o.replicaLagMillis(), o.reads(), o.weight(), oneDecimal(o.targetShare()),
                 oneDecimal(o.actualShare()),
                 new OriginSizes(o.total(), o.available(), o.borrowed(), o.creating(), o.closing()), o.borrows(),
                 o.consecutiveFailures(),

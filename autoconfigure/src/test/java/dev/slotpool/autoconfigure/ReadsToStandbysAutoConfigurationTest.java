@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * {@code slotpool.reads-to-standbys=true} with Spring's own routing of read-only transactions: a real
@@ -142,6 +143,11 @@ class ReadsToStandbysAutoConfigurationTest {
                     assertThat(pool.config().maxReplicaLag()).isEqualTo(Duration.ofSeconds(2));
                     Accounts accounts = ctx.getBean(Accounts.class);
                     assertThat(awaitReadOnStandby(accounts)).isEqualTo("standby read-only");
+                    // The endpoint's and the console's view say whether the standby takes reads, and why.
+                    PoolViews.PoolView view = PoolViews.pool(pool.snapshot(), new PoolViews.Reader(true, u -> u, t -> t));
+                    assertThat(view.origins()).extracting(PoolViews.OriginView::name, PoolViews.OriginView::reads)
+                            .containsExactly(tuple("primary", null),
+                                    tuple("standby", "takes reads: replica lag 0 ms (bound 2000 ms)"));
                     for (int i = 0; i < 50; i++) {
                         assertThat(accounts.read()).isEqualTo("standby read-only");
                         assertThat(accounts.write()).isEqualTo("primary");

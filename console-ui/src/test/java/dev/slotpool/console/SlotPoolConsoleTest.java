@@ -76,7 +76,7 @@ class SlotPoolConsoleTest {
                 assertThat(html).contains("data-origin=\"" + origin + "\"", "aria-label=\"origin " + origin + "\"");
             }
             assertThat(html).contains("class=\"badge badge-up\"", ">UP</span>", "<dd data-o=\"dimensions.instance\">east-1</dd>",
-                    "<dd data-o=\"dimensions.host\">db-east</dd>", "<span class=\"pool-name\">console-page</span>");
+                    "<dd data-o=\"dimensions.host\">db-east</dd>", "<dd data-o=\"reads\">—</dd>", "<span class=\"pool-name\">console-page</span>");
             // Every connection is a cell with its state as class, a letter and a text title for hover and focus.
             Matcher cells = SLOT_CELL.matcher(html);
             int count = 0;
@@ -115,6 +115,7 @@ class SlotPoolConsoleTest {
                     .andExpect(jsonPath("$.pool.origins[0].state").value("UP"))
                     .andExpect(jsonPath("$.pool.origins[0].weight").value(50))
                     .andExpect(jsonPath("$.pool.origins[0].targetShare").value(50.0))
+                    .andExpect(jsonPath("$.pool.origins[0]").value(org.hamcrest.Matchers.hasEntry("reads", null)))
                     .andExpect(jsonPath("$.live.origins.east.borrowRate").exists())
                     .andExpect(jsonPath("$.events[?(@.type == 'CREATED')]").isNotEmpty());
         });

@@ -118,9 +118,11 @@ final class RoleGate {
         /** A standby kept for reads: UP (from the status the role set, if it set one), its reads by its lag. */
         private void keepForReads(RoleReading r, String reason) {
             boolean readable = withinLag(r);
+            String verdict = readsVerdict(r, readable);
+            o.readsVerdict(verdict);
             o.keepForReads(true, readable);
-            events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "kept for reads: " + reason + "; "
-                    + readsVerdict(r, readable), System.Logger.Level.INFO);
+            events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "kept for reads: " + reason + "; " + verdict,
+                    System.Logger.Level.INFO);
             OriginStatus set = setByRole;
             if (set != null && set.state() == OriginState.DOWN && o.status() == set) {
                 operations.upIfStill(o, set, "kept for reads: " + reason);
@@ -135,11 +137,11 @@ final class RoleGate {
                 return;
             }
             boolean readable = r != null && r.role() == ServerRole.STANDBY && withinLag(r);
+            String verdict = r == null ? "takes no reads: its role could not be read" : readsVerdict(r, readable);
+            o.readsVerdict(verdict); // at every reading, so the snapshot shows the current lag
             if (readable != o.servesReads()) {
                 o.keepForReads(true, readable);
-                events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, r == null
-                        ? "takes no reads: its role could not be read" : readsVerdict(r, readable),
-                        System.Logger.Level.INFO);
+                events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, verdict, System.Logger.Level.INFO);
             }
         }
 

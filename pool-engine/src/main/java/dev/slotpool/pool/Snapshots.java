@@ -218,7 +218,8 @@ final class Snapshots {
                     share,
                     actualShare, c.total(), c.available, c.borrowed, creating, c.closing, borrows, failures,
                     retired.hits() + c.statementHits, retired.misses() + c.statementMisses,
-                    retired.evictions() + c.statementEvictions, List.copyOf(c.slots), pooler, poolerError);
+                    retired.evictions() + c.statementEvictions, List.copyOf(c.slots), pooler, poolerError,
+                    o.readsVerdict());
         }
     }
 }

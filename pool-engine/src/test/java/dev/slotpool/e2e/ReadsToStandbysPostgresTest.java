@@ -1,5 +1,7 @@
 package dev.slotpool.e2e;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
@@ -31,12 +33,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * transactions through {@link SlotPoolDataSource#forReads()} land on the standby and writes on the primary; a
  * standby whose replay is paused while the primary writes takes no reads once its lag is beyond the bound, and
  * again once it caught up; a standby stopped abruptly takes no reads and they go to the primary. Each prints one
- * "READS ..." line; the assertions count.
+ * "READS ..." line; the assertions count. The lag scenario runs also with HikariCP 7.1 and a second pool for reads
+ * on pgjdbc's multi-host URL ({@code targetServerType=preferSecondary}), counting the reads either serves from the
+ * standby while its lag is beyond the bound; HikariCP's numbers are printed, not asserted.
  */
 class ReadsToStandbysPostgresTest {
 
     private static final int READERS = 6;
     private static final int WRITERS = 2;
+    /** The lag bound of the lag scenario; a read on the standby counts as stale beyond it. */
+    private static final Duration LAG_BOUND = Duration.ofMillis(500);
 
     /** One event with the time it was seen. */
     private record Seen(long at, String text) {
@@ -65,6 +71,8 @@ class ReadsToStandbysPostgresTest {
         private final AtomicBoolean stop = new AtomicBoolean();
         private final List<Thread> threads = new ArrayList<>();
         final AtomicLong readsOnStandby = new AtomicLong();
+        /** Reads on the standby whose replica lag, asked in the read's transaction, was beyond {@link #LAG_BOUND}. */
+        final AtomicLong staleReads = new AtomicLong();
         final AtomicLong readsOnPrimary = new AtomicLong();
         final AtomicLong writesOnPrimary = new AtomicLong();
         final AtomicLong writesOnStandby = new AtomicLong();
@@ -92,19 +100,30 @@ class ReadsToStandbysPostgresTest {
                 try (Connection c = ds.getConnection()) {
                     c.setAutoCommit(false);
                     boolean inRecovery;
+                    long lagMs = 0;
+                    // The lag as the pool reads it (docs/failover.md, "Reads to standbys"): the age of the last
+                    // transaction replayed, only while WAL received is not replayed yet; null on a primary.
                     try (PreparedStatement ps = c.prepareStatement(reader
-                            ? "SELECT pg_is_in_recovery(), balance FROM accounts WHERE id = ?"
+                            ? "SELECT pg_is_in_recovery(), CASE WHEN pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()"
+                                    + " THEN (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint"
+                                    + " ELSE 0 END, balance FROM accounts WHERE id = ?"
                             : "UPDATE accounts SET balance = balance + 1 WHERE id = ? RETURNING pg_is_in_recovery()")) {
                         ps.setInt(1, 1 + ThreadLocalRandom.current().nextInt(PgStandbyPair.ROWS));
                         try (ResultSet rs = ps.executeQuery()) {
                             rs.next();
                             inRecovery = rs.getBoolean(1);
+                            if (reader) {
+                                lagMs = rs.getLong(2);
+                            }
                         }
                     }
                     c.commit();
                     if (reader && inRecovery) {
                         readsOnStandby.incrementAndGet();
                         lastReadOnStandby.set(System.nanoTime());
+                        if (lagMs > LAG_BOUND.toMillis()) {
+                            staleReads.incrementAndGet();
+                        }
                         if (begunWhileOut) {
                             readsOnStandbyBegunWhileOut.incrementAndGet();
                         }
@@ -168,7 +187,7 @@ class ReadsToStandbysPostgresTest {
     void readsOnTheStandbyWritesOnThePrimaryAndNoReadsWhileItLagsBeyondTheBound() throws Exception {
         List<Seen> events = new CopyOnWriteArrayList<>();
         try (PgStandbyPair pair = new PgStandbyPair();
-             SlotPoolDataSource ds = pool(pair, events, Duration.ofMillis(500))) {
+             SlotPoolDataSource ds = pool(pair, events, LAG_BOUND)) {
             E2e.awaitSnapshot(ds, "the standby kept for reads, with connections", s -> s.origin("standby")
                     .orElseThrow().role() == ServerRole.STANDBY && s.origin("standby").orElseThrow().total() > 0);
             Load load = new Load(ds, ds.forReads());
@@ -185,6 +204,7 @@ class ReadsToStandbysPostgresTest {
 
                 // Replay paused while the primary writes: the standby's lag grows past the bound.
                 long pausedAt = System.nanoTime();
+                long staleBefore = load.staleReads.get();
                 pair.pauseReplay(1);
                 Seen out = awaitEvent(events, pausedAt, "the standby takes no reads", "standby takes no reads: replica lag");
                 // A read borrowed before the event may still end on the standby; none begun after it may.
@@ -197,6 +217,7 @@ class ReadsToStandbysPostgresTest {
                 long lagMs = Long.parseLong(pair.query(1, "SELECT (extract(epoch FROM now() - "
                         + "pg_last_xact_replay_timestamp()) * 1000)::bigint"));
 
+                long stale = load.staleReads.get() - staleBefore;
                 pair.resumeReplay(1);
                 long resumedAt = System.nanoTime();
                 Seen back = awaitEvent(events, out.at, "the standby takes reads again", "standby takes reads");
@@ -208,9 +229,56 @@ class ReadsToStandbysPostgresTest {
                 System.out.printf("READS steady: %,d reads on the standby, %,d on the primary (%d readers, %d "
                                 + "writers, 10 connections); writes %,d on the primary, 0 on the standby, 0 errors. "
                                 + "Lag bound 500 ms: replay paused -> no reads %d ms later (%s), %,d reads on the "
-                                + "primary meanwhile, lag %d ms when resumed; resumed -> reads %d ms later%n",
+                                + "primary meanwhile, lag %d ms when resumed; resumed -> reads %d ms later; reads on "
+                                + "the standby beyond the bound from the pause to the resume (stale): %,d%n",
                         onStandby, onPrimary, READERS, WRITERS, load.writesOnPrimary.get(),
-                        millisSince(pausedAt, out.at), out.text, 2_000, lagMs, millisSince(resumedAt, back.at));
+                        millisSince(pausedAt, out.at), out.text, 2_000, lagMs, millisSince(resumedAt, back.at), stale);
+            } finally {
+                load.stop();
+            }
+        }
+    }
+
+    /** A HikariCP pool on pgjdbc's multi-host URL; HikariCP routes reads with a second one. */
+    private static HikariDataSource hikari(PgStandbyPair pair, String targetServerType, int size, boolean readOnly) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(pair.multiHostUrl() + "?targetServerType=" + targetServerType);
+        config.setUsername("postgres");
+        config.setMaximumPoolSize(size);
+        config.setReadOnly(readOnly);
+        config.setConnectionTimeout(5_000);
+        config.addDataSourceProperty("connectTimeout", "2");
+        config.addDataSourceProperty("socketTimeout", "3");
+        return new HikariDataSource(config);
+    }
+
+    @Test
+    void hikariWithASecondPoolForReadsWhileTheStandbyLagsBeyondTheBound() throws Exception {
+        try (PgStandbyPair pair = new PgStandbyPair();
+             HikariDataSource writes = hikari(pair, "primary", 4, false);
+             HikariDataSource reads = hikari(pair, "preferSecondary", 6, true)) {
+            Load load = new Load(writes, reads);
+            try {
+                load.awaitReads(2_000);
+                long staleBefore = load.staleReads.get();
+                long onStandby = load.readsOnStandby.get();
+                long onPrimary = load.readsOnPrimary.get();
+                pair.pauseReplay(1);
+                // As long as slotpool's run waits for its event: until the lag is beyond the bound.
+                E2e.await("the standby's lag beyond the bound", () -> Long.parseLong(pair.query(1, "SELECT "
+                        + "coalesce((extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint, 0)")),
+                        lag -> lag > LAG_BOUND.toMillis());
+                load.awaitReads(2_000);
+                long stale = load.staleReads.get() - staleBefore;
+                long lagMs = Long.parseLong(pair.query(1, "SELECT (extract(epoch FROM now() - "
+                        + "pg_last_xact_replay_timestamp()) * 1000)::bigint"));
+                pair.resumeReplay(1);
+                System.out.printf("READS HikariCP 7.1, a pool on targetServerType=primary (4) and one for reads on "
+                                + "preferSecondary (6): steady %,d reads on the standby, %,d on the primary; replay "
+                                + "paused, bound %d ms: reads on the standby beyond the bound from the pause to the "
+                                + "resume (stale): %,d; lag %d ms when resumed; errors %d reads, %d writes%n",
+                        onStandby, onPrimary, LAG_BOUND.toMillis(), stale, lagMs, load.readErrors.get(),
+                        load.writeErrors.get());
             } finally {
                 load.stop();
             }

@@ -104,6 +104,7 @@ class PoolEndpointTest {
             assertThat(view.borrows()).isEqualTo(1);
             assertThat(view.origins()).extracting(PoolViews.OriginView::name).containsExactly("east", "west", "north");
             assertThat(view.origins()).allSatisfy(o -> assertThat(o.state()).isEqualTo(OriginState.UP));
+            assertThat(view.origins()).as("no standby kept for reads").allSatisfy(o -> assertThat(o.reads()).isNull());
             assertThat(view.origins().get(0).dimensions().host()).isEqualTo("db1");
             assertThat(view.origins().get(0).targetShare()).isEqualTo(50.0);
             assertThat(view.origins().stream().flatMap(o -> o.slots().stream()))

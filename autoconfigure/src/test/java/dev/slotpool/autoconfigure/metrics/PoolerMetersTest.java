@@ -93,6 +93,6 @@ class PoolerMetersTest {
     private static OriginSnapshot origin(String name, PoolerView view, String error) {
         return new OriginSnapshot(name, "jdbc:postgresql://127.0.0.1/shop", null, null, null, null, OriginState.UP,
                 "configured", false, ServerRole.UNKNOWN, -1, 1, 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), view,
-                error);
+                error, null);
     }
 }

@@ -64,6 +64,9 @@ public final class Origin {
     /** Whether a standby kept for reads takes them now: its replica lag was last read within the bound. Written
      * with {@link #readsOnly}, by the same owner. */
     private volatile boolean readable;
+    /** Why a standby kept for reads takes them or not, as its last reading said ({@code RoleGate}'s words, e.g.
+     * "takes no reads: replica lag 814 ms (bound 500 ms)"); for snapshots only, so it may lag the flags above. */
+    private volatile String readsVerdict;
 
     /** Latency-aware balancing's samples (see {@link OriginLoad}). */
     public final OriginLoad load = new OriginLoad();
@@ -123,6 +126,17 @@ public final class Origin {
             this.readable = false;
             this.readsOnly = false;
         }
+    }
+
+    /** The last verdict on a standby's reads ({@code RoleGate} only); stored apart from the flags so that storing it
+     * at every reading never flips them. */
+    public void readsVerdict(String verdict) {
+        this.readsVerdict = verdict;
+    }
+
+    /** Whether and why a standby kept for reads takes them now; null for an origin not kept for reads. */
+    public String readsVerdict() {
+        return takesWrites() ? null : readsVerdict;
     }
 
     /** Whether new connections to this configured origin land on servers named by its discovery query. */
