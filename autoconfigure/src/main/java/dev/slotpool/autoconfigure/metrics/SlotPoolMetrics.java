@@ -173,6 +173,11 @@ public final class SlotPoolMetrics implements PoolListener {
         return s.origin(origin).map(value::applyAsDouble).orElse(Double.NaN);
     }
 
+    /** A standby's replay lag; NaN for -1, which says none is known. */
+    private static double replicaLagMillis(OriginSnapshot o) {
+        return o.replicaLagMillis() < 0 ? Double.NaN : o.replicaLagMillis();
+    }
+
     /** A value of the origin's pooler view; NaN when the origin has none (its console did not answer). */
     private double poolerValue(String origin, ToDoubleFunction<PoolerView> value) {
         PoolSnapshot s = snapshot();
@@ -247,6 +252,11 @@ public final class SlotPoolMetrics implements PoolListener {
                                 + " UNKNOWN), else 0")
                         .tags(tags).tag("role", role.name()).register(registry);
             }
+            TimeGauge.builder("slotpool.origin.replica.lag", SlotPoolMetrics.this, TimeUnit.MILLISECONDS,
+                            m -> m.originValue(origin, SlotPoolMetrics::replicaLagMillis))
+                    .description("A standby's replay lag as the pool last read it; NaN where none is known (a primary,"
+                            + " or a lag that could not be read)")
+                    .tags(tags).register(registry);
             Gauge.builder("slotpool.origin.weight", SlotPoolMetrics.this, m -> m.originValue(origin, OriginSnapshot::weight))
                     .description("The origin's current target weight").tags(tags).register(registry);
         }
