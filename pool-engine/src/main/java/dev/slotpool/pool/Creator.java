@@ -174,8 +174,9 @@ final class Creator {
             if (occupied - unanswered >= target) {
                 initialFillDone = true;
                 int creating = capacity.creating() - unanswered;
-                int waiting = table.waiting();
-                boolean forWaiters = waiting > creating && !elide(waiting, creating);
+                // Only waiters not handed a connection yet: one handed stays in waiting() until its thread runs,
+                // and a creation for it would be one too many.
+                boolean forWaiters = table.moreWaitingThan(creating) && !elide(table.waiting(), creating);
                 if (!forWaiters && capacity.replacementsOwed() <= 0) {
                     return null;
                 }
