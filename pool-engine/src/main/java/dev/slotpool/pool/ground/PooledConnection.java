@@ -33,8 +33,14 @@ import java.util.concurrent.Executor;
  * <p>Statistics fields are plain: written by the one owner of the slot (S1) and read racily by the housekeeper
  * and snapshots. Racy but benign: a reader may see a value one borrow old, which only shifts a timer decision
  * to its next visit (and the reclaim itself is decided by the lease CAS, not by these reads).
+ *
+ * <p>The holder writes the lease word and the statistics at every lend and return, so the fields have cache lines
+ * to themselves: padding before them ({@link LeadingPadding}) and after them (the {@code after} references,
+ * declared last: the JVM lays out references after primitives, in declaration order). A JOL walk of a running pool
+ * found an entry on one line with the return path, which every return on every thread reads (docs/benchmarks.md,
+ * "Round four").
  */
-public final class PooledConnection implements ConnectionLease {
+public final class PooledConnection extends LeadingPadding implements ConnectionLease {
 
     /** The lease word: generation × 4 + state. */
     private static final long IDLE = 0;
@@ -114,6 +120,9 @@ public final class PooledConnection implements ConnectionLease {
     public Throwable borrowStack;
     /** The borrow (its stamp) last reported past the leak detection threshold; written by the housekeeper only. */
     public long leakReportedStamp;
+    @SuppressWarnings("unused")
+    private Object after0, after1, after2, after3, after4, after5, after6, after7, after8, after9, after10, after11,
+            after12, after13, after14, after15;
 
     public PooledConnection(ReturnPath returnPath, Origin origin, Slot<PooledConnection> slot, Connection physical,
                      ConnectionDefaults defaults, int statementCacheSize, long createdAt, long retireAt,
