@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Summarises an ab.sh directory: per build, per-run slotpool/hikari ratios (scaling 10 threads, per run) and JMH per shape.
+# Summarises a run.sh directory: per build, per-run slotpool/hikari ratios (scaling, per thread count and run) and JMH per shape.
 import csv, glob, json, os, re, statistics, sys
 from collections import defaultdict
 d = sys.argv[1]
@@ -10,10 +10,10 @@ for f in sorted(glob.glob(os.path.join(d, 'scaling-*/platform-runs.csv'))):
     by = defaultdict(dict)
     for r in rows:
         by[(r['threads'], r['run'])][r['pool']] = float(r['borrows_per_s'])
-        cpu[(name, r['pool'])].append(float(r['cpu_us_per_borrow']))
+        cpu[(name, r['threads'], r['pool'])].append(float(r['cpu_us_per_borrow']))
     for k, v in sorted(by.items()):
         if 'slotpool' in v and 'hikari' in v:
-            scal[name].append((v['slotpool'] / v['hikari'], v['slotpool'], v['hikari']))
+            scal[(name, k[0])].append((v['slotpool'] / v['hikari'], v['slotpool'], v['hikari']))
 for f in sorted(glob.glob(os.path.join(d, 'jmh-*.json'))):
     name = re.match(r'jmh-(.*)-(\d+)\.json$', os.path.basename(f)).group(1)
     try:
@@ -29,11 +29,12 @@ for f in sorted(glob.glob(os.path.join(d, 'jmh-*.json'))):
     for shape in sorted({s for s, _ in run}):
         if (shape, 'slotpool') in run and (shape, 'hikari') in run:
             jmh[name][shape].append((run[(shape, 'slotpool')] / run[(shape, 'hikari')], run[(shape, 'slotpool')], run[(shape, 'hikari')]))
-for name in scal:
-    r = [x[0] for x in scal[name]]
-    print(f"scaling10 {name}: median ratio {statistics.median(r):.2f} of {len(r)} runs: " + ", ".join(f"{x:.2f}" for x in r)
-          + f"; slotpool median {statistics.median(x[1] for x in scal[name])/1e6:.1f}M, hikari {statistics.median(x[2] for x in scal[name])/1e6:.1f}M"
-          + f"; CPU us/borrow slotpool {statistics.median(cpu[(name,'slotpool')]):.3f}, hikari {statistics.median(cpu[(name,'hikari')]):.3f}")
+for key in sorted(scal):
+    name, threads = key
+    r = [x[0] for x in scal[key]]
+    print(f"scaling{threads} {name}: median ratio {statistics.median(r):.2f} of {len(r)} runs: " + ", ".join(f"{x:.2f}" for x in r)
+          + f"; slotpool median {statistics.median(x[1] for x in scal[key])/1e6:.1f}M, hikari {statistics.median(x[2] for x in scal[key])/1e6:.1f}M"
+          + f"; CPU us/borrow slotpool {statistics.median(cpu[(name,threads,'slotpool')]):.3f}, hikari {statistics.median(cpu[(name,threads,'hikari')]):.3f}")
 for name in jmh:
     for shape, v in jmh[name].items():
         r = [x[0] for x in v]

@@ -205,11 +205,15 @@ final class Borrows {
     private Connection borrowSlow(EntryFilter<PooledConnection> preferred, Slot<PooledConnection> owned,
                                   long deadline) throws SQLException {
         Slot<PooledConnection> s = owned;
+        // Null: the fast path's scan just missed, so the table need not scan again before its revisits.
+        boolean missed = owned == null;
         while (true) {
             if (s == null) {
                 checkOpen();
                 try {
-                    s = table.borrow(deadline, preferred, onShortage);
+                    s = missed ? table.borrowAfterMiss(deadline, preferred, onShortage)
+                            : table.borrow(deadline, preferred, onShortage);
+                    missed = false;
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     throw new SQLException("pool '" + name + "': interrupted while waiting for a connection", ie);

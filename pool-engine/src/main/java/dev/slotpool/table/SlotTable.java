@@ -372,9 +372,16 @@ public final class SlotTable<T> {
     public Slot<T> borrow(long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
             throws InterruptedException {
         Slot<T> s = tryBorrow(preferred);
-        if (s != null) {
-            return s;
-        }
+        return s != null ? s : borrowAfterMiss(deadline, preferred, onShortage);
+    }
+
+    /**
+     * {@link #borrow}, for a caller whose own {@link #tryBorrow} just found nothing: a second pass at once would
+     * cost a scan of the table and find what the first found, so it goes straight to the revisits.
+     */
+    public Slot<T> borrowAfterMiss(long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
+            throws InterruptedException {
+        Slot<T> s;
         onShortage.run();
         for (int i = 0; i < REVISITS && mayTakeAhead(); i++) {
             Thread.yield();
