@@ -144,7 +144,9 @@ class ServerRolesTest {
         primary.put("lag_bytes", null);
         primary.put("lag_millis", null);
         StubDatabase db = StubDatabase.reset("demoted").productName("PostgreSQL").answer("pg_is_in_recovery", primary);
-        try (SlotPoolDataSource ds = pool("demoted").origin(OriginConfig.named("a").url(db.url())).build()) {
+        // The last borrow times out (no origin takes writes): a shorter wait than the other tests' 5 s.
+        try (SlotPoolDataSource ds = pool("demoted").borrowTimeout(Duration.ofSeconds(2))
+                .origin(OriginConfig.named("a").url(db.url())).build()) {
             await("read as primary", ds, s -> s.origin("a").orElseThrow().role() == ServerRole.PRIMARY);
             Map<String, Object> standby = new LinkedHashMap<>(primary);
             standby.put("in_recovery", true);

@@ -18,9 +18,11 @@ import java.util.stream.Stream;
 
 /**
  * A PostgreSQL primary and a streaming hot standby on embedded servers (the binaries have initdb and postgres but
- * no pg_basebackup): server 0 is initdb'd and given the table {@code accounts(id, balance)} with {@link #ROWS}
- * rows, stopped cleanly, and its data directory copied; the copy with {@code standby.signal} and
- * {@code primary_conninfo} is server 1, a standby of server 0 on its own port. Server numbers stay with their data
+ * no pg_basebackup): a data directory is initdb'd and given the table {@code accounts(id, balance)} with
+ * {@link #ROWS} rows, and stopped cleanly; server 0 is a copy of it, and another copy with {@code standby.signal}
+ * and {@code primary_conninfo} is server 1, a standby of server 0 on its own port. That stopped directory is made
+ * once per test JVM and copied for every pair, which saves each later pair an initdb, a start and a stop (about
+ * half its start-up); each pair still gets directories and servers of its own. Server numbers stay with their data
  * directories: after {@link #promote(int)} of 1, server 1 is the primary, and server 0, started again, is an old
  * primary on the old timeline that claims to be primary (what docs/failover.md "Primary and standbys" calls the
  * returning old primary). The defaults of PostgreSQL 17 already allow this (wal_level replica, 10 WAL senders,
@@ -33,6 +35,9 @@ final class PgStandbyPair implements AutoCloseable {
     /** What a clean stop leaves that must not travel with the copy: the pid file and the harness's lock. */
     private static final Set<String> NOT_COPIED = Set.of("postmaster.pid", "postmaster.opts", "epg-lock");
 
+    /** See {@link #template()}. */
+    private static Path template;
+
     private final Path root;
     private final Path[] dataDirs = new Path[2];
     private final int[] ports = new int[2];
@@ -43,17 +48,12 @@ final class PgStandbyPair implements AutoCloseable {
         dataDirs[0] = root.resolve("pg0");
         dataDirs[1] = root.resolve("pg1");
         try {
-            servers[0] = builder(0).start();
-            ports[0] = servers[0].getPort();
-            try (Connection c = DriverManager.getConnection(url(0)); Statement st = c.createStatement()) {
-                st.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance bigint NOT NULL)");
-                st.execute("INSERT INTO accounts SELECT g, 0 FROM generate_series(1, " + ROWS + ") g");
-            }
-            servers[0].close();
-            servers[0] = null;
-            copy(dataDirs[0], dataDirs[1]);
+            Path template = template();
+            copy(template, dataDirs[0]);
+            copy(template, dataDirs[1]);
             Files.writeString(dataDirs[1].resolve("standby.signal"), "");
             servers[0] = builder(0).start();
+            ports[0] = servers[0].getPort();
             ports[1] = freePort();
             Files.writeString(dataDirs[1].resolve("postgresql.auto.conf"), "primary_conninfo = 'host=localhost port="
                     + ports[0] + " user=postgres application_name=standby1'\n", StandardCharsets.UTF_8,
@@ -66,15 +66,49 @@ final class PgStandbyPair implements AutoCloseable {
         }
     }
 
+    /**
+     * The initdb'd data directory with the table, stopped cleanly: made at the first call, reused by every later
+     * pair of this JVM (tests run one at a time, so no two threads make it), deleted when the JVM exits. A pair
+     * never starts a server on it, only on its copies.
+     */
+    private static Path template() throws IOException, SQLException {
+        if (template == null) {
+            Path root = Files.createTempDirectory("slotpool-pg-standby-template");
+            Path dir = root.resolve("pg");
+            try (EmbeddedPostgres server = builder(dir).start();
+                 Connection c = DriverManager.getConnection(server.getJdbcUrl("postgres", "postgres"));
+                 Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE accounts (id int PRIMARY KEY, balance bigint NOT NULL)");
+                st.execute("INSERT INTO accounts SELECT g, 0 FROM generate_series(1, " + ROWS + ") g");
+            } catch (IOException | SQLException | RuntimeException e) {
+                delete(root);
+                throw e;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    delete(root);
+                } catch (IOException e) {
+                    // a temporary directory left behind: nothing to do at exit
+                }
+            }, "pg-standby-template-cleanup"));
+            template = dir;
+        }
+        return template;
+    }
+
     private EmbeddedPostgres.Builder builder(int i) {
-        EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dataDirs[i])
+        EmbeddedPostgres.Builder b = builder(dataDirs[i]);
+        return ports[i] == 0 ? b : b.setPort(ports[i]);
+    }
+
+    private static EmbeddedPostgres.Builder builder(Path dataDir) {
+        return EmbeddedPostgres.builder().setDataDirectory(dataDir)
                 .setCleanDataDirectory(false)
                 .setServerConfig("wal_level", "replica")
                 .setServerConfig("max_wal_senders", "5")
                 .setServerConfig("hot_standby", "on")
                 // The standby's own WAL receiver reconnects quickly after a lost primary; 5 s by default.
                 .setServerConfig("wal_retrieve_retry_interval", "200ms");
-        return ports[i] == 0 ? b : b.setPort(ports[i]);
     }
 
     private static void copy(Path from, Path to) throws IOException {
@@ -210,6 +244,10 @@ final class PgStandbyPair implements AutoCloseable {
                 servers[i] = null;
             }
         }
+        delete(root);
+    }
+
+    private static void delete(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }

@@ -31,11 +31,17 @@ class PrimaryStandbyScenariosPostgresTest {
 
     /** The load is measured this long before and after a standby's stop. */
     private static final Duration STANDBY_DOWN_WINDOW = Duration.ofSeconds(3);
-    /** Each connection's lifetime when the old primary returns: HikariCP's minimum, so that every connection is
-     * opened again within {@link #RETURN_WINDOW}, as it would be over any 30 minutes with the default. */
+    /** Each HikariCP connection's lifetime when the old primary returns: HikariCP's minimum, so that every
+     * connection is opened again within {@link #RETURN_WINDOW}, as it would be over any 30 minutes with the default. */
     private static final Duration LIFETIME = Duration.ofSeconds(30);
     /** Writes are counted this long after the old primary's restart: one lifetime and a margin. */
     private static final Duration RETURN_WINDOW = LIFETIME.plusSeconds(5);
+    /**
+     * The same for slotpool, whose lifetime may be shorter than HikariCP's 30 s minimum: what the window must hold
+     * is every connection opened again after the restart (here each is, about twice), not 30 s.
+     */
+    private static final Duration SLOTPOOL_LIFETIME = Duration.ofSeconds(5);
+    private static final Duration SLOTPOOL_RETURN_WINDOW = SLOTPOOL_LIFETIME.plusSeconds(5);
 
     private static SlotPoolDataSource pool(PgStandbyPair pair, List<String> events) {
         return pool(pair, events, Duration.ofMinutes(30));
@@ -137,7 +143,8 @@ class PrimaryStandbyScenariosPostgresTest {
     @Test
     void theOldPrimaryReturningTakesNoWritesUntilAnOperatorMarksItUp() throws Exception {
         List<String> events = new CopyOnWriteArrayList<>();
-        try (PgStandbyPair pair = new PgStandbyPair(); SlotPoolDataSource ds = pool(pair, events, LIFETIME)) {
+        try (PgStandbyPair pair = new PgStandbyPair();
+             SlotPoolDataSource ds = pool(pair, events, SLOTPOOL_LIFETIME)) {
             E2e.awaitSnapshot(ds, "roles read", s -> origin(s, "second").role() == ServerRole.STANDBY);
             PrimaryStandbyFailoverPostgresTest.Workload load = new PrimaryStandbyFailoverPostgresTest.Workload(ds, pair);
             try {
@@ -151,7 +158,7 @@ class PrimaryStandbyScenariosPostgresTest {
                                 && origin(s, "first").role() == ServerRole.PRIMARY
                                 && events.stream().anyMatch(e -> e.startsWith("first") && e.contains("split brain")));
                 long seenMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartAt);
-                OnTheOldPrimary old = watchTheOldPrimary(load, restartAt, onOld);
+                OnTheOldPrimary old = watchTheOldPrimary(load, restartAt, onOld, SLOTPOOL_RETURN_WINDOW);
                 assertThat(old.writes()).as("no write on the old primary while it is refused").isZero();
                 assertThat(origin(ds.snapshot(), "first").state()).isEqualTo(OriginState.DOWN);
                 assertThat(load.readOnlyRefusals()).isZero();
@@ -163,7 +170,7 @@ class PrimaryStandbyScenariosPostgresTest {
                         + "after its restart; in the %d s after the restart (connections live %d s) %,d writes on "
                         + "the promoted server, 0 on the old primary; %d after the operator's markUp; errors %d "
                         + "(read-only 0); events %s%n", origin(back, "first").stateReason(), seenMs,
-                        RETURN_WINDOW.toSeconds(), LIFETIME.toSeconds(), onNewInWindow,
+                        SLOTPOOL_RETURN_WINDOW.toSeconds(), SLOTPOOL_LIFETIME.toSeconds(), onNewInWindow,
                         load.committedAfterOn(0) - onOld, load.errors(), events);
             } finally {
                 load.stop();
@@ -184,7 +191,7 @@ class PrimaryStandbyScenariosPostgresTest {
                 // pgjdbc's targetServerType=primary takes any server not in recovery, the first of the URL first:
                 // a connection HikariCP opens after the restart (a lifetime's end, a broken one replaced) may land
                 // on the old primary.
-                OnTheOldPrimary old = watchTheOldPrimary(load, restartAt, onOld);
+                OnTheOldPrimary old = watchTheOldPrimary(load, restartAt, onOld, RETURN_WINDOW);
                 System.out.printf("PRIMARY-STANDBY old primary returns, HikariCP 7.1 + multi-host URL, "
                         + "targetServerType=primary: in the %d s after the restart (connections live %d s) %,d "
                         + "writes on the promoted server, %,d on the old primary (split brain), the first %d ms "
@@ -207,15 +214,14 @@ class PrimaryStandbyScenariosPostgresTest {
         load.awaitCommitsOn(1, 200);
     }
 
-    /** Writes the old primary took from its restart to {@link #RETURN_WINDOW}'s end, and when the first came
-     * (-1: none). */
+    /** Writes the old primary took from its restart to the window's end, and when the first came (-1: none). */
     private record OnTheOldPrimary(long writes, long firstAfterMs) {
     }
 
     /** Watches the writes on server 0 until the window's end; a measurement, the test asserts only the count. */
     private static OnTheOldPrimary watchTheOldPrimary(PrimaryStandbyFailoverPostgresTest.Workload load, long restartAt,
-                                                      long before) throws InterruptedException {
-        long end = restartAt + RETURN_WINDOW.toNanos();
+                                                      long before, Duration window) throws InterruptedException {
+        long end = restartAt + window.toNanos();
         long firstMs = -1;
         while (System.nanoTime() - end < 0) {
             if (firstMs < 0 && load.committedAfterOn(0) > before) {

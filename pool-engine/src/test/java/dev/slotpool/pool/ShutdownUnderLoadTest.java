@@ -30,6 +30,8 @@ class ShutdownUnderLoadTest {
 
     /** What close() may add to the shutdown timeout on a loaded machine: closing, joining threads. */
     private static final long CLOSE_SLACK_MILLIS = 1_500;
+    /** How long a keepalive validation stays in the driver in the keepalive test. */
+    private static final Duration VALIDATION_IN_THE_DRIVER = Duration.ofSeconds(7);
 
     private final RecordedEvents recorder = new RecordedEvents();
     private final List<PoolEvent> events = recorder.events;
@@ -197,8 +199,10 @@ class ShutdownUnderLoadTest {
                 .housekeepingPeriod(Duration.ofMillis(50)).keepaliveInterval(Duration.ofSeconds(1))
                 .validationTimeout(Duration.ofSeconds(20)).shutdownTimeout(Duration.ZERO).config());
         Pools.await(pool, s -> s.available() == 1, "1 idle");
-        // The next keepalive validation answers after 12 s and ignores interrupts, as a driver in a socket read.
-        db.validationDelay(Duration.ofSeconds(12)).ignoreInterrupts(true);
+        // The next keepalive validation answers after 7 s and ignores interrupts, as a driver in a socket read:
+        // longer than the 5 s close() may take here, so a close() that waits for it fails (before the fix close()
+        // joined the housekeeper for up to 5 s + 5 s, and took 10,001 ms with a 12 s validation).
+        db.validationDelay(VALIDATION_IN_THE_DRIVER).ignoreInterrupts(true);
         Pools.await(pool, s -> db.validations() > 0, "a keepalive validation in the driver");
 
         long start = System.nanoTime();
@@ -212,7 +216,8 @@ class ShutdownUnderLoadTest {
             Thread.sleep(20);
         }
         assertThat(db.live()).as("connections open after the keepalive ended").isZero();
-        System.out.printf("shutdown: a keepalive validation in the driver for 12 s, shutdownTimeout 0: close() took"
-                + " %d ms, the connection closed when the validation ended%n", closeMillis);
+        System.out.printf("shutdown: a keepalive validation in the driver for %d s, shutdownTimeout 0: close() took"
+                + " %d ms, the connection closed when the validation ended%n", VALIDATION_IN_THE_DRIVER.toSeconds(),
+                closeMillis);
     }
 }
