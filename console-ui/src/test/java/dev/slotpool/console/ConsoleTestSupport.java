@@ -98,6 +98,11 @@ final class ConsoleTestSupport {
         };
     }
 
+    /** A token that differs from {@code token} in its first character, whatever that character is. */
+    static String forged(String token) {
+        return (token.charAt(0) == 'A' ? "B" : "A") + token.substring(1);
+    }
+
     /** Polls the pool's snapshot until it satisfies the condition, failing at the deadline. */
     static PoolSnapshot awaitPool(SlotPoolDataSource pool, String what, Predicate<PoolSnapshot> condition)
             throws InterruptedException {

@@ -27,6 +27,7 @@ import static dev.slotpool.console.ConsoleTestSupport.awaitPool;
 import static dev.slotpool.console.ConsoleTestSupport.awaitWarm;
 import static dev.slotpool.console.ConsoleTestSupport.bareRunner;
 import static dev.slotpool.console.ConsoleTestSupport.consoleToken;
+import static dev.slotpool.console.ConsoleTestSupport.forged;
 import static dev.slotpool.console.ConsoleTestSupport.runner;
 import static dev.slotpool.console.ConsoleTestSupport.states;
 import static dev.slotpool.console.ConsoleTestSupport.weights;
@@ -288,7 +289,7 @@ class SlotPoolConsoleTest {
             mvc.perform(form("/slotpool/origins/east/down").header(ConsoleToken.HEADER,
                     carrier.getHeader(ConsoleToken.HEADER))).andExpect(status().isForbidden());
             mvc.perform(form("/slotpool/origins/east/down").cookie(carrier.getCookies())
-                    .header(ConsoleToken.HEADER, "x" + carrier.getHeader(ConsoleToken.HEADER).substring(1)))
+                    .header(ConsoleToken.HEADER, forged(carrier.getHeader(ConsoleToken.HEADER))))
                     .andExpect(status().isForbidden())
                     .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("not this browser's")));
             assertThat(states(pool)).isEqualTo(Map.of("east", "UP", "west", "UP", "north", "UP"));
