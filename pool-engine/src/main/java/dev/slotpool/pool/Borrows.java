@@ -182,8 +182,8 @@ final class Borrows {
      * the borrow must check a connection or wait. */
     private Connection borrowFast() throws SQLException {
         EntryFilter<PooledConnection> preferred = origins.pickByWeight();
-        Slot<PooledConnection> s = table.tryBorrow(preferred);
         long now = ticker.nanoTime();
+        Slot<PooledConnection> s = table.tryBorrow(preferred, now);
         if (s != null && lendableAsIs(s.entry(), now)) {
             return lend(s.entry(), now, 0);
         }
@@ -193,8 +193,8 @@ final class Borrows {
     /** The fast path on a deadline already set (an observed borrow, a bean-style DataSource's first use). */
     private Connection borrowUntil(long deadline) throws SQLException {
         EntryFilter<PooledConnection> preferred = origins.pickByWeight();
-        Slot<PooledConnection> s = table.tryBorrow(preferred);
         long now = ticker.nanoTime();
+        Slot<PooledConnection> s = table.tryBorrow(preferred, now);
         if (s != null && lendableAsIs(s.entry(), now)) {
             return lend(s.entry(), now, 0);
         }
@@ -268,14 +268,14 @@ final class Borrows {
             return null;
         }
         if (read ? !e.origin.servesReads() : !e.origin.takesWrites()) {
-            table.release(e.slot);
+            table.release(e.slot, now);
             return null;
         }
         boolean validate = idleTooLong(e, now);
         // A zero borrow timeout only means "do not wait for a connection": its validation gets the full time.
         long budget = timeoutNanos == 0 ? Long.MAX_VALUE : deadline - now;
         if (validate && budget < MIN_VALIDATION_NANOS) {
-            table.release(e.slot); // before any attach: an idle connection holds no pooled server
+            table.release(e.slot, now); // before any attach: an idle connection holds no pooled server
             throw timeout(deadline);
         }
         if (e.drcp != null && !attached(e)) {

@@ -84,7 +84,7 @@ final class Returns implements PooledConnection.ReturnPath {
             closing.closeOwned(e, reason, false);
         } else {
             detector.healthyReturn(e.origin);
-            table.release(e.slot);
+            table.release(e.slot, now);
             // Dekker with drain and markDown, which store the origin's state and then visit the slots: this return
             // stored the slot's state above and reads the origin's now. If the origin left UP in between,
             // whichever comes second closes the connection: it does not wait idle for the next housekeeping visit.

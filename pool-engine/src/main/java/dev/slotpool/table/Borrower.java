@@ -9,7 +9,7 @@ final class Borrower {
 
     /** The slot this thread borrowed last, where its next scan starts (an index; the scan takes it modulo). */
     int lastSlot;
-    /** When the thread's turn ends (nanoTime), or {@link Turns#NONE}. */
+    /** When the thread's turn ends (the table's clock), or {@link Turns#NONE}. */
     long turnEnds = Turns.NONE;
     /** Borrows left in the turn. */
     long turnBorrowsLeft;

@@ -89,7 +89,7 @@ public final class SlotTable<T> {
             slots[i] = new Slot<>(i);
         }
         waiters = new WaitQueue();
-        turns = new Turns(turnNanos, borrowers);
+        turns = new Turns(turnNanos, clock);
         headPollNanos = turnNanos;
     }
 
@@ -234,13 +234,21 @@ public final class SlotTable<T> {
 
     // ---- borrow ------------------------------------------------------------------------------------------
 
+    /** {@link #tryBorrow(EntryFilter, long)} now. */
+    public Slot<T> tryBorrow(EntryFilter<? super T> preferred) {
+        return tryBorrow(preferred, clock.nanoTime());
+    }
+
     /**
      * An available slot, one that {@code preferred} accepts if there is one, else any (null: any), unless threads
-     * are queued and the caller is not in its turn (then null: the caller must queue). One turn check, counted
-     * once, for both passes. Wait-free: at most two bounded passes over the table.
+     * are queued and the caller is not in its turn at {@code now} (then null: the caller must queue). One turn
+     * check, counted once, for both passes. Wait-free: at most two bounded passes over the table.
+     *
+     * @param now the table's clock, just read by the caller (see {@link Turns})
      */
-    public Slot<T> tryBorrow(EntryFilter<? super T> preferred) {
-        return mayTakeAhead() ? scanPreferring(preferred) : null;
+    public Slot<T> tryBorrow(EntryFilter<? super T> preferred, long now) {
+        Borrower me = borrowers.get();
+        return mayTakeAhead(me, now) ? scanPreferring(me, preferred) : null;
     }
 
     /**
@@ -250,7 +258,7 @@ public final class SlotTable<T> {
      * took the chosen slot first. Wait-free.
      */
     public Slot<T> tryBorrowCheapest(java.util.function.ToIntFunction<? super T> cost, int unusable) {
-        if (!mayTakeAhead()) {
+        if (!mayTakeAhead(borrowers.get(), clock.nanoTime())) {
             return null;
         }
         Slot<T> best = null;
@@ -312,7 +320,7 @@ public final class SlotTable<T> {
      * taking one ahead of waiters passes nobody (S6). Wait-free: one bounded pass.
      */
     public Slot<T> tryBorrowReserved(EntryFilter<? super T> filter) {
-        return scan(null, filter);
+        return scan(borrowers.get(), null, filter);
     }
 
     /** Tells the oldest waiter to look, for entries that became shared while available (a release of a reserved
@@ -325,22 +333,23 @@ public final class SlotTable<T> {
         return shared == null || shared.accept(entry);
     }
 
-    /** Whether the current thread may take an available slot now: nobody waits, or it is in its turn. */
-    private boolean mayTakeAhead() {
+    /** Whether the thread of {@code me} may take an available slot at {@code now}: nobody waits, or it is in its
+     * turn. */
+    private boolean mayTakeAhead(Borrower me, long now) {
         if (waiters.size() == 0) {
-            turns.yieldIfVirtualAndDue();
+            turns.yieldIfVirtualAndDue(me);
             return true;
         }
-        return turns.takeTurnBorrow();
+        return Turns.takeTurnBorrow(me, now);
     }
 
-    /** One pass for an available slot whose entry both filters accept (null: any). */
-    private Slot<T> scan(EntryFilter<? super T> gate, EntryFilter<? super T> filter) {
+    /** One pass, from where {@code me} borrowed last, for an available slot whose entry both filters accept (null:
+     * any). */
+    private Slot<T> scan(Borrower me, EntryFilter<? super T> gate, EntryFilter<? super T> filter) {
         int n = highWater.get();
         if (n == 0) {
             return null;
         }
-        Borrower me = borrowers.get();
         int i = me.lastSlot % n;
         for (int visited = 0; visited < n; visited++) {
             Slot<T> s = slots[i];
@@ -383,28 +392,29 @@ public final class SlotTable<T> {
             throws InterruptedException {
         Slot<T> s;
         onShortage.run();
-        for (int i = 0; i < REVISITS && mayTakeAhead(); i++) {
+        Borrower me = borrowers.get();
+        for (int i = 0; i < REVISITS && mayTakeAhead(me, clock.nanoTime()); i++) {
             Thread.yield();
             s = tryBorrow(preferred);
             if (s != null) {
                 return s;
             }
         }
-        s = await(deadline, preferred, onShortage);
+        s = await(me, deadline, preferred, onShortage);
         if (s != null) {
-            turns.begin(waiters.size());
+            turns.begin(me, waiters.size());
         }
         return s;
     }
 
     /** A pass for a shared slot {@code preferred} accepts, then one for any shared slot (no turn check: the
      * caller's). */
-    private Slot<T> scanPreferring(EntryFilter<? super T> preferred) {
-        Slot<T> s = preferred == null ? null : scan(shared, preferred);
-        return s != null ? s : scan(shared, null);
+    private Slot<T> scanPreferring(Borrower me, EntryFilter<? super T> preferred) {
+        Slot<T> s = preferred == null ? null : scan(me, shared, preferred);
+        return s != null ? s : scan(me, shared, null);
     }
 
-    private Slot<T> await(long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
+    private Slot<T> await(Borrower me, long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
             throws InterruptedException {
         Waiter w = new Waiter(Thread.currentThread(), System.nanoTime());
         waiters.enqueue(w);
@@ -413,7 +423,7 @@ public final class SlotTable<T> {
             onShortage.run();
             // Look again after enqueueing: a slot made available between our last scan and the enqueue was
             // released by a returner that may not have seen us (volatile enqueue, then volatile reads: Dekker).
-            Slot<T> s = scanWhileQueued(w, preferred);
+            Slot<T> s = scanWhileQueued(me, w, preferred);
             while (s == null) {
                 s = w.handed();
                 if (s != null) {
@@ -435,7 +445,7 @@ public final class SlotTable<T> {
                     w.polling = true;
                 }
                 if (w.polling) {
-                    s = scanWhileQueued(w, preferred);
+                    s = scanWhileQueued(me, w, preferred);
                 }
             }
             return s;
@@ -475,8 +485,8 @@ public final class SlotTable<T> {
      * Scans for a slot while queued. If one is found, the waiter must also stop being a hand-off target:
      * cancel; if a returner handed a slot first, keep that one and give the found one back.
      */
-    private Slot<T> scanWhileQueued(Waiter w, EntryFilter<? super T> preferred) {
-        Slot<T> s = scanPreferring(preferred);
+    private Slot<T> scanWhileQueued(Borrower me, Waiter w, EntryFilter<? super T> preferred) {
+        Slot<T> s = scanPreferring(me, preferred);
         if (s == null) {
             return null;
         }
@@ -508,17 +518,25 @@ public final class SlotTable<T> {
 
     // ---- return ------------------------------------------------------------------------------------------
 
+    /** {@link #release(Slot, long)} now. */
+    public void release(Slot<T> owned) {
+        release(owned, clock.nanoTime());
+    }
+
     /**
      * Returns an owned {@code BORROWED} slot whose entry stays usable: to the oldest waiter by hand-off when
-     * threads wait and the returner's turn is over, else back to {@code AVAILABLE}, signalling the oldest
-     * waiter to look. A reserved entry goes back to {@code AVAILABLE} and signals nobody (no waiter may take it).
+     * threads wait and the returner's turn is over at {@code now}, else back to {@code AVAILABLE}, signalling the
+     * oldest waiter to look. A reserved entry goes back to {@code AVAILABLE} and signals nobody (no waiter may take
+     * it).
+     *
+     * @param now the table's clock, just read by the caller (see {@link Turns})
      */
-    public void release(Slot<T> owned) {
+    public void release(Slot<T> owned, long now) {
         if (!isShared(owned.entry())) {
             owned.makeAvailable();
             return;
         }
-        if (waiters.size() > 0 && !turns.inTurn() && waiters.handOffToOldest(owned)) {
+        if (waiters.size() > 0 && !Turns.inTurn(borrowers.get(), now) && waiters.handOffToOldest(owned)) {
             return;
         }
         owned.makeAvailable();

@@ -1,5 +1,7 @@
 package dev.slotpool.table;
 
+import dev.slotpool.Ticker;
+
 /**
  * Per-thread turns: the concurrency restriction that keeps a pool under contention both fair and fast.
  *
@@ -21,7 +23,11 @@ package dev.slotpool.table;
  * the yielder goes back on its own carrier's queue ahead of the threads submitted from elsewhere, and one thread
  * kept 4 to 8 times the median's share.
  *
- * <p>The per-thread state is the table's {@link Borrower}: only its own thread reads or writes it.
+ * <p>The per-thread state is the table's {@link Borrower}, which the table looks up once per call and passes in:
+ * only its own thread reads or writes it. Turns are timed on the table's clock, and a caller that has just read it
+ * passes the time in: with threads queued, a borrow and a return would otherwise each read the clock twice (the
+ * pool's timers and the turn), and at 100 threads over 6 connections the clock is a measurable share of a cycle
+ * (docs/benchmarks.md, "One clock read per borrow and per return").
  */
 final class Turns {
 
@@ -45,40 +51,37 @@ final class Turns {
     private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
     private final long turnNanos;
-    /** The table's per-thread state, looked up only where a rule needs it. */
-    private final ThreadLocal<Borrower> borrowers;
+    /** The table's clock: turns end on the time its borrow deadlines are set on. */
+    private final Ticker clock;
 
-    Turns(long turnNanos, ThreadLocal<Borrower> borrowers) {
+    Turns(long turnNanos, Ticker clock) {
         this.turnNanos = turnNanos;
-        this.borrowers = borrowers;
+        this.clock = clock;
     }
 
-    /** Whether the current thread is in its turn (time and borrows left). */
-    boolean inTurn() {
-        return inTurn(borrowers.get());
+    /** Whether the thread of {@code b} is in its turn (time and borrows left) at {@code now} (the table's clock). */
+    static boolean inTurn(Borrower b, long now) {
+        return b.turnEnds != NONE && b.turnBorrowsLeft > 0 && now - b.turnEnds < 0;
     }
 
-    private static boolean inTurn(Borrower b) {
-        return b.turnEnds != NONE && b.turnBorrowsLeft > 0 && System.nanoTime() - b.turnEnds < 0;
-    }
-
-    /** Whether the current thread may borrow ahead of the queue now; if so, counts the borrow against its turn. */
-    boolean takeTurnBorrow() {
-        Borrower b = borrowers.get();
-        if (inTurn(b)) {
+    /** Whether the thread of {@code b} may borrow ahead of the queue at {@code now}; if so, counts the borrow against
+     * its turn. */
+    static boolean takeTurnBorrow(Borrower b, long now) {
+        if (inTurn(b, now)) {
             b.turnBorrowsLeft--;
             return true;
         }
         return false;
     }
 
-    /** Starts the current thread's turn (it was just given a slot by the queue, behind which {@code waiting} wait). */
-    void begin(int waiting) {
-        start(borrowers.get(), borrowsPerTurn(waiting));
+    /** Starts the turn of {@code b}'s thread (it was just given a slot by the queue, behind which {@code waiting}
+     * wait). */
+    void begin(Borrower b, int waiting) {
+        start(b, borrowsPerTurn(waiting), clock.nanoTime());
     }
 
-    private void start(Borrower b, int borrows) {
-        b.turnEnds = turnNanos == 0 ? NONE : System.nanoTime() + turnNanos;
+    private void start(Borrower b, int borrows, long now) {
+        b.turnEnds = turnNanos == 0 ? NONE : now + turnNanos;
         b.turnBorrowsLeft = borrows;
     }
 
@@ -89,17 +92,16 @@ final class Turns {
     /**
      * On a virtual thread, counts a borrow taken with nobody waiting; once the thread has borrowed
      * {@link #MIN_TURN_BORROWS} times since it last gave up its carrier and its turn is over: give it up once, then
-     * start a new turn.
+     * start a new turn. The clock is read only once the count is reached.
      */
-    void yieldIfVirtualAndDue() {
+    void yieldIfVirtualAndDue(Borrower b) {
         if (VIRTUAL_THREAD == null || Thread.currentThread().getClass() != VIRTUAL_THREAD) {
             return;
         }
-        Borrower b = borrowers.get();
-        if (++b.borrowsSinceYield >= MIN_TURN_BORROWS && !inTurn(b)) {
+        if (++b.borrowsSinceYield >= MIN_TURN_BORROWS && !inTurn(b, clock.nanoTime())) {
             Parking.park(1);
             b.borrowsSinceYield = 0;
-            start(b, MIN_TURN_BORROWS);
+            start(b, MIN_TURN_BORROWS, clock.nanoTime());
         }
     }
 
