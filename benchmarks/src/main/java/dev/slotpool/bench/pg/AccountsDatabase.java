@@ -32,11 +32,13 @@ final class AccountsDatabase implements AutoCloseable {
 
     /**
      * Starts a server that accepts twice the largest pool plus a margin (a closed pool's backends exit a moment
-     * after it returns), fills the table and vacuums it once.
+     * after it returns), with {@code synchronous_commit} as given, fills the table and vacuums it once.
      */
-    static AccountsDatabase start(int accounts, int largestPool) throws IOException, SQLException {
+    static AccountsDatabase start(int accounts, int largestPool, boolean synchronousCommit)
+            throws IOException, SQLException {
         EmbeddedPostgres server = EmbeddedPostgres.builder()
                 .setServerConfig("max_connections", String.valueOf(2 * largestPool + 20))
+                .setServerConfig("synchronous_commit", synchronousCommit ? "on" : "off")
                 .start();
         try (Connection c = server.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE accounts (aid int PRIMARY KEY, bid int, abalance int NOT NULL, filler char(84))");

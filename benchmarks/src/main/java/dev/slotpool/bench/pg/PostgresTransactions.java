@@ -82,7 +82,8 @@ public final class PostgresTransactions {
                 + " s each, plus start-up and teardown.");
         List<TransactionSample> samples = new ArrayList<>();
         long balanceSum;
-        try (AccountsDatabase database = AccountsDatabase.start(options.accounts(), options.largestPool())) {
+        try (AccountsDatabase database = AccountsDatabase.start(options.accounts(), options.largestPool(),
+                options.synchronousCommit())) {
             prime(options, database);
             long expected = database.balanceSum();
             int done = 0;

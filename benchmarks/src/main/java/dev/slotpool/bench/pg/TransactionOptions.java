@@ -2,6 +2,7 @@ package dev.slotpool.bench.pg;
 
 import dev.slotpool.bench.CommandLine;
 import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.UsageException;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,14 +22,16 @@ import java.util.stream.Collectors;
  * @param warmup      looping time after every thread is in its loop and before the window
  * @param window      measurement window
  * @param accounts    rows of the accounts table
+ * @param synchronousCommit the server's {@code synchronous_commit}: off (the embedded server's default) makes a
+ *                    commit return before its WAL reaches the disk; on makes every commit wait for it
  * @param out         output directory
  * @param pause       pause after each run's teardown and GC
  * @param help        print the usage and do nothing else
  * @param args        the command line as given, echoed in the summary
  */
 record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Integer> connections, int runs,
-                          Duration warmup, Duration window, int accounts, Path out, Duration pause, boolean help,
-                          List<String> args) {
+                          Duration warmup, Duration window, int accounts, boolean synchronousCommit, Path out,
+                          Duration pause, boolean help, List<String> args) {
 
     /** Every pool's borrow timeout: long, so that a timeout means real starvation. */
     static final Duration BORROW_TIMEOUT = Duration.ofSeconds(60);
@@ -42,6 +45,9 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
               --warmup DURATION    looping before the window, once all threads loop (5s)
               --window DURATION    measurement window (10s)
               --accounts N         rows in the accounts table (100000)
+              --synchronous-commit on|off
+                                   the server's synchronous_commit: on makes each commit wait for its WAL to
+                                   reach the disk (off, the embedded server's default)
               --out DIR            output directory (benchmarks/results/postgres)
               --quick              tiny run: threads 2,8, 2 connections, 1 run, warm-up 100ms, window 300ms,
                                    10000 accounts (each overridable)
@@ -51,7 +57,7 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
 
     private static final Set<String> FLAGS = Set.of("--quick", "--help");
     private static final Set<String> VALUED = Set.of("--pools", "--threads", "--connections", "--runs", "--warmup",
-            "--window", "--accounts", "--out");
+            "--window", "--accounts", "--synchronous-commit", "--out");
 
     TransactionOptions {
         pools = List.copyOf(pools);
@@ -72,10 +78,20 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
                 CommandLine.duration("--warmup", given.getOrDefault("--warmup", quick ? "100ms" : "5s"), true),
                 CommandLine.duration("--window", given.getOrDefault("--window", quick ? "300ms" : "10s"), false),
                 CommandLine.positive("--accounts", given.getOrDefault("--accounts", quick ? "10000" : "100000")),
+                onOff("--synchronous-commit", given.getOrDefault("--synchronous-commit", "off")),
                 Path.of(given.getOrDefault("--out", "benchmarks/results/postgres")),
                 Duration.ofMillis(quick ? 50 : 250),
                 given.containsKey("--help"),
                 List.of(args));
+    }
+
+    private static boolean onOff(String option, String value) {
+        return switch (value.trim()) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new UsageException(option + ": expected on or off, got '" + value
+                    + "'");
+        };
     }
 
     /** The largest pool of the grid. */

@@ -26,7 +26,8 @@ final class TransactionSummary {
     /** The setup, so that a table pasted elsewhere still says how it was made. */
     private static void header(StringBuilder md, TransactionOptions options) {
         md.append("Java ").append(Runtime.version()).append(", ").append(Runtime.getRuntime().availableProcessors())
-                .append(" CPUs; one embedded PostgreSQL server (its defaults, among them `synchronous_commit=off`) ")
+                .append(" CPUs; one embedded PostgreSQL server (its defaults, with `synchronous_commit=")
+                .append(options.synchronousCommit() ? "on" : "off").append("`) ")
                 .append("on the same machine, `accounts` with ").append(Formats.count(options.accounts()))
                 .append(" rows. Each platform thread loops `getConnection()` (autocommit off), ")
                 .append("`UPDATE accounts SET abalance = abalance + ? WHERE aid = ?`, ")

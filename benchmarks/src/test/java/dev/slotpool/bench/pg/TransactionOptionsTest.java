@@ -23,6 +23,7 @@ class TransactionOptionsTest {
         assertThat(o.window()).isEqualTo(Duration.ofSeconds(10));
         assertThat(o.accounts()).isEqualTo(100_000);
         assertThat(o.largestPool()).isEqualTo(20);
+        assertThat(o.synchronousCommit()).isFalse();
     }
 
     @Test
@@ -31,6 +32,7 @@ class TransactionOptionsTest {
         assertThat(o.threads()).isEqualTo(List.of(3));
         assertThat(o.window()).isEqualTo(Duration.ofMillis(1500));
         assertThat(o.runs()).isEqualTo(1);
+        assertThat(TransactionOptions.parse("--synchronous-commit", "on").synchronousCommit()).isTrue();
     }
 
     @Test
@@ -49,5 +51,7 @@ class TransactionOptionsTest {
                 .isInstanceOf(UsageException.class).hasMessageStartingWith("--window:");
         assertThatThrownBy(() -> TransactionOptions.parse("--pools", "slotpool,nope"))
                 .isInstanceOf(UsageException.class).hasMessageContaining("'nope'");
+        assertThatThrownBy(() -> TransactionOptions.parse("--synchronous-commit", "yes"))
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--synchronous-commit:");
     }
 }
