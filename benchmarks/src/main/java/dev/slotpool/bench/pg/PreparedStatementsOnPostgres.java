@@ -1,10 +1,13 @@
 package dev.slotpool.bench.pg;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.bench.PoolKind;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
-import java.io.IOException;
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Prepared statements against a real PostgreSQL server (embedded): slotpool's statement cache off and on, next to
- * pgjdbc's own cache ({@code prepareThreshold}, {@code preparedStatementCacheQueries}). Every thread loops
+ * pgjdbc's own cache ({@code prepareThreshold}, {@code preparedStatementCacheQueries}) and to HikariCP as it ships
+ * (which has no statement cache of its own and leaves pgjdbc's on). Every thread loops
  * {@code getConnection(); prepareStatement(one of N queries); setInt; executeQuery; read; close; close} for a
  * warm-up and then a measured window per variant; variants run one after another on the same server.
  *
@@ -34,10 +38,11 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class PreparedStatementsOnPostgres {
 
     /**
-     * One configuration: slotpool's cache size and pgjdbc's two settings (pgjdbc ships 5 and 256; 0 and 0 turn
-     * its server-side prepare and its query cache off).
+     * One configuration: the pool, slotpool's cache size and pgjdbc's two settings (pgjdbc ships 5 and 256; 0 and
+     * 0 turn its server-side prepare and its query cache off). HikariCP runs only with pgjdbc's defaults.
      */
-    public record Variant(String name, int statementCacheSize, int prepareThreshold, int cacheQueries) {
+    public record Variant(String name, PoolKind pool, int statementCacheSize, int prepareThreshold,
+                          int cacheQueries) {
     }
 
     /** A variant's measured window. */
@@ -84,10 +89,11 @@ public final class PreparedStatementsOnPostgres {
 
         List<Variant> variants() {
             return List.of(
-                    new Variant("no cache: slotpool off, pgjdbc off", 0, 0, 0),
-                    new Variant("pgjdbc's cache (its defaults), slotpool off", 0, 5, 256),
-                    new Variant("slotpool's cache, pgjdbc's query cache off", cacheSize, 5, 0),
-                    new Variant("both caches", cacheSize, 5, 256));
+                    new Variant("HikariCP as it ships: pgjdbc's cache (its defaults)", PoolKind.HIKARI, 0, 5, 256),
+                    new Variant("no cache: slotpool off, pgjdbc off", PoolKind.SLOTPOOL, 0, 0, 0),
+                    new Variant("pgjdbc's cache (its defaults), slotpool off", PoolKind.SLOTPOOL, 0, 5, 256),
+                    new Variant("slotpool's cache, pgjdbc's query cache off", PoolKind.SLOTPOOL, cacheSize, 5, 0),
+                    new Variant("both caches", PoolKind.SLOTPOOL, cacheSize, 5, 256));
         }
     }
 
@@ -100,7 +106,7 @@ public final class PreparedStatementsOnPostgres {
     }
 
     /** Starts a server, measures every variant on it, stops it. */
-    public static List<Result> run(Options options) throws IOException, SQLException, InterruptedException {
+    public static List<Result> run(Options options) throws Exception {
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
             String url = pg.getJdbcUrl("postgres", "postgres");
             try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
@@ -115,17 +121,40 @@ public final class PreparedStatementsOnPostgres {
         }
     }
 
-    private static Result measure(String url, Variant v, Options o) throws SQLException, InterruptedException {
-        String[] sqls = new String[o.queries()];
-        for (int i = 0; i < sqls.length; i++) {
-            sqls[i] = "SELECT v FROM ps_bench WHERE id = ? AND " + i + " = " + i;
+    /** The variant's pool, fixed at the run's size. */
+    private static DataSource open(String url, Variant v, Options o) {
+        if (v.pool() == PoolKind.HIKARI) {
+            HikariConfig c = new HikariConfig();
+            c.setPoolName("pg-statements");
+            c.setJdbcUrl(url);
+            c.setMinimumIdle(o.poolSize());
+            c.setMaximumPoolSize(o.poolSize());
+            return new HikariDataSource(c);
         }
-        try (SlotPoolDataSource ds = SlotPoolDataSource.builder().name("pg-statements").url(url)
+        return SlotPoolDataSource.builder().name("pg-statements").url(url)
                 .username("postgres").minSize(o.poolSize()).maxSize(o.poolSize())
                 .statementCacheSize(v.statementCacheSize())
                 .connectionProperty("prepareThreshold", String.valueOf(v.prepareThreshold()))
                 .connectionProperty("preparedStatementCacheQueries", String.valueOf(v.cacheQueries()))
-                .build()) {
+                .build();
+    }
+
+    /** slotpool's statement cache counters now; zeros for HikariCP, which has no cache of its own. */
+    private static long[] cacheCounts(DataSource ds) {
+        if (ds instanceof SlotPoolDataSource slotpool) {
+            OriginSnapshot o = slotpool.snapshot().origins().get(0);
+            return new long[] {o.statementCacheHits(), o.statementCacheMisses()};
+        }
+        return new long[] {0, 0};
+    }
+
+    private static Result measure(String url, Variant v, Options o) throws Exception {
+        String[] sqls = new String[o.queries()];
+        for (int i = 0; i < sqls.length; i++) {
+            sqls[i] = "SELECT v FROM ps_bench WHERE id = ? AND " + i + " = " + i;
+        }
+        DataSource ds = open(url, v, o);
+        try (AutoCloseable pool = (AutoCloseable) ds) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicBoolean counting = new AtomicBoolean();
             AtomicLong operations = new AtomicLong();
@@ -159,13 +188,13 @@ public final class PreparedStatementsOnPostgres {
                 thread.start();
             }
             Thread.sleep(o.warmup().toMillis());
-            OriginSnapshot before = ds.snapshot().origins().get(0);
+            long[] before = cacheCounts(ds);
             long start = System.nanoTime();
             counting.set(true);
             Thread.sleep(o.window().toMillis());
             counting.set(false);
             double seconds = (System.nanoTime() - start) / 1e9;
-            OriginSnapshot after = ds.snapshot().origins().get(0);
+            long[] after = cacheCounts(ds);
             stop.set(true);
             for (Thread thread : threads) {
                 thread.join();
@@ -173,9 +202,7 @@ public final class PreparedStatementsOnPostgres {
             if (!failures.isEmpty()) {
                 throw new IllegalStateException(v.name() + " failed", failures.get(0));
             }
-            return new Result(v, operations.get(), seconds,
-                    after.statementCacheHits() - before.statementCacheHits(),
-                    after.statementCacheMisses() - before.statementCacheMisses());
+            return new Result(v, operations.get(), seconds, after[0] - before[0], after[1] - before[1]);
         }
     }
 
