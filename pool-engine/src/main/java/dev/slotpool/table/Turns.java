@@ -6,13 +6,13 @@ import dev.slotpool.Ticker;
  * Per-thread turns: the concurrency restriction that keeps a pool under contention both fair and fast.
  *
  * <p>While threads wait, only a thread <em>in its turn</em> may take an available slot ahead of them. A thread
- * starts a turn when the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos}, and for at
- * most {@link #borrowsPerTurn} borrows, it then borrows and returns without queueing, so a handful of threads
- * cycle the connections at memory speed while the rest stay parked in arrival order. When its turn is over, its
- * next return hands the slot to the oldest waiter (which starts a turn) and its next borrow joins the back of the
- * queue. A context switch is paid once per turn,
- * not once per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is
- * strict FIFO: every return goes to the oldest waiter.
+ * starts a turn when the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos} (stretched
+ * when the queue is short: {@link #turnNanos(int)}), and for at most {@link #borrowsPerTurn} borrows, it then borrows
+ * and returns without queueing, so a handful of threads cycle the connections at memory speed while the rest stay
+ * parked in arrival order. When its turn is over, its next return hands the slot to the oldest waiter (which
+ * starts a turn) and its next borrow joins the back of the queue. A context switch is paid once per turn, not once
+ * per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is strict
+ * FIFO: every return goes to the oldest waiter.
  *
  * <p>A virtual thread whose turn is over gives up its carrier even when nobody is queued yet, once it has borrowed
  * {@link #MIN_TURN_BORROWS} times since it last did (or since it started): with few carriers, a thread that
@@ -47,6 +47,18 @@ final class Turns {
      * same from a hundred waiters to a thousand, and a short queue pays one wake per many borrows.
      */
     static final int ROTATION_BORROWS = 65_536;
+    /**
+     * Turns in one rotation through a short queue: a turn lasts {@code turnNanos} times this divided by the
+     * waiters when it starts, but no longer than {@link #MAX_STRETCHED_TURN_NANOS} and never shorter than
+     * {@code turnNanos}. A connection held longer than a turn (a real query) changes threads at every return, and
+     * with a few waiters on a busy machine those switches cost more throughput than a longer turn costs their
+     * waits (docs/benchmarks.md, "Turns stretched for a short queue"). From 100 waiters up a turn is not
+     * stretched, so long queues keep their near-FIFO tail.
+     */
+    static final int ROTATION_TURNS = 100;
+    /** The longest a short queue stretches a turn to (with the default turn, for 5 waiters or fewer); a longer
+     * {@code turnNanos} is kept as configured. */
+    static final long MAX_STRETCHED_TURN_NANOS = 5_000_000;
     /** {@code java.lang.VirtualThread} on JDKs that have it, else null (the engine compiles for Java 17). */
     private static final Class<?> VIRTUAL_THREAD = virtualThreadClass();
 
@@ -77,12 +89,18 @@ final class Turns {
     /** Starts the turn of {@code b}'s thread (it was just given a slot by the queue, behind which {@code waiting}
      * wait). */
     void begin(Borrower b, int waiting) {
-        start(b, borrowsPerTurn(waiting), clock.nanoTime());
+        start(b, borrowsPerTurn(waiting), turnNanos(waiting), clock.nanoTime());
     }
 
-    private void start(Borrower b, int borrows, long now) {
-        b.turnEnds = turnNanos == 0 ? NONE : now + turnNanos;
+    private static void start(Borrower b, int borrows, long nanos, long now) {
+        b.turnEnds = nanos == 0 ? NONE : now + nanos;
         b.turnBorrowsLeft = borrows;
+    }
+
+    /** How long a turn lasts when it starts with {@code waiting} threads queued (0: strict FIFO). */
+    long turnNanos(int waiting) {
+        long stretched = turnNanos * (ROTATION_TURNS / Math.max(1, waiting));
+        return Math.max(turnNanos, Math.min(stretched, MAX_STRETCHED_TURN_NANOS));
     }
 
     static int borrowsPerTurn(int waiting) {
@@ -101,7 +119,7 @@ final class Turns {
         if (++b.borrowsSinceYield >= MIN_TURN_BORROWS && !inTurn(b, clock.nanoTime())) {
             Parking.park(1);
             b.borrowsSinceYield = 0;
-            start(b, MIN_TURN_BORROWS, clock.nanoTime());
+            start(b, MIN_TURN_BORROWS, turnNanos, clock.nanoTime());
         }
     }
 

@@ -42,7 +42,7 @@ final class WakeUpRounds {
         this.rnd = new Random(seed);
         this.pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1)
                 .borrowTimeout(Duration.ofSeconds(3))
-                // The longest turn the pool allows, so a thread the queue served is still in its turn when it
+                // The longest turnDuration the pool allows, so a thread the queue served is still in its turn when it
                 // returns the connection: its return then makes the connection AVAILABLE and signals the head,
                 // rather than handing it off.
                 .turnDuration(Duration.ofSeconds(1))
