@@ -421,7 +421,9 @@ public final class SlotTable<T> {
         try {
             // Tell the creators again now that this waiter is counted: their first look may have come before it.
             onShortage.run();
-            Slot<T> s = firstLook(me, w, preferred);
+            // Look again after enqueueing: a slot made available between our last scan and the enqueue was
+            // released by a returner that may not have seen us (volatile enqueue, then volatile reads: Dekker).
+            Slot<T> s = scanWhileQueued(me, w, preferred);
             while (s == null) {
                 s = w.handed();
                 if (s != null) {
@@ -477,25 +479,6 @@ public final class SlotTable<T> {
     /** The queue, for same-package tests that play a waiter's part by hand. */
     WaitQueue waiters() {
         return waiters;
-    }
-
-    /**
-     * The look right after enqueueing. A slot made available between the waiter's last scan and its enqueue was
-     * released by a returner that may not have seen it (volatile enqueue, then volatile reads: Dekker), so the
-     * oldest waiter takes it. A waiter behind an older one does not (S6: no free slot is taken ahead of older
-     * waiters): such a slot was released either with the older waiter counted, and then its returner handed it to
-     * the queue's head or told the head, or before the older waiter's own look, which found it (or, taking another
-     * one, told the next head). If it sees a free slot, it wakes the head to take it now rather than at its next
-     * poll.
-     */
-    private Slot<T> firstLook(Borrower me, Waiter w, EntryFilter<? super T> preferred) {
-        if (!waiters.olderWaiting(w)) {
-            return scanWhileQueued(me, w, preferred);
-        }
-        if (hasAvailable()) {
-            waiters.wakeHead();
-        }
-        return null;
     }
 
     /**

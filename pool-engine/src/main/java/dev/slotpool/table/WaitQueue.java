@@ -93,60 +93,34 @@ final class WaitQueue {
     }
 
     /**
-     * Whether a waiter enqueued before {@code w} still waits. Walks from the head past the nodes whose waits are
-     * over (their owners are unlinking them), so it stops at the first live node: the head, as a rule.
-     */
-    boolean olderWaiting(Waiter w) {
-        for (Waiter x : queue) {
-            if (x == w) {
-                return false;
-            }
-            if (!x.done()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
      * Asks the oldest waiter still waiting to look at the table, unless it already polls (it will look within a
      * turn anyway): one wake per head, not one per return.
      */
     void signalHead() {
-        tellHead(false);
-    }
-
-    /** Asks the oldest waiter still waiting to look at the table now, even if it polls: a free slot waits for it. */
-    void wakeHead() {
-        tellHead(true);
-    }
-
-    private void tellHead(boolean evenIfPolling) {
-        // Most calls find a live head: look at it without making an iterator.
+        // Most returns find a live head: look at it without making an iterator.
         Waiter head = queue.peekFirst();
-        if (head != null && told(head, evenIfPolling)) {
+        if (head != null && told(head)) {
             return;
         }
         for (Waiter w : queue) {
-            if (told(w, evenIfPolling)) {
+            if (told(w)) {
                 return;
             }
         }
     }
 
     /**
-     * Tells {@code w} to look, unless it already polls and {@code evenIfPolling} is false; true if it is still
-     * waiting after that, so it answers for the slot, false if its wait is over and the next waiter must be told.
-     * The wait can end between the first look and the signal: the re-read after it is the Dekker pair with the
-     * waiter's cancel, then its read of the flag as it leaves ({@link SlotTable#leave}), both volatile. Either the
-     * leaver sees the signal and passes it on, or this sees the wait over and moves on (or both: one extra wake),
-     * never neither.
+     * Tells {@code w} to look, unless it already polls; true if it is still waiting after that, so it answers for
+     * the slot, false if its wait is over and the next waiter must be told. The wait can end between the first
+     * look and the signal: the re-read after it is the Dekker pair with the waiter's cancel, then its read of the
+     * flag as it leaves ({@link SlotTable#leave}), both volatile. Either the leaver sees the signal and passes it
+     * on, or this sees the wait over and moves on (or both: one extra wake), never neither.
      */
-    private static boolean told(Waiter w, boolean evenIfPolling) {
+    private static boolean told(Waiter w) {
         if (w.done()) {
             return false;
         }
-        if (evenIfPolling || !w.polling) {
+        if (!w.polling) {
             w.signal();
         }
         return !w.done();
