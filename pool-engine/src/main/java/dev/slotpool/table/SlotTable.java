@@ -423,6 +423,8 @@ public final class SlotTable<T> {
             onShortage.run();
             // Look again after enqueueing: a slot made available between our last scan and the enqueue was
             // released by a returner that may not have seen us (volatile enqueue, then volatile reads: Dekker).
+            // It takes any free slot, even behind older waiters: leaving it to the woken head costs a park and a
+            // wake, measured as throughput lost (docs/architecture.md, "Borrow", step 3).
             Slot<T> s = scanWhileQueued(me, w, preferred);
             while (s == null) {
                 s = w.handed();

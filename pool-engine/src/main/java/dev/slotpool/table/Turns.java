@@ -5,14 +5,15 @@ import dev.slotpool.Ticker;
 /**
  * Per-thread turns: the concurrency restriction that keeps a pool under contention both fair and fast.
  *
- * <p>While threads wait, only a thread <em>in its turn</em> may take an available slot ahead of them. A thread
- * starts a turn when the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos} (stretched
- * when the queue is short: {@link #turnNanos(int)}), and for at most {@link #borrowsPerTurn} borrows, it then borrows
- * and returns without queueing, so a handful of threads cycle the connections at memory speed while the rest stay
- * parked in arrival order. When its turn is over, its next return hands the slot to the oldest waiter (which
- * starts a turn) and its next borrow joins the back of the queue. A context switch is paid once per turn, not once
- * per borrow, and every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is strict
- * FIFO: every return goes to the oldest waiter.
+ * <p>While threads wait, only a thread <em>in its turn</em> may take an available slot ahead of them (besides a
+ * waiter's one look right after it enqueues, see {@link SlotTable}'s {@code await}). A thread starts a turn when
+ * the queue gives it a slot (by hand-off or after a signal); for {@code turnNanos} (stretched when the queue is
+ * short: {@link #turnNanos(int)}), and for at most {@link #borrowsPerTurn} borrows, it then borrows and returns
+ * without queueing, so a handful of threads cycle the connections at memory speed while the rest stay parked in
+ * arrival order. When its turn is over, its next return hands the slot to the oldest waiter (which starts a turn)
+ * and its next borrow joins the back of the queue. A context switch is paid once per turn, not once per borrow, and
+ * every waiter gets a turn within (waiters ÷ active threads) × turn. A turn of zero is strict FIFO: every return
+ * goes to the oldest waiter.
  *
  * <p>A virtual thread whose turn is over gives up its carrier even when nobody is queued yet, once it has borrowed
  * {@link #MIN_TURN_BORROWS} times since it last did (or since it started): with few carriers, a thread that
