@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Per build and cell (connections, threads): medians over every run of the rounds of slotpool ÷ HikariCP tx/s,
-# of p99.9 ÷ ideal for each pool, and of slotpool's fewest ÷ median thread.
+# of p99.9 ÷ ideal for each pool, and of slotpool's fewest ÷ median thread. Run it from this directory or from
+# stretch-100t.
 import csv, glob, statistics
 from collections import defaultdict
 cells = defaultdict(lambda: defaultdict(list))

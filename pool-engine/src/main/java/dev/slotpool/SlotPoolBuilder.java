@@ -119,7 +119,7 @@ public final class SlotPoolBuilder implements Cloneable {
      * While threads wait, how long a thread that the queue gave a connection may keep borrowing ahead of the
      * queue (its turn) before its returns go to the oldest waiter and its borrows join the back of the queue.
      * Default 250 µs; 0 – 1 s (0 = strict FIFO: every return goes to the oldest waiter). Shorter is fairer over
-     * short windows, longer costs fewer context switches under contention. Behind fewer than 100 waiters a turn
+     * short windows, longer costs fewer context switches under contention. Behind 50 waiters or fewer a turn
      * is stretched, up to 5 ms (docs/architecture.md, "Turns").
      */
     public SlotPoolBuilder turnDuration(Duration turnDuration) { this.turnDuration = turnDuration; return this; }

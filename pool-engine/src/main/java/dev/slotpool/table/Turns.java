@@ -53,7 +53,7 @@ final class Turns {
      * waiters when it starts, but no longer than {@link #MAX_STRETCHED_TURN_NANOS} and never shorter than
      * {@code turnNanos}. A connection held longer than a turn (a real query) changes threads at every return, and
      * with a few waiters on a busy machine those switches cost more throughput than a longer turn costs their
-     * waits (docs/benchmarks.md, "Turns stretched for a short queue"). From 100 waiters up a turn is not
+     * waits (docs/benchmarks.md, "Turns stretched for a short queue"). From 51 waiters up a turn is not
      * stretched, so long queues keep their near-FIFO tail.
      */
     static final int ROTATION_TURNS = 100;

@@ -9,8 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A turn lasts longer when it starts behind a short queue ({@link Turns#turnNanos(int)}): with a few waiters, a
- * connection held longer than a turn would otherwise change threads at every return. It is not stretched from
- * {@link Turns#ROTATION_TURNS} waiters up, past {@link Turns#MAX_STRETCHED_TURN_NANOS}, or for strict FIFO.
+ * connection held longer than a turn would otherwise change threads at every return. It is not stretched behind
+ * more than half {@link Turns#ROTATION_TURNS} waiters (the stretch rounds down to 1), past
+ * {@link Turns#MAX_STRETCHED_TURN_NANOS}, or for strict FIFO.
  */
 class TurnStretchTest {
 
@@ -22,28 +23,17 @@ class TurnStretchTest {
     @Test
     void aReturnInAStretchedTurnGoesBackToTheTable() throws Exception {
         SlotTable<String> table = new SlotTable<>(1, TURN, clock::get);
-        Slot<String> slot = table.reserve();
-        slot.publishBorrowed("only"); // the releaser holds it as a borrower would
-        Thread releaser = new Thread(() -> {
-            while (table.waiting() == 0) {
-                Thread.onSpinWait();
-            }
-            table.release(slot); // the releaser has no turn: a hand-off to this thread, whose turn starts
-        });
-        releaser.start();
-        Slot<String> mine = table.borrow(Long.MAX_VALUE / 2, null, () -> { });
-        releaser.join();
-        assertThat(mine).isSameAs(slot);
+        Slot<String> slot = TurnStart.slotFromTheQueue(table, "only");
 
         StandInWaiter<String> next = StandInWaiter.enqueue(table);
         clock.set(2 * TURN);
-        table.release(mine);
+        table.release(slot);
         assertThat(next.handed()).as("two turns in, the stretched turn goes on: the return goes back to the table")
                 .isNull();
         assertThat(table.tryBorrow(null)).isSameAs(slot);
 
         clock.set(Turns.MAX_STRETCHED_TURN_NANOS);
-        table.release(mine);
+        table.release(slot);
         assertThat(next.handed()).as("past the stretched turn, a return goes to the oldest waiter").isSameAs(slot);
         next.leave();
     }
@@ -60,7 +50,7 @@ class TurnStretchTest {
 
     @Test
     void aTurnBehindALongQueueIsNotStretched() {
-        for (int waiting : new int[] {Turns.ROTATION_TURNS, 1_000, 10_000}) {
+        for (int waiting : new int[] {Turns.ROTATION_TURNS / 2 + 1, Turns.ROTATION_TURNS, 1_000, 10_000}) {
             assertTurnLasts(TURN, TURN, waiting);
         }
     }

@@ -20,29 +20,17 @@ class TurnsOnTheTablesClockTest {
     void aTurnEndsWhenTheTablesClockPassesIt() throws Exception {
         AtomicLong clock = new AtomicLong();
         SlotTable<String> table = new SlotTable<>(1, TURN_NANOS, clock::get);
-        Slot<String> slot = table.reserve();
-        slot.publishBorrowed("only"); // the releaser holds it as a borrower would
-
         // This thread starts a turn the way every turn starts: the queue gives it the slot.
-        Thread releaser = new Thread(() -> {
-            while (table.waiting() == 0) {
-                Thread.onSpinWait();
-            }
-            table.release(slot); // the releaser has no turn: a hand-off to this thread
-        });
-        releaser.start();
-        Slot<String> mine = table.borrow(Long.MAX_VALUE / 2, null, () -> { });
-        releaser.join();
-        assertThat(mine).isSameAs(slot);
+        Slot<String> slot = TurnStart.slotFromTheQueue(table, "only");
 
         StandInWaiter<String> next = StandInWaiter.enqueue(table);
         clock.set(TURN_NANOS / 2);
-        table.release(mine);
+        table.release(slot);
         assertThat(next.handed()).as("in its turn, a return goes back to the table").isNull();
         assertThat(table.tryBorrow(null)).as("in its turn, a borrow goes ahead of the queue").isSameAs(slot);
 
         clock.set(2 * TURN_NANOS);
-        table.release(mine);
+        table.release(slot);
         assertThat(next.handed()).as("once the table's clock is past the turn, a return goes to the oldest waiter")
                 .isSameAs(slot);
         next.leave();
