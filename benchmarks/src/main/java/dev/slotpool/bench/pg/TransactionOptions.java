@@ -89,8 +89,7 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
         return switch (value.trim()) {
             case "on" -> true;
             case "off" -> false;
-            default -> throw new UsageException(option + ": expected on or off, got '" + value
-                    + "'");
+            default -> throw new UsageException(option + ": expected on or off, got '" + value + "'");
         };
     }
 
