@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -243,7 +244,8 @@ public final class PerRequest {
                     .append(Numbers.significant(cpuMicrosPerRequest)).append(" µs and ")
                     .append(Numbers.count(bytesPerRequest)).append(" B allocated per request; per chain ")
                     .append(chains.min()).append(" / ").append(Numbers.perThread(chains.median())).append(" / ")
-                    .append(chains.max()).append("; errors ").append(errors);
+                    .append(chains.max()).append(" (busiest ").append(percent(busiestShare()))
+                    .append(" of all)").append("; errors ").append(errors);
             if (stragglers > 0) {
                 b.append("; WARNING ").append(stragglers).append(" chains did not end");
             }
@@ -252,12 +254,20 @@ public final class PerRequest {
             }
             return b.toString();
         }
+
+        /**
+         * The busiest chain's share of all the window's requests (1 ÷ in-flight when even): a chain that keeps a
+         * carrier shows here as a share near 1 ÷ carriers.
+         */
+        double busiestShare() {
+            return requests == 0 ? Double.NaN : (double) chains.max() / requests;
+        }
     }
 
     private static void writeCsv(Path file, List<Result> results) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add("jdk,pool,run,requests,window_s,requests_per_s,cpu_s,cpu_us_per_request,bytes_per_request,"
-                + "chain_min,chain_median,chain_max,errors,stragglers");
+                + "chain_min,chain_median,chain_max,errors,stragglers,chain_busiest_share");
         String jdk = Runtime.version().toString();
         for (Result r : results) {
             lines.add(String.join(",", jdk, r.pool().id(), String.valueOf(r.run()), String.valueOf(r.requests()),
@@ -265,7 +275,7 @@ public final class PerRequest {
                     Numbers.csv(r.cpuMicrosPerRequest()), Numbers.csv(r.bytesPerRequest()),
                     String.valueOf(r.chains().min()),
                     Numbers.csv(r.chains().median()), String.valueOf(r.chains().max()), String.valueOf(r.errors()),
-                    String.valueOf(r.stragglers())));
+                    String.valueOf(r.stragglers()), Numbers.csv(r.busiestShare())));
         }
         Files.write(file, lines);
     }
@@ -282,8 +292,9 @@ public final class PerRequest {
                 .append(" ms, window ").append(options.window().toMillis()).append(" ms each).\n\n")
                 .append("| pool | requests/s (median) | ÷ ").append(baseline.id())
                 .append(" (median of runs) | per run | CPU µs per request | B allocated per request"
-                        + " | chain fewest ÷ median | errors |\n")
-                .append("|---|--:|--:|---|--:|--:|--:|--:|\n");
+                        + " | chain fewest ÷ median | chain busiest ÷ median | busiest chain's share of all, median"
+                        + " (highest) | errors |\n")
+                .append("|---|--:|--:|---|--:|--:|--:|--:|--:|--:|\n");
         for (PoolKind pool : options.pools()) {
             List<Result> mine = results.stream().filter(r -> r.pool() == pool).toList();
             List<Double> ratios = new ArrayList<>();
@@ -303,6 +314,11 @@ public final class PerRequest {
                     .append(" | ").append(Numbers.significant(median(mine, Result::cpuMicrosPerRequest)))
                     .append(" | ").append(Numbers.count(median(mine, Result::bytesPerRequest)))
                     .append(" | ").append(Numbers.twoDecimals(median(mine, r -> r.chains().ratio())))
+                    .append(" | ").append(Numbers.twoDecimals(median(mine,
+                            r -> r.chains().median() == 0 ? Double.NaN : r.chains().max() / r.chains().median())))
+                    .append(" | ").append(percent(median(mine, Result::busiestShare))).append(" (")
+                    .append(percent(mine.stream().mapToDouble(Result::busiestShare).max().orElse(Double.NaN)))
+                    .append(")")
                     .append(" | ").append(mine.stream().mapToLong(Result::errors).sum()).append(" |\n");
         }
         md.append("\nCommand line: `").append(String.join(" ", options.args())).append("`\n");
@@ -311,6 +327,10 @@ public final class PerRequest {
 
     private static double median(List<Result> results, java.util.function.ToDoubleFunction<Result> metric) {
         return CellResult.median(results.stream().mapToDouble(metric).toArray());
+    }
+
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "n/a" : String.format(Locale.ROOT, "%.1f %%", 100 * share);
     }
 
     private static long allocatedBytes() {
