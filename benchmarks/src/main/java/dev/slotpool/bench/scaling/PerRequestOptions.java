@@ -7,6 +7,7 @@ import dev.slotpool.bench.UsageException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -20,6 +21,8 @@ import java.util.Set;
  * @param window        measurement window
  * @param statement     each request runs one {@code SELECT 1} between borrow and close
  * @param hold          the statement's stub query delay (0: none)
+ * @param arrivals      how a chain's next request reaches a carrier
+ * @param dispatchers   platform threads that start the requests' virtual threads ({@link Arrivals#DISPATCH})
  * @param connections   pool size (fixed)
  * @param borrowTimeout every pool's borrow timeout: long, so that a timeout means real starvation
  * @param out           output directory
@@ -28,7 +31,7 @@ import java.util.Set;
  * @param args          the command line as given, echoed in the summary
  */
 record PerRequestOptions(List<PoolKind> pools, int inFlight, int runs, Duration warmup, Duration window,
-                         boolean statement, Duration hold, int connections, Duration borrowTimeout, Path out,
+                         boolean statement, Duration hold, Arrivals arrivals, int dispatchers, int connections, Duration borrowTimeout, Path out,
                          Duration pause, boolean help, List<String> args) {
 
     static final String USAGE = """
@@ -40,6 +43,14 @@ record PerRequestOptions(List<PoolKind> pools, int inFlight, int runs, Duration 
               --window DURATION           measurement window (3s)
               --statement                 run one SELECT 1 per request between borrow and close
               --hold DURATION             the statement's stub query delay; implies --statement (0)
+              --arrivals chain|dispatch   chain: the request's own virtual thread starts the next one (the
+                                          default; on JDK 25 a chain that never blocks can keep a carrier, so
+                                          read its per-chain fairness with docs/benchmarks.md); dispatch: a
+                                          request's end hands its chain to a platform dispatcher thread, which
+                                          starts the next request's virtual thread, as a server's poller does
+                                          (fair, but on 2 cores the dispatcher limits both pools)
+              --dispatchers N             dispatcher threads with --arrivals dispatch; chain i goes through
+                                          dispatcher i mod N (1)
               --connections N             pool size (6)
               --timeout DURATION          borrow timeout of every pool (30s)
               --out DIR                   output directory (benchmarks/results/per-request)
@@ -50,7 +61,7 @@ record PerRequestOptions(List<PoolKind> pools, int inFlight, int runs, Duration 
 
     private static final Set<String> FLAGS = Set.of("--statement", "--quick", "--help");
     private static final Set<String> VALUED = Set.of("--pools", "--in-flight", "--runs", "--warmup", "--window",
-            "--hold", "--connections", "--timeout", "--out");
+            "--hold", "--arrivals", "--dispatchers", "--connections", "--timeout", "--out");
 
     PerRequestOptions {
         pools = List.copyOf(pools);
@@ -70,12 +81,34 @@ record PerRequestOptions(List<PoolKind> pools, int inFlight, int runs, Duration 
                 CommandLine.duration("--window", given.getOrDefault("--window", quick ? "300ms" : "3s"), false),
                 given.containsKey("--statement") || !hold.isZero(),
                 hold,
+                Arrivals.parse(given.getOrDefault("--arrivals", "chain")),
+                CommandLine.positive("--dispatchers", given.getOrDefault("--dispatchers", "1")),
                 CommandLine.positive("--connections", given.getOrDefault("--connections", "6")),
                 CommandLine.duration("--timeout", given.getOrDefault("--timeout", "30s"), false),
                 Path.of(given.getOrDefault("--out", "benchmarks/results/per-request")),
                 Duration.ofMillis(quick ? 50 : 250),
                 given.containsKey("--help"),
                 List.of(args));
+    }
+
+    /** How a chain's next request reaches a carrier. */
+    enum Arrivals {
+        /** Through a platform dispatcher thread, from outside the carriers, as a server's poller submits requests. */
+        DISPATCH,
+        /** Started by the previous request's own virtual thread, as its last act. */
+        CHAIN;
+
+        static Arrivals parse(String value) {
+            return switch (value) {
+                case "dispatch" -> DISPATCH;
+                case "chain" -> CHAIN;
+                default -> throw new UsageException("--arrivals: expected dispatch or chain, got " + value);
+            };
+        }
+
+        String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /** What one request does, for titles and CSV rows. */

@@ -45,12 +45,34 @@ class PerRequestSmokeTest {
     }
 
     @Test
+    void quickRunThroughDispatchersServesEveryChainAndReportsTheDispatchers() throws Exception {
+        Assumptions.assumeTrue(VirtualThreads.available(), "virtual threads need JDK 21+ (the Temurin 25 run)");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        List<PerRequest.Result> results = PerRequest.run(PerRequestOptions.parse("--quick", "--arrivals", "dispatch",
+                "--dispatchers", "2", "--out", out.toString()), stream(printed), stream(new ByteArrayOutputStream()));
+
+        assertThat(results).allSatisfy(r -> {
+            assertThat(r.chains().min()).as("fewest requests of a chain of %s", r.pool()).isPositive();
+            assertThat(r.errors()).as("errors of %s: %s", r.pool(), r.firstError()).isZero();
+            assertThat(r.stragglers()).as("chains of %s that did not end", r.pool()).isZero();
+            assertThat(r.queuedAtDispatch()).as("chains queued at the dispatchers").isNotNaN();
+        });
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("started by 2 platform dispatcher threads", "chains queued at the dispatchers");
+    }
+
+    @Test
     void holdImpliesTheStatementAndBadValuesNameTheirOption() {
         PerRequestOptions o = PerRequestOptions.parse("--hold", "50us", "--in-flight", "300");
         assertThat(o.statement()).isTrue();
         assertThat(o.hold()).isEqualTo(Duration.ofNanos(50_000));
         assertThat(o.inFlight()).isEqualTo(300);
         assertThat(PerRequestOptions.parse().statement()).isFalse();
+        assertThat(PerRequestOptions.parse().arrivals()).isEqualTo(PerRequestOptions.Arrivals.CHAIN);
+        assertThatThrownBy(() -> PerRequestOptions.parse("--arrivals", "poller"))
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--arrivals");
+        assertThatThrownBy(() -> PerRequestOptions.parse("--dispatchers", "0"))
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--dispatchers");
         assertThatThrownBy(() -> PerRequestOptions.parse("--in-flight", "0"))
                 .isInstanceOf(UsageException.class).hasMessageStartingWith("--in-flight");
         assertThatThrownBy(() -> PerRequestOptions.parse("--pools", "all"))
