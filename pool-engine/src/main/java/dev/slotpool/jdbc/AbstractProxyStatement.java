@@ -18,10 +18,11 @@ import java.sql.Statement;
  * Closing the statement, or its connection, swaps the delegate for the closed sentinel.
  *
  * <p>A statement from the connection's {@link StatementCache} carries its {@link CachedStatement}: the settings
- * the holder changes are remembered so they can be put back, what cannot be put back (a cursor name, close on
- * completion, escape processing, not poolable, an unwrap to the driver's type, a connection-level error) keeps
- * it out of the cache, and {@link #close()} hands it back to the connection instead of closing it. Without a
- * cache the field is null and each of these is one null check.
+ * the holder changes are remembered so they can be put back, a bound parameter or an added batch is noted so that
+ * its close clears them (and only then), what cannot be put back (a cursor name, close on completion, escape
+ * processing, not poolable, an unwrap to the driver's type, a connection-level error) keeps it out of the cache,
+ * and {@link #close()} hands it back to the connection instead of closing it. Without a cache the field is null
+ * and each of these is one null check.
  *
  * <p>Not thread-safe, on purpose: like its connection, a statement is used by the holder's thread only.
  *
@@ -51,6 +52,22 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
             connection.open(); // notices a reclaim, which detaches this statement too
         }
         return delegate;
+    }
+
+    /** As {@link #live()}, to bind a parameter: a cached statement's parameters are then cleared at its close. */
+    final S binding() {
+        if (cached != null && isOpen()) {
+            cached.bound();
+        }
+        return live();
+    }
+
+    /** As {@link #active()}, to add to the batch: a cached statement's batch is then cleared at its close. */
+    final S batching() {
+        if (cached != null && isOpen()) {
+            cached.batched();
+        }
+        return active();
     }
 
     /** As {@link #live()}, for a call that talks to the database: records activity for the abandoned timer. */
@@ -353,7 +370,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     @Override
     public void addBatch(String sql) throws SQLException {
-        try { active().addBatch(sql); } catch (SQLException e) { throw failed(e); }
+        try { batching().addBatch(sql); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override

@@ -43,6 +43,8 @@ final class CachedStatement {
     PreparedStatement statement;
     /** The cache's age counter when it last came back ({@link StatementCache#put}). */
     long lastUsed;
+    /** Its slot in its {@link StatementTable} while idle. */
+    int index;
     /** Neighbours in the cache's age order while idle (the one that came back before it, and after); null when
      * lent. */
     CachedStatement older;
@@ -57,6 +59,10 @@ final class CachedStatement {
     private int fetchSize;
     private int fetchDirection;
     private int maxFieldSize;
+    /** A parameter was bound, or a batch added, during the current lending: reset() clears them. A callable
+     * statement's parameters are cleared at every reset (their OUT registrations and values too). */
+    private boolean bound;
+    private boolean batched;
     /** Something reset() cannot undo happened (a cursor name, close on completion, an unwrap to the driver's
      * type, a connection-level error): the statement is closed instead of cached. */
     private boolean spoiled;
@@ -83,6 +89,19 @@ final class CachedStatement {
         h = 31 * h + holdability;
         h = 31 * h + generatedKeys;
         return h ^ (h >>> 16);
+    }
+
+    /**
+     * Whether this statement was prepared with these arguments and this very SQL string (the same instance, as a
+     * constant or a reused string is): a check cheaper than {@link #matches}, which a hit on the statement that came
+     * back last passes. False says nothing: an equal string of another instance still matches.
+     */
+    boolean isFor(boolean isCall, String sql, int type, int concurrency, int holdability, int generatedKeys,
+                  int[] columnIndexes, String[] columnNames) {
+        return this.sql == sql && callable == isCall && this.type == type && this.concurrency == concurrency
+                && this.holdability == holdability && this.generatedKeys == generatedKeys
+                && this.columnIndexes == null && columnIndexes == null
+                && this.columnNames == null && columnNames == null;
     }
 
     /** Whether this statement was prepared with exactly these arguments; compares fields, allocates nothing. */
@@ -127,6 +146,16 @@ final class CachedStatement {
             saved |= setting;
         }
         dirty |= setting;
+    }
+
+    /** The holder bound a parameter: {@link #reset()} clears the parameters. */
+    void bound() {
+        bound = true;
+    }
+
+    /** The holder added to the batch: {@link #reset()} clears it. */
+    void batched() {
+        batched = true;
     }
 
     /** The holder did something {@link #reset()} cannot undo: the statement is closed, not cached. */
@@ -181,8 +210,9 @@ final class CachedStatement {
 
     /**
      * Makes the statement behave like a fresh one for its next holder: closes the result sets handed out, clears
-     * parameters, batch and warnings, and puts back the settings the holder changed. Called before it goes back to
-     * the cache; if it throws, the caller closes the statement instead.
+     * the parameters and the batch if the holder left any, clears the warnings, and puts back the settings the
+     * holder changed. Called before it goes back to the cache; if it throws, the caller closes the statement
+     * instead.
      */
     void reset() throws SQLException {
         PreparedStatement s = statement;
@@ -196,8 +226,14 @@ final class CachedStatement {
                 }
             }
         }
-        s.clearParameters();
-        s.clearBatch();
+        if (bound || callable) {
+            bound = false;
+            s.clearParameters();
+        }
+        if (batched) {
+            batched = false;
+            s.clearBatch();
+        }
         s.clearWarnings();
         if (dirty != 0) {
             restore(s);

@@ -54,88 +54,88 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
 
     @Override
     public void setNull(int parameterIndex, int sqlType) throws SQLException {
-        try { live().setNull(parameterIndex, sqlType); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNull(parameterIndex, sqlType); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBoolean(int parameterIndex, boolean x) throws SQLException {
-        try { live().setBoolean(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBoolean(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setByte(int parameterIndex, byte x) throws SQLException {
-        try { live().setByte(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setByte(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setShort(int parameterIndex, short x) throws SQLException {
-        try { live().setShort(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setShort(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setInt(int parameterIndex, int x) throws SQLException {
-        try { live().setInt(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setInt(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setLong(int parameterIndex, long x) throws SQLException {
-        try { live().setLong(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setLong(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setFloat(int parameterIndex, float x) throws SQLException {
-        try { live().setFloat(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setFloat(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setDouble(int parameterIndex, double x) throws SQLException {
-        try { live().setDouble(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setDouble(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBigDecimal(int parameterIndex, BigDecimal x) throws SQLException {
-        try { live().setBigDecimal(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBigDecimal(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setString(int parameterIndex, String x) throws SQLException {
-        try { live().setString(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setString(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBytes(int parameterIndex, byte[] x) throws SQLException {
-        try { live().setBytes(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBytes(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setDate(int parameterIndex, java.sql.Date x) throws SQLException {
-        try { live().setDate(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setDate(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setTime(int parameterIndex, java.sql.Time x) throws SQLException {
-        try { live().setTime(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setTime(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setTimestamp(int parameterIndex, java.sql.Timestamp x) throws SQLException {
-        try { live().setTimestamp(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setTimestamp(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setAsciiStream(int parameterIndex, InputStream x, int length) throws SQLException {
-        try { live().setAsciiStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setAsciiStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Deprecated
     @Override
     public void setUnicodeStream(int parameterIndex, InputStream x, int length) throws SQLException {
-        try { live().setUnicodeStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setUnicodeStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBinaryStream(int parameterIndex, InputStream x, int length) throws SQLException {
-        try { live().setBinaryStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBinaryStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -145,12 +145,12 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
 
     @Override
     public void setObject(int parameterIndex, Object x, int targetSqlType) throws SQLException {
-        try { live().setObject(parameterIndex, x, targetSqlType); } catch (SQLException e) { throw failed(e); }
+        try { binding().setObject(parameterIndex, x, targetSqlType); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setObject(int parameterIndex, Object x) throws SQLException {
-        try { live().setObject(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setObject(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -160,32 +160,32 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
 
     @Override
     public void addBatch() throws SQLException {
-        try { active().addBatch(); } catch (SQLException e) { throw failed(e); }
+        try { batching().addBatch(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setCharacterStream(int parameterIndex, Reader reader, int length) throws SQLException {
-        try { live().setCharacterStream(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setCharacterStream(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setRef(int parameterIndex, Ref x) throws SQLException {
-        try { live().setRef(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setRef(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBlob(int parameterIndex, Blob x) throws SQLException {
-        try { live().setBlob(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBlob(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setClob(int parameterIndex, Clob x) throws SQLException {
-        try { live().setClob(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setClob(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setArray(int parameterIndex, Array x) throws SQLException {
-        try { live().setArray(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setArray(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -195,27 +195,27 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
 
     @Override
     public void setDate(int parameterIndex, java.sql.Date x, Calendar cal) throws SQLException {
-        try { live().setDate(parameterIndex, x, cal); } catch (SQLException e) { throw failed(e); }
+        try { binding().setDate(parameterIndex, x, cal); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setTime(int parameterIndex, java.sql.Time x, Calendar cal) throws SQLException {
-        try { live().setTime(parameterIndex, x, cal); } catch (SQLException e) { throw failed(e); }
+        try { binding().setTime(parameterIndex, x, cal); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setTimestamp(int parameterIndex, java.sql.Timestamp x, Calendar cal) throws SQLException {
-        try { live().setTimestamp(parameterIndex, x, cal); } catch (SQLException e) { throw failed(e); }
+        try { binding().setTimestamp(parameterIndex, x, cal); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setNull(int parameterIndex, int sqlType, String typeName) throws SQLException {
-        try { live().setNull(parameterIndex, sqlType, typeName); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNull(parameterIndex, sqlType, typeName); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setURL(int parameterIndex, URL x) throws SQLException {
-        try { live().setURL(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setURL(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -225,48 +225,48 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
 
     @Override
     public void setRowId(int parameterIndex, RowId x) throws SQLException {
-        try { live().setRowId(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setRowId(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setNString(int parameterIndex, String value) throws SQLException {
-        try { live().setNString(parameterIndex, value); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNString(parameterIndex, value); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setNCharacterStream(int parameterIndex, Reader value, long length) throws SQLException {
-        try { live().setNCharacterStream(parameterIndex, value, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNCharacterStream(parameterIndex, value, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setNClob(int parameterIndex, NClob value) throws SQLException {
-        try { live().setNClob(parameterIndex, value); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNClob(parameterIndex, value); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setClob(int parameterIndex, Reader reader, long length) throws SQLException {
-        try { live().setClob(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setClob(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBlob(int parameterIndex, InputStream inputStream, long length) throws SQLException {
-        try { live().setBlob(parameterIndex, inputStream, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBlob(parameterIndex, inputStream, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setNClob(int parameterIndex, Reader reader, long length) throws SQLException {
-        try { live().setNClob(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNClob(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setSQLXML(int parameterIndex, SQLXML xmlObject) throws SQLException {
-        try { live().setSQLXML(parameterIndex, xmlObject); } catch (SQLException e) { throw failed(e); }
+        try { binding().setSQLXML(parameterIndex, xmlObject); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setObject(int parameterIndex, Object x, int targetSqlType, int scaleOrLength) throws SQLException {
         try {
-            live().setObject(parameterIndex, x, targetSqlType, scaleOrLength);
+            binding().setObject(parameterIndex, x, targetSqlType, scaleOrLength);
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -274,58 +274,58 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
 
     @Override
     public void setAsciiStream(int parameterIndex, InputStream x, long length) throws SQLException {
-        try { live().setAsciiStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setAsciiStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBinaryStream(int parameterIndex, InputStream x, long length) throws SQLException {
-        try { live().setBinaryStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBinaryStream(parameterIndex, x, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setCharacterStream(int parameterIndex, Reader reader, long length) throws SQLException {
-        try { live().setCharacterStream(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
+        try { binding().setCharacterStream(parameterIndex, reader, length); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setAsciiStream(int parameterIndex, InputStream x) throws SQLException {
-        try { live().setAsciiStream(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setAsciiStream(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBinaryStream(int parameterIndex, InputStream x) throws SQLException {
-        try { live().setBinaryStream(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBinaryStream(parameterIndex, x); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setCharacterStream(int parameterIndex, Reader reader) throws SQLException {
-        try { live().setCharacterStream(parameterIndex, reader); } catch (SQLException e) { throw failed(e); }
+        try { binding().setCharacterStream(parameterIndex, reader); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setNCharacterStream(int parameterIndex, Reader value) throws SQLException {
-        try { live().setNCharacterStream(parameterIndex, value); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNCharacterStream(parameterIndex, value); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setClob(int parameterIndex, Reader reader) throws SQLException {
-        try { live().setClob(parameterIndex, reader); } catch (SQLException e) { throw failed(e); }
+        try { binding().setClob(parameterIndex, reader); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setBlob(int parameterIndex, InputStream inputStream) throws SQLException {
-        try { live().setBlob(parameterIndex, inputStream); } catch (SQLException e) { throw failed(e); }
+        try { binding().setBlob(parameterIndex, inputStream); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setNClob(int parameterIndex, Reader reader) throws SQLException {
-        try { live().setNClob(parameterIndex, reader); } catch (SQLException e) { throw failed(e); }
+        try { binding().setNClob(parameterIndex, reader); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public void setObject(int parameterIndex, Object x, SQLType targetSqlType, int scaleOrLength) throws SQLException {
         try {
-            live().setObject(parameterIndex, x, targetSqlType, scaleOrLength);
+            binding().setObject(parameterIndex, x, targetSqlType, scaleOrLength);
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -333,7 +333,7 @@ class ProxyPreparedStatement<S extends PreparedStatement> extends AbstractProxyS
 
     @Override
     public void setObject(int parameterIndex, Object x, SQLType targetSqlType) throws SQLException {
-        try { live().setObject(parameterIndex, x, targetSqlType); } catch (SQLException e) { throw failed(e); }
+        try { binding().setObject(parameterIndex, x, targetSqlType); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override

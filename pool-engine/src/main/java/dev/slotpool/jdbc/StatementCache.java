@@ -80,9 +80,16 @@ public final class StatementCache {
      */
     CachedStatement take(boolean isCall, String sql, int type, int concurrency, int holdability, int generatedKeys,
                          int[] columnIndexes, String[] columnNames) {
-        CachedStatement found = closed ? null
-                : (isCall ? callable : prepared).take(sql, type, concurrency, holdability, generatedKeys,
-                        columnIndexes, columnNames);
+        CachedStatement found = newest;
+        if (found != null && found.isFor(isCall, sql, type, concurrency, holdability, generatedKeys, columnIndexes,
+                columnNames)) {
+            // The statement that came back last, asked for again by the same SQL string: no hash, no probe.
+            (isCall ? callable : prepared).remove(found);
+        } else {
+            found = closed ? null
+                    : (isCall ? callable : prepared).take(sql, type, concurrency, holdability, generatedKeys,
+                            columnIndexes, columnNames);
+        }
         if (found != null) {
             unlink(found);
             hits++;
@@ -107,7 +114,7 @@ public final class StatementCache {
             if (victim == null || now - victim.lastUsed <= (long) AGE_FACTOR * capacity) {
                 return statement.statement;
             }
-            (victim.callable ? callable : prepared).remove(victim);
+            (victim.callable ? callable : prepared).evict(victim);
             unlink(victim);
             evictions++;
             add(statement, now);

@@ -7,6 +7,7 @@ import java.util.Arrays;
  * probing over one array, at most half full, so a lookup compares the fields of a few entries and allocates
  * nothing. Several idle statements may share a key (a holder that used two at once gives both back). Removal
  * shifts the following run back instead of leaving tombstones, so lookups never slow down as entries come and go.
+ * Each entry knows its slot ({@link CachedStatement#index}), so removing a given entry does not probe.
  *
  * <p>Plain fields: only the connection's holder uses it (S1).
  */
@@ -53,19 +54,18 @@ final class StatementTable {
             i = (i + 1) & mask;
         }
         s[i] = statement;
+        statement.index = i;
         size++;
     }
 
-    /** Removes this very entry (identity), if present. */
+    /** Removes this idle entry, found at its slot. */
     void remove(CachedStatement statement) {
-        CachedStatement[] s = slots;
-        for (int i = statement.hash & mask; s[i] != null; i = (i + 1) & mask) {
-            evictionReads++;
-            if (s[i] == statement) {
-                removeAt(i);
-                return;
-            }
-        }
+        removeAt(statement.index);
+    }
+
+    /** Removes an eviction victim, counting the slots read ({@link #evictionReads}). */
+    void evict(CachedStatement victim) {
+        evictionReads += removeAt(victim.index);
     }
 
     /** Drops every idle statement. */
@@ -76,20 +76,25 @@ final class StatementTable {
 
     /**
      * Empties slot {@code i} and moves back each entry of the run after it whose home slot is not in (i, j], so
-     * every entry stays reachable from its home slot without a gap.
+     * every entry stays reachable from its home slot without a gap. Returns the slots read: the emptied one and
+     * the run after it.
      */
-    private void removeAt(int i) {
+    private int removeAt(int i) {
         CachedStatement[] s = slots;
         s[i] = null;
         size--;
+        int reads = 1;
         for (int j = (i + 1) & mask; s[j] != null; j = (j + 1) & mask) {
+            reads++;
             int home = s[j].hash & mask;
             boolean stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
             if (!stays) {
                 s[i] = s[j];
+                s[i].index = i;
                 s[j] = null;
                 i = j;
             }
         }
+        return reads;
     }
 }

@@ -22,6 +22,8 @@ final class FakeLease implements ConnectionLease {
     int aborts;
     final List<SQLException> evictions = new ArrayList<>();
     private Map<String, String> labels = Map.of();
+    /** The connection's statement cache; none unless a test sets one. */
+    StatementCache statementCache;
 
     FakeLease(Connection physical) throws SQLException {
         this.physical = physical;
@@ -41,6 +43,11 @@ final class FakeLease implements ConnectionLease {
     @Override
     public dev.slotpool.SqlExceptionOverride exceptionOverride() {
         return null;
+    }
+
+    @Override
+    public StatementCache statementCache() {
+        return statementCache;
     }
 
     @Override

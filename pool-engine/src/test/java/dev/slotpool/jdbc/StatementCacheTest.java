@@ -148,6 +148,29 @@ class StatementCacheTest {
         assertThat(cache.idle()).isZero();
     }
 
+    /**
+     * A take of the statement that came back last, by the same SQL string, removes it from its own slot, without a
+     * probe, also after a removal moved it back in its collision run; an equal string of another instance finds
+     * statements through the table.
+     */
+    @Test
+    void theStatementThatCameBackLastIsTakenFromItsSlotAfterARemovalMovedIt() throws SQLException {
+        StatementCache cache = new StatementCache(4);
+        CachedStatement first = prepared("same"); // one key: three slots in a row from the same home slot
+        CachedStatement second = prepared("same");
+        CachedStatement third = prepared("same");
+        for (CachedStatement s : List.of(first, second, third)) {
+            assertThat(cache.put(s)).isNull();
+        }
+        assertThat(take(cache, new String("same"))).as("through the table: the home slot's").isSameAs(first);
+
+        assertThat(take(cache, third.sql)).as("the last to come back, moved back one slot").isSameAs(third);
+        assertThat(take(cache, new String("same"))).isSameAs(second);
+        assertThat(take(cache, new String("same"))).as("nothing left behind in the table").isNull();
+        assertThat(cache.idle()).isZero();
+        assertThat(cache.hits()).isEqualTo(3);
+    }
+
     @Test
     void aClosedCacheHandsNothingOutAndKeepsNothing() throws SQLException {
         StatementCache cache = new StatementCache(4);
