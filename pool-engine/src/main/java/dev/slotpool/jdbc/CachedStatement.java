@@ -43,7 +43,7 @@ final class CachedStatement {
     PreparedStatement statement;
     /** The cache's age counter when it last came back ({@link StatementCache#put}). */
     long lastUsed;
-    /** Its slot in its {@link StatementTable} while idle. */
+    /** Its slot while it is in its {@link StatementTable}. */
     int index;
     /** Neighbours in the cache's age order while idle (the one that came back before it, and after); null when
      * lent. */
@@ -92,9 +92,9 @@ final class CachedStatement {
     }
 
     /**
-     * Whether this statement was prepared with these arguments and this very SQL string (the same instance, as a
-     * constant or a reused string is): a check cheaper than {@link #matches}, which a hit on the statement that came
-     * back last passes. False says nothing: an equal string of another instance still matches.
+     * Whether this statement is of this kind and was prepared with these arguments and this very SQL string (the
+     * same instance, as a constant or a reused string is): a check cheaper than {@link #matches}, with no hash.
+     * False says nothing: an equal string of another instance still matches.
      */
     boolean isFor(boolean isCall, String sql, int type, int concurrency, int holdability, int generatedKeys,
                   int[] columnIndexes, String[] columnNames) {

@@ -5,7 +5,9 @@ import java.sql.Statement;
 /**
  * A physical connection's idle prepared and callable statements, kept for the connection's next holders
  * (docs/statement-cache.md; {@code statementCacheSize}). One {@link StatementTable} per kind; the two share
- * {@link #capacity} and one age counter.
+ * {@link #capacity} and one age counter. The idle statement that came back last is kept out of the tables, in
+ * {@link #recent}: a holder that prepares the same SQL again and again takes it and gives it back without a
+ * table's hash, probe, insert or removal; it goes into its table when another statement comes back.
  *
  * <p><b>Bound.</b> Every {@link #put} advances the age counter. A put into a full cache replaces the least
  * recently used idle statement (of either kind) only if it has not been used for more than 4 × capacity puts;
@@ -34,6 +36,8 @@ public final class StatementCache {
     /** The idle statement that came back longest ago and the latest one, both kinds together; null when empty. */
     private CachedStatement oldest;
     private CachedStatement newest;
+    /** The latest idle statement while it is in neither table (then it is also {@link #newest}); else null. */
+    private CachedStatement recent;
     /** Set when the pool closed the connection: nothing is cached or handed out any more. */
     private boolean closed;
 
@@ -71,7 +75,7 @@ public final class StatementCache {
 
     /** Idle statements now. */
     int idle() {
-        return prepared.size() + callable.size();
+        return prepared.size() + callable.size() + (recent == null ? 0 : 1);
     }
 
     /**
@@ -80,15 +84,13 @@ public final class StatementCache {
      */
     CachedStatement take(boolean isCall, String sql, int type, int concurrency, int holdability, int generatedKeys,
                          int[] columnIndexes, String[] columnNames) {
-        CachedStatement found = newest;
+        CachedStatement found = recent;
         if (found != null && found.isFor(isCall, sql, type, concurrency, holdability, generatedKeys, columnIndexes,
                 columnNames)) {
-            // The statement that came back last, asked for again by the same SQL string: no hash, no probe.
-            (isCall ? callable : prepared).remove(found);
+            recent = null; // asked for again by the same SQL string: no hash, no table
         } else {
             found = closed ? null
-                    : (isCall ? callable : prepared).take(sql, type, concurrency, holdability, generatedKeys,
-                            columnIndexes, columnNames);
+                    : lookUp(isCall, sql, type, concurrency, holdability, generatedKeys, columnIndexes, columnNames);
         }
         if (found != null) {
             unlink(found);
@@ -97,6 +99,20 @@ public final class StatementCache {
             misses++;
         }
         return found;
+    }
+
+    /** Removes and returns an idle statement with this key, {@link #recent} or one from the kind's table. */
+    private CachedStatement lookUp(boolean isCall, String sql, int type, int concurrency, int holdability,
+                                   int generatedKeys, int[] columnIndexes, String[] columnNames) {
+        int hash = CachedStatement.hash(sql, type, concurrency, holdability, generatedKeys);
+        CachedStatement r = recent;
+        if (r != null && r.callable == isCall
+                && r.matches(hash, sql, type, concurrency, holdability, generatedKeys, columnIndexes, columnNames)) {
+            recent = null;
+            return r;
+        }
+        return (isCall ? callable : prepared).take(hash, sql, type, concurrency, holdability, generatedKeys,
+                columnIndexes, columnNames);
     }
 
     /**
@@ -114,7 +130,11 @@ public final class StatementCache {
             if (victim == null || now - victim.lastUsed <= (long) AGE_FACTOR * capacity) {
                 return statement.statement;
             }
-            (victim.callable ? callable : prepared).evict(victim);
+            if (victim == recent) {
+                recent = null;
+            } else {
+                (victim.callable ? callable : prepared).evict(victim);
+            }
             unlink(victim);
             evictions++;
             add(statement, now);
@@ -124,10 +144,17 @@ public final class StatementCache {
         return null;
     }
 
-    /** Adds an idle statement as the newest: puts advance the age, so the list stays ordered by lastUsed. */
+    /**
+     * Adds an idle statement as the newest, and as {@link #recent}: the one there before goes into its table. Puts
+     * advance the age, so the list stays ordered by lastUsed.
+     */
     private void add(CachedStatement statement, long now) {
         statement.lastUsed = now;
-        (statement.callable ? callable : prepared).add(statement);
+        CachedStatement r = recent;
+        if (r != null) {
+            (r.callable ? callable : prepared).add(r);
+        }
+        recent = statement;
         statement.older = newest;
         statement.newer = null;
         if (newest == null) {
@@ -138,7 +165,7 @@ public final class StatementCache {
         newest = statement;
     }
 
-    /** Takes a statement that left its table out of the age order. */
+    /** Takes a statement that leaves the cache (a hit, a victim) out of the age order. */
     private void unlink(CachedStatement statement) {
         CachedStatement o = statement.older;
         CachedStatement n = statement.newer;
@@ -161,6 +188,7 @@ public final class StatementCache {
         closed = true;
         prepared.clear();
         callable.clear();
+        recent = null;
         oldest = null;
         newest = null;
     }

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * probing over one array, at most half full, so a lookup compares the fields of a few entries and allocates
  * nothing. Several idle statements may share a key (a holder that used two at once gives both back). Removal
  * shifts the following run back instead of leaving tombstones, so lookups never slow down as entries come and go.
- * Each entry knows its slot ({@link CachedStatement#index}), so removing a given entry does not probe.
+ * Each entry knows its slot ({@link CachedStatement#index}), so evicting a given entry does not probe.
  *
  * <p>Plain fields: only the connection's holder uses it (S1).
  */
@@ -31,10 +31,10 @@ final class StatementTable {
         return size;
     }
 
-    /** Removes and returns an idle statement prepared with exactly these arguments, or null. */
-    CachedStatement take(String sql, int type, int concurrency, int holdability, int generatedKeys,
+    /** Removes and returns an idle statement prepared with exactly these arguments ({@code hash} is
+     * {@link CachedStatement#hash} of them), or null. */
+    CachedStatement take(int hash, String sql, int type, int concurrency, int holdability, int generatedKeys,
                          int[] columnIndexes, String[] columnNames) {
-        int hash = CachedStatement.hash(sql, type, concurrency, holdability, generatedKeys);
         CachedStatement[] s = slots;
         for (int i = hash & mask; s[i] != null; i = (i + 1) & mask) {
             if (s[i].matches(hash, sql, type, concurrency, holdability, generatedKeys, columnIndexes, columnNames)) {
@@ -56,11 +56,6 @@ final class StatementTable {
         s[i] = statement;
         statement.index = i;
         size++;
-    }
-
-    /** Removes this idle entry, found at its slot. */
-    void remove(CachedStatement statement) {
-        removeAt(statement.index);
     }
 
     /** Removes an eviction victim, counting the slots read ({@link #evictionReads}). */

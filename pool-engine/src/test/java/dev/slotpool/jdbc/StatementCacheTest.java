@@ -149,26 +149,56 @@ class StatementCacheTest {
     }
 
     /**
-     * A take of the statement that came back last, by the same SQL string, removes it from its own slot, without a
-     * probe, also after a removal moved it back in its collision run; an equal string of another instance finds
-     * statements through the table.
+     * The statement that came back last is kept out of the tables: taken again by the same SQL string or an equal
+     * one, and moved into its table when another comes back, where it is found as any other.
      */
     @Test
-    void theStatementThatCameBackLastIsTakenFromItsSlotAfterARemovalMovedIt() throws SQLException {
+    void theStatementThatCameBackLastIsHandedOutFirstAndJoinsItsTableWhenAnotherComesBack() throws SQLException {
         StatementCache cache = new StatementCache(4);
+        CachedStatement a = prepared("a");
+        CachedStatement call = new CachedStatement(true, "a", NONE, NONE, NONE, NONE, null, null);
+        call.prepare(connection);
+        assertThat(cache.put(a)).isNull();
+        for (int i = 0; i < 3; i++) {
+            assertThat(take(cache, a.sql)).as("by the same string").isSameAs(a);
+            assertThat(cache.put(a)).isNull();
+            assertThat(take(cache, new String("a"))).as("by an equal one").isSameAs(a);
+            assertThat(cache.put(a)).isNull();
+        }
+        assertThat(cache.take(true, a.sql, NONE, NONE, NONE, NONE, null, null)).as("another kind").isNull();
+        assertThat(cache.put(call)).isNull();
+        assertThat(cache.idle()).isEqualTo(2);
+        assertThat(take(cache, a.sql)).as("now in its table").isSameAs(a);
+        assertThat(cache.take(true, new String("a"), NONE, NONE, NONE, NONE, null, null)).isSameAs(call);
+        assertThat(cache.idle()).isZero();
+        assertThat(cache.hits()).isEqualTo(8);
+        assertThat(cache.misses()).isEqualTo(1);
+    }
+
+    /**
+     * An eviction removes its victim from the slot it records, also after another removal moved the victim back in
+     * its collision run.
+     */
+    @Test
+    void anEvictionRemovesItsVictimFromItsSlotAfterARemovalMovedIt() throws SQLException {
+        StatementCache cache = new StatementCache(4); // a victim must be unused for more than 16 puts
         CachedStatement first = prepared("same"); // one key: three slots in a row from the same home slot
         CachedStatement second = prepared("same");
         CachedStatement third = prepared("same");
-        for (CachedStatement s : List.of(first, second, third)) {
+        CachedStatement hot = prepared("hot");
+        for (CachedStatement s : List.of(first, second, third, hot)) {
             assertThat(cache.put(s)).isNull();
         }
-        assertThat(take(cache, new String("same"))).as("through the table: the home slot's").isSameAs(first);
+        assertThat(take(cache, "same")).as("the home slot's: the other two move back").isSameAs(first);
+        for (int i = 0; i < 20; i++) {
+            assertThat(cache.put(take(cache, "hot"))).isNull();
+        }
+        assertThat(cache.put(prepared("fourth"))).as("room for one more").isNull();
+        assertThat(cache.put(prepared("fifth"))).as("the least recently used goes").isSameAs(second.statement);
 
-        assertThat(take(cache, third.sql)).as("the last to come back, moved back one slot").isSameAs(third);
-        assertThat(take(cache, new String("same"))).isSameAs(second);
-        assertThat(take(cache, new String("same"))).as("nothing left behind in the table").isNull();
-        assertThat(cache.idle()).isZero();
-        assertThat(cache.hits()).isEqualTo(3);
+        assertThat(take(cache, "same")).isSameAs(third);
+        assertThat(take(cache, "same")).as("the victim left no copy behind").isNull();
+        assertThat(cache.evictions()).isEqualTo(1);
     }
 
     @Test
