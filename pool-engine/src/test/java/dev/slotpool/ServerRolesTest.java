@@ -102,13 +102,15 @@ class ServerRolesTest {
                 .answer("V$DATABASE", oracle("PHYSICAL STANDBY", "READ ONLY WITH APPLY", 100));
         try (SlotPoolDataSource ds = pool("dataguard").origin(OriginConfig.named("east").url(east.url()))
                 .origin(OriginConfig.named("west").url(west.url())).build()) {
-            // The reading is recorded a moment before the state it causes: wait for both.
-            await("west's role read and applied", ds, s -> s.origin("west").orElseThrow().role() == ServerRole.STANDBY
-                    && s.origin("west").orElseThrow().state() == OriginState.DOWN);
+            // The reading is recorded a moment before the state it causes: wait for both. Each origin's role is
+            // read on its own, so east's may come after west's.
+            await("west's role read and applied, and east's read", ds,
+                    s -> s.origin("west").orElseThrow().role() == ServerRole.STANDBY
+                            && s.origin("west").orElseThrow().state() == OriginState.DOWN
+                            && s.origin("east").orElseThrow().role() == ServerRole.PRIMARY);
             assertThat(origin(ds, "west").state()).isEqualTo(OriginState.DOWN);
             assertThat(origin(ds, "west").stateReason())
                     .isEqualTo("standby (DATABASE_ROLE PHYSICAL STANDBY, OPEN_MODE READ ONLY WITH APPLY)");
-            assertThat(origin(ds, "east").role()).isEqualTo(ServerRole.PRIMARY);
             assertThat(borrow(ds, 200)).containsOnlyKeys("east");
 
             // Failover: east dies, west opens as primary with RESETLOGS.
