@@ -5,7 +5,8 @@
 #   head:     the engine as at 60990a7
 #   stealN:   bounded-steal.patch on it, -Dslotpool.bench.stealNanos=N µs × 1000 (the patch reads the property)
 # Rounds 1-3 ran head, steal0, steal100 (the patch without its counters); rounds 4-5 ran head, steal50, steal100,
-# steal200 with the counters, which print "steal-count steals=... handoffs=..." at exit.
+# steal200 with the counters, which print "steal-count steals=... handoffs=..." at exit; rounds 6-10 (a second
+# sitting) ran head and steal100 with the counters.
 # Usage: [LOCK=file] run.sh FIRST LAST HEAD_JAR STEAL_JAR VARIANT ...   e.g. run.sh 4 5 head.jar steal.jar head steal50
 first=$1; last=$2; head_jar=$3; steal_jar=$4; shift 4
 locked() { if [ -n "$LOCK" ]; then flock "$LOCK" "$@"; else "$@"; fi; }
