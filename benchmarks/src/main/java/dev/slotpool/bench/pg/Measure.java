@@ -16,6 +16,15 @@ enum Measure {
     /** threads ÷ throughput (Little's law): the mean latency if every thread were served in turn. */
     IDEAL_MS("ideal_ms", Across.MEDIAN),
     P999_OVER_IDEAL("p999_over_ideal", Across.MEDIAN),
+    /** Mean work of a transaction committed in the window: {@code getConnection()}'s return to commit's. */
+    WORK_MS("work_ms", Across.MEDIAN),
+    /**
+     * TX_PER_S × WORK_MS ÷ connections: the share of the window a connection spent on transactions' work; the
+     * rest went to returns, hand-offs and borrows.
+     */
+    BUSY_SHARE("busy_share", Across.MEDIAN),
+    /** The p99.9 ÷ ideal a FIFO pool whose hand-offs cost nothing would give these works ({@link FifoFloor}). */
+    FIFO_FLOOR("fifo_floor", Across.MEDIAN),
     /** Fewest transactions of one thread in the window. */
     THREAD_MIN("thread_min", Across.MEDIAN),
     THREAD_MEDIAN("thread_median", Across.MEDIAN),

@@ -145,7 +145,10 @@ public final class PostgresTransactions {
                 .append(" tx/s; p50 / p99 / p99.9 ").append(Formats.significant(s.get(Measure.P50_MS))).append(" / ")
                 .append(Formats.significant(s.get(Measure.P99_MS))).append(" / ")
                 .append(Formats.significant(s.get(Measure.P999_MS))).append(" ms, ideal ")
-                .append(Formats.significant(s.get(Measure.IDEAL_MS))).append(" ms; per thread fewest / median ")
+                .append(Formats.significant(s.get(Measure.IDEAL_MS))).append(" ms, FIFO floor ")
+                .append(Formats.twoDecimals(s.get(Measure.FIFO_FLOOR))).append(" × ideal; work ")
+                .append(Formats.significant(s.get(Measure.WORK_MS))).append(" ms, busy ")
+                .append(Formats.twoDecimals(s.get(Measure.BUSY_SHARE))).append("; per thread fewest / median ")
                 .append(Formats.count(s.get(Measure.THREAD_MIN))).append(" / ")
                 .append(Formats.count(s.get(Measure.THREAD_MEDIAN))).append("; errors ")
                 .append(Formats.count(s.get(Measure.ERRORS)));

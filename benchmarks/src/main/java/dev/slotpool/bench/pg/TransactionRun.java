@@ -26,6 +26,9 @@ final class TransactionRun {
     /** How long threads get to finish their last transaction with the pool open (a whole queue of them). */
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
 
+    /** The same draws for every run, so that two runs' floors differ only by their works. */
+    private static final long FLOOR_SEED = 1;
+
     private final TransactionOptions options;
     private final AccountsDatabase database;
     private final TransactionCell cell;
@@ -85,13 +88,18 @@ final class TransactionRun {
         long[] perThread = Arrays.stream(workers).mapToLong(TransactionWorker::committedInWindow).toArray();
         long transactions = Arrays.stream(perThread).sum();
         WaitHistogram latencies = new WaitHistogram();
+        WaitHistogram works = new WaitHistogram();
+        long workNanos = 0;
         for (TransactionWorker w : workers) {
             latencies.add(w.latencies());
+            works.add(w.works());
+            workNanos += w.workNanos();
         }
         Fairness fairness = Fairness.of(perThread);
         double perSecond = transactions / windowSeconds;
         double idealMs = transactions == 0 ? Double.NaN : cell.threads() / perSecond * 1e3;
         double p999Ms = latencies.percentileNanos(0.999) / 1e6;
+        double workMs = transactions == 0 ? Double.NaN : workNanos / 1e6 / transactions;
 
         Map<Measure, Double> v = new EnumMap<>(Measure.class);
         v.put(Measure.WINDOW_S, windowSeconds);
@@ -103,6 +111,9 @@ final class TransactionRun {
         v.put(Measure.MAX_MS, latencies.maxNanos() / 1e6);
         v.put(Measure.IDEAL_MS, idealMs);
         v.put(Measure.P999_OVER_IDEAL, p999Ms / idealMs);
+        v.put(Measure.WORK_MS, workMs);
+        v.put(Measure.BUSY_SHARE, perSecond * workMs / 1e3 / cell.connections());
+        v.put(Measure.FIFO_FLOOR, FifoFloor.p999OverMean(works, cell.threads(), cell.connections(), FLOOR_SEED));
         v.put(Measure.THREAD_MIN, (double) fairness.min());
         v.put(Measure.THREAD_MEDIAN, fairness.median());
         v.put(Measure.FAIRNESS, fairness.ratio());

@@ -43,14 +43,19 @@ final class TransactionSummary {
         md.append("Latency: from before `getConnection()` to after `close()`, of every attempt that ended in the ")
                 .append("window, in ms. Ideal: threads ÷ throughput (Little's law), the mean latency if every ")
                 .append("thread were served in turn. Per thread: the fewest and the median transactions of one ")
-                .append("thread in the window (fewest ÷ median). Ratio: transactions/s ÷ HikariCP's in the same ")
+                .append("thread in the window (fewest ÷ median). Work: the mean time from `getConnection()`'s ")
+                .append("return to `commit()`'s; busy: transactions/s × work ÷ connections, the share of the window ")
+                .append("a connection spent on that work (the rest went to returns, hand-offs and borrows). FIFO ")
+                .append("floor: the p99.9 ÷ ideal of a simulated pool that serves the same threads first come, ")
+                .append("first served, and hands a connection on at no cost, each transaction's work a draw from ")
+                .append("this run's: no FIFO pool gets below it with this work. Ratio: transactions/s ÷ HikariCP's in the same ")
                 .append("run. Errors: failed transactions from the threads' start until the pool began to close.\n\n");
     }
 
     private static void table(StringBuilder md, List<CellMedians> rows) {
         md.append("| threads | pool | tx/s | ratio to HikariCP | p50 ms | p99 ms | p99.9 ms | ideal ms ")
-                .append("| p99.9 ÷ ideal | per thread fewest / median | errors |\n")
-                .append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append("| p99.9 ÷ ideal | FIFO floor | work ms | busy | per thread fewest / median | errors |\n")
+                .append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         rows.stream().sorted((a, b) -> Integer.compare(a.cell().threads(), b.cell().threads())).forEach(r -> md
                 .append("| ").append(Formats.count(r.cell().threads()))
                 .append(" | ").append(r.cell().pool().id())
@@ -61,6 +66,9 @@ final class TransactionSummary {
                 .append(" | ").append(Formats.significant(r.get(Measure.P999_MS)))
                 .append(" | ").append(Formats.significant(r.get(Measure.IDEAL_MS)))
                 .append(" | ").append(Formats.twoDecimals(r.get(Measure.P999_OVER_IDEAL)))
+                .append(" | ").append(Formats.twoDecimals(r.get(Measure.FIFO_FLOOR)))
+                .append(" | ").append(Formats.significant(r.get(Measure.WORK_MS)))
+                .append(" | ").append(Formats.twoDecimals(r.get(Measure.BUSY_SHARE)))
                 .append(" | ").append(Formats.count(r.get(Measure.THREAD_MIN))).append(" / ")
                 .append(Formats.count(r.get(Measure.THREAD_MEDIAN))).append(" (")
                 .append(Formats.twoDecimals(r.get(Measure.FAIRNESS))).append(")")

@@ -21,6 +21,9 @@ final class TransactionWorker implements Runnable {
     private final int accounts;
     /** Latency of every attempt ending in the window, failed ones included: a failure took that long too. */
     private final WaitHistogram latencies = new WaitHistogram();
+    /** How long the work of each transaction committed in the window took, borrow and return excluded. */
+    private final WaitHistogram works = new WaitHistogram();
+    private long workNanos;
     private long committedInWindow;
     private long errors;
     private String firstError;
@@ -39,10 +42,9 @@ final class TransactionWorker implements Runnable {
             int aid = 1 + random.nextInt(accounts);
             int delta = random.nextInt(-MAX_DELTA, MAX_DELTA + 1);
             long start = System.nanoTime();
-            boolean committed = false;
+            long work = -1;
             try {
-                transaction.run(aid, delta);
-                committed = true;
+                work = transaction.run(aid, delta);
             } catch (SQLException | RuntimeException e) {
                 if (control.phase() != LoopControl.Phase.CLOSING) {
                     errors++;
@@ -54,8 +56,10 @@ final class TransactionWorker implements Runnable {
             long took = System.nanoTime() - start;
             if (control.phase() == LoopControl.Phase.MEASURE) {
                 latencies.record(took);
-                if (committed) {
+                if (work >= 0) {
                     committedInWindow++;
+                    works.record(work);
+                    workNanos += work;
                 }
             }
         }
@@ -63,6 +67,15 @@ final class TransactionWorker implements Runnable {
 
     WaitHistogram latencies() {
         return latencies;
+    }
+
+    WaitHistogram works() {
+        return works;
+    }
+
+    /** The sum of {@link #works()}, exact. */
+    long workNanos() {
+        return workNanos;
     }
 
     long committedInWindow() {

@@ -44,6 +44,11 @@ class PostgresTransactionsSmokeTest {
             assertThat(s.get(Measure.ERRORS)).as("%s", s.cell()).isZero();
             assertThat(s.get(Measure.BALANCE_DRIFT)).as("%s", s.cell()).isZero();
             assertThat(s.get(Measure.P999_MS)).as("%s", s.cell()).isPositive();
+            // A transaction's work is part of its latency, whose mean the ideal is.
+            assertThat(s.get(Measure.WORK_MS)).as("%s", s.cell()).isPositive()
+                    .isLessThanOrEqualTo(s.get(Measure.IDEAL_MS));
+            assertThat(s.get(Measure.BUSY_SHARE)).as("%s", s.cell()).isPositive();
+            assertThat(s.get(Measure.FIFO_FLOOR)).as("%s", s.cell()).isGreaterThanOrEqualTo(1.0);
         });
         // Every balance started at 0: the table holds exactly what the threads say they committed.
         assertThat(outcome.balanceSum()).isEqualTo(outcome.committedDelta());
@@ -58,7 +63,7 @@ class PostgresTransactionsSmokeTest {
             assertThat(Arrays.copyOf(png, 4)).as(chart).isEqualTo(PNG_MAGIC);
         }
         String summary = Files.readString(out.resolve("summary.md"));
-        assertThat(summary).contains("## 2 connections", "Balance check: the sum of all balances equals");
+        assertThat(summary).contains("## 2 connections", "| FIFO floor |", "Balance check: the sum of all balances equals");
         for (String pool : POOLS) {
             assertThat(summary).contains("| 2 | " + pool + " |", "| 8 | " + pool + " |");
         }
