@@ -17,9 +17,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
-import dev.slotpool.bench.BenchPool;
-import dev.slotpool.bench.PoolKind;
-import dev.slotpool.bench.PoolSettings;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
