@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  * the next at no cost, each transaction holding its connection for an independent draw from the measured holds
  * (the run's work times). Its p99.9 latency ÷ its mean latency is the p99.9 ÷ ideal below which no FIFO pool can
  * go with these holds: with a queue, a latency is the sum of the holds ahead of it, so their spread alone puts the
- * ratio above 1.
+ * ratio above 1. The draws are independent; real holds that lengthen together (a checkpoint) would raise it.
  */
 final class FifoFloor {
 

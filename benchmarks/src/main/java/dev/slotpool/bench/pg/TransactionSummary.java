@@ -48,8 +48,9 @@ final class TransactionSummary {
                 .append("a connection spent on that work (the rest went to returns, hand-offs and borrows). FIFO ")
                 .append("floor: the p99.9 ÷ ideal of a simulated pool that serves the same threads first come, ")
                 .append("first served, and hands a connection on at no cost, each transaction's work a draw from ")
-                .append("this run's: no FIFO pool gets below it with this work. Ratio: transactions/s ÷ HikariCP's in the same ")
-                .append("run. Errors: failed transactions from the threads' start until the pool began to close.\n\n");
+                .append("this run's: no FIFO pool gets below it with this work. Ratio: transactions/s ÷ HikariCP's ")
+                .append("in the same run. Errors: failed transactions from the threads' start until the pool ")
+                .append("began to close.\n\n");
     }
 
     private static void table(StringBuilder md, List<CellMedians> rows) {

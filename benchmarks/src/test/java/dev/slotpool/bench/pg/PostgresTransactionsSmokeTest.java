@@ -63,7 +63,8 @@ class PostgresTransactionsSmokeTest {
             assertThat(Arrays.copyOf(png, 4)).as(chart).isEqualTo(PNG_MAGIC);
         }
         String summary = Files.readString(out.resolve("summary.md"));
-        assertThat(summary).contains("## 2 connections", "| FIFO floor |", "Balance check: the sum of all balances equals");
+        assertThat(summary).contains("## 2 connections", "| FIFO floor |",
+                "Balance check: the sum of all balances equals");
         for (String pool : POOLS) {
             assertThat(summary).contains("| 2 | " + pool + " |", "| 8 | " + pool + " |");
         }
