@@ -28,8 +28,10 @@ for sitting in (1, 2):
             if all(("hikari", t) in r for r in rs):
                 ratio = [float(r[("slotpool", t)]["borrows_per_s"]) / float(r[("hikari", t)]["borrows_per_s"]) for r in rs]
                 line += "  / HikariCP %s (median %.2f)" % (fmt(ratio), statistics.median(ratio))
-            line += "  fewest/median %s  CPU us/borrow %s" % (fmt([float(x["fairness"]) for x in sp]),
-                                                               fmt([float(x["cpu_us_per_borrow"]) for x in sp]))
+            fair = [float(x["fairness"]) for x in sp]
+            cpu = [float(x["cpu_us_per_borrow"]) for x in sp]
+            line += "  fewest/median %s (median %.2f)  CPU us/borrow %s (median %.2f)" % (
+                fmt(fair), statistics.median(fair), fmt(cpu), statistics.median(cpu))
             print(line)
         if all(("slotpool", 10000) in r and ("slotpool", 1000) in r for r in rs) and rs:
             q = [float(r[("slotpool", 10000)]["borrows_per_s"]) / float(r[("slotpool", 1000)]["borrows_per_s"]) for r in rs]
