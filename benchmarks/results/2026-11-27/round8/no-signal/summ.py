@@ -2,14 +2,17 @@
 # at a1dcc5b with counters; nosig: the same jar with -Dslotpool.bench.noSignal=true) and thread count: slotpool's
 # borrows/s, ÷ HikariCP in the same run (second sitting, hk-*), fewest ÷ median, CPU µs per borrow, 10,000 ÷ 1,000
 # (first sitting); and per invocation the engine's parks and unparks per 1,000 borrows (whole JVM, warm-up included).
-# usage: python3 summ.py (in this directory)
-import collections, csv, glob, re, statistics
+# usage: python3 summ.py [VARIANT ...] (in the results directory; default: head nosig). ../watch uses it too, with
+# variants head and watch, and big-* for its slotpool-alone invocations.
+import collections, csv, glob, re, statistics, sys
+
+variants = sys.argv[1:] or ["head", "nosig"]
 
 runs = collections.defaultdict(dict)   # (sitting, variant, round) -> {(pool, threads): row}
 for f in glob.glob("*/platform-runs.csv"):
     d = f.split("/")[0]
     sitting = 2 if d.startswith("hk-") else 1
-    variant, rnd = d.removeprefix("hk-").rsplit("-", 1)
+    variant, rnd = d.removeprefix("hk-").removeprefix("big-").rsplit("-", 1)
     for r in csv.DictReader(open(f)):
         runs[(sitting, variant, int(rnd))][(r["pool"], int(r["threads"]))] = r
 
@@ -19,7 +22,7 @@ def cells(sitting, variant):
 fmt = lambda xs, p="%.2f": " ".join(p % x for x in xs)
 for sitting in (1, 2):
     print("## sitting %d" % sitting)
-    for variant in ("head", "nosig"):
+    for variant in variants:
         rs = cells(sitting, variant)
         threads = sorted({t for r in rs for (p, t) in r if p == "slotpool"})
         for t in threads:
@@ -37,8 +40,10 @@ for sitting in (1, 2):
             q = [float(r[("slotpool", 10000)]["borrows_per_s"]) / float(r[("slotpool", 1000)]["borrows_per_s"]) for r in rs]
             print("%-5s 10,000 / 1,000: %s (median %.2f)" % (variant, fmt(q), statistics.median(q)))
     print()
-print("## parks and unparks per 1,000 borrows, per invocation")
-for f in sorted(glob.glob("*.log")):
+logs = [f for f in sorted(glob.glob("*.log")) if "park-count" in open(f).read()]
+if logs:
+    print("## parks and unparks per 1,000 borrows, per invocation")
+for f in logs:
     m = re.search(r"park-count borrows=(\d+) awaits=(\d+) parks=(\d+) unparks=(\d+) wakes=(\d+) signals=(\d+)", open(f).read())
     if m:
         b, a, p, u, w, s = map(int, m.groups())
