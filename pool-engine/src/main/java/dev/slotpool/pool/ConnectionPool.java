@@ -86,20 +86,19 @@ public final class ConnectionPool {
         this.ticker = config.ticker();
         // With reads to standbys, a standby's connections are reserved for read borrows: no other borrow or waiter
         // is given one (docs/architecture.md, "Reads to standbys"); without, every entry is shared, as before.
-        PoolThreads threads = new PoolThreads(config);
         this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos(), ticker,
-                config.readsToStandbys() ? e -> e.origin.takesWrites() : null,
-                work -> threads.newThread(work, "idle-watch"));
+                config.readsToStandbys() ? e -> e.origin.takesWrites() : null);
         this.userCode = new UserCode(name);
         this.events = new Events(name, config.listeners(), userCode);
         this.origins = new Origins(config, events);
         this.capacity = new Capacity(config.maxSize());
-        this.closer = new Closer(threads, (int) config.validationTimeout().toMillis());
+        this.closer = new Closer(new PoolThreads(config), (int) config.validationTimeout().toMillis());
         // These reach collaborators built after the ones they are given to; none runs before the threads start.
         Runnable wakeCreators = this::wakeCreators;
         Runnable wakeHousekeeper = this::wakeHousekeeper;
         this.closing = new Closing(table, closer, capacity, events, this::afterClose);
         this.drains = new PacedDrains(table, closing::closeReserved);
+        PoolThreads threads = new PoolThreads(config);
         this.roleWatch = new RoleWatch(new OriginRoles(), work -> threads.newThread(work, "roles"));
         this.weights = new Weights(origins, events, wakeCreators);
         this.operations = new OriginOperations(config, origins, table, closing, drains,

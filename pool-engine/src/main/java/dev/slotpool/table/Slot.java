@@ -89,7 +89,6 @@ public final class Slot<T> extends SlotFields<T> {
      * orders the store before the caller's look at the waiters (Dekker, see package doc). */
     void publish(T newEntry) {
         entry = newEntry;
-        timesAvailable++;
         STATE.setVolatile(this, SlotState.AVAILABLE);
     }
 
@@ -110,18 +109,6 @@ public final class Slot<T> extends SlotFields<T> {
         STATE.setVolatile(this, SlotState.EMPTY);
     }
 
-    /**
-     * How many times the slot has become AVAILABLE, or -1 if it is not AVAILABLE now: the same count at two looks
-     * means it stayed unused in between ({@link IdleWatch}). The state is read first (volatile), then the count its
-     * setter wrote before storing AVAILABLE, so a later count is never taken for an earlier one.
-     */
-    long timesAvailable() {
-        if (state() != SlotState.AVAILABLE) {
-            return -1;
-        }
-        return timesAvailable;
-    }
-
     /** AVAILABLE → BORROWED. CAS: the winner becomes the only holder (S1); a loser skips this slot (S5). */
     boolean tryBorrow() {
         return STATE.compareAndSet(this, SlotState.AVAILABLE, SlotState.BORROWED);
@@ -140,7 +127,6 @@ public final class Slot<T> extends SlotFields<T> {
     /** BORROWED (or HELD) → AVAILABLE by the owner. Volatile store: releases the holder's writes to the next borrower and
      * precedes the owner's look at the waiters (Dekker). */
     void makeAvailable() {
-        timesAvailable++;
         STATE.setVolatile(this, SlotState.AVAILABLE);
     }
 
@@ -182,8 +168,6 @@ abstract class SlotFields<T> extends SlotPadding {
      * the volatile state store that ends that phase; readers read the state first.
      */
     T entry;
-    /** Plain: incremented by the slot's owner before each store of AVAILABLE, which publishes it. */
-    long timesAvailable;
 
     SlotFields(int index) {
         this.index = index;

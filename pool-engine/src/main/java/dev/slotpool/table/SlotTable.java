@@ -3,7 +3,6 @@ package dev.slotpool.table;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -20,11 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code HELD}, lent to nobody), then gives it back ({@link #releaseHeld}) or closes it.
  *
  * <p><b>Return</b> ({@link #release}): while threads wait, a returner whose turn is over hands the slot to the
- * oldest waiter (S6, see {@link Turns}); otherwise the slot becomes {@code AVAILABLE}. A return in a turn then
- * wakes nobody if the table has an {@link IdleWatch}, which tells the oldest waiter about a slot left unused for a
- * turn; any other makes the oldest waiter look once, after which it polls the table once per turn until it gets a
- * slot (no lost wake-up either way, and no wake per return). Return is wait-free but for the waiters it skips that
- * already left, each removed once.
+ * oldest waiter (S6, see {@link Turns}); otherwise the slot becomes {@code AVAILABLE}, and the oldest waiter is
+ * signalled once, after which it polls the table once per turn until it gets a slot (no lost wake-up, and no
+ * wake per return). Return is wait-free but for the waiters it skips that already left, each removed once.
  *
  * <p><b>Reserved entries</b>: a table built with a {@code shared} filter lends the entries it rejects only to
  * {@link #tryBorrowReserved}, a non-waiting look of borrowers that want exactly those (the pool's reads to
@@ -63,8 +60,6 @@ public final class SlotTable<T> {
      * only through {@link #tryBorrowReserved}, never handed to a waiter, and a release of one signals nobody.
      */
     private final EntryFilter<? super T> shared;
-    /** Answers for slots made available in a turn while threads wait (null: returns in a turn signal the head). */
-    private final IdleWatch<T> watch;
 
     /** A table whose borrow deadlines are on the system's clock. */
     public SlotTable(int capacity, long turnNanos) {
@@ -85,24 +80,8 @@ public final class SlotTable<T> {
      *               slots the caller does not own, so it reads only final or racy-but-benign fields, and a
      *               borrower re-checks what matters once it owns the slot ({@link EntryFilter})
      */
-    public SlotTable(int capacity, long turnNanos, Ticker clock, EntryFilter<? super T> shared) {
-        this(capacity, turnNanos, clock, shared, null);
-    }
-
-    /**
-     * @param watchThreads makes the thread of the table's {@link IdleWatch}, started with the first waiter: a
-     *                     return in a turn then signals nobody (null: no watch; such a return signals the head)
-     */
-    public SlotTable(int capacity, long turnNanos, Ticker clock, EntryFilter<? super T> shared,
-            ThreadFactory watchThreads) {
-        this(capacity, turnNanos, clock, shared, watchThreads,
-                Math.min(turnNanos, IdleWatch.LONGEST_PERIOD_NANOS));
-    }
-
-    /** @param watchPeriodNanos how often the watch looks at the table while threads wait (tests choose) */
     @SuppressWarnings("unchecked")
-    SlotTable(int capacity, long turnNanos, Ticker clock, EntryFilter<? super T> shared,
-            ThreadFactory watchThreads, long watchPeriodNanos) {
+    public SlotTable(int capacity, long turnNanos, Ticker clock, EntryFilter<? super T> shared) {
         this.clock = clock;
         this.shared = shared;
         slots = new Slot[capacity];
@@ -112,7 +91,6 @@ public final class SlotTable<T> {
         waiters = new WaitQueue();
         turns = new Turns(turnNanos, clock);
         headPollNanos = turnNanos;
-        watch = watchThreads != null && turnNanos > 0 ? new IdleWatch<>(this, watchPeriodNanos, watchThreads) : null;
     }
 
     public int capacity() {
@@ -175,20 +153,6 @@ public final class SlotTable<T> {
             }
         }
         return found;
-    }
-
-    /** Whether {@link #shutdown()} was called. */
-    boolean isShutdown() {
-        return closed;
-    }
-
-    /** The {@link Slot#timesAvailable()} of the slot at an index below {@link #highWater()}; -1 for a slot that is
-     * not available to every borrower (busy, or reserved). */
-    long availableCount(int index) {
-        Slot<T> s = slots[index];
-        long count = s.timesAvailable();
-        T e = s.entry();
-        return count < 0 || e == null || !isShared(e) ? -1 : count;
     }
 
     /** The slot at an index below {@link #highWater()}. */
@@ -266,9 +230,6 @@ public final class SlotTable<T> {
     public void shutdown() {
         closed = true;
         waiters.signalAll();
-        if (watch != null) {
-            watch.shutdown();
-        }
     }
 
     // ---- borrow ------------------------------------------------------------------------------------------
@@ -457,9 +418,6 @@ public final class SlotTable<T> {
             throws InterruptedException {
         Waiter w = new Waiter(Thread.currentThread(), System.nanoTime());
         waiters.enqueue(w);
-        if (watch != null) {
-            watch.waiterEnqueued();
-        }
         try {
             // Tell the creators again now that this waiter is counted: their first look may have come before it.
             onShortage.run();
@@ -525,11 +483,6 @@ public final class SlotTable<T> {
         return waiters;
     }
 
-    /** The watch (null if none), for same-package tests that play its thread's part by hand. */
-    IdleWatch<T> watch() {
-        return watch;
-    }
-
     /**
      * Scans for a slot while queued. If one is found, the waiter must also stop being a hand-off target:
      * cancel; if a returner handed a slot first, keep that one and give the found one back.
@@ -585,30 +538,11 @@ public final class SlotTable<T> {
             owned.makeAvailable();
             return;
         }
-        if (waiters.size() > 0) {
-            if (Turns.inTurn(borrowers.get(), now)) {
-                makeAvailableInTurn(owned);
-                return;
-            }
-            if (waiters.handOffToOldest(owned)) {
-                return;
-            }
+        if (waiters.size() > 0 && !Turns.inTurn(borrowers.get(), now) && waiters.handOffToOldest(owned)) {
+            return;
         }
         owned.makeAvailable();
         signalIfWaiting();
-    }
-
-    /**
-     * A return in a turn while threads wait: the slot becomes available and, when the {@link IdleWatch} runs,
-     * nobody is woken. Under load another thread in its turn takes it soon, and a head woken for it would find
-     * nothing; the watch tells the head if it stays unused (docs/architecture.md, "Turns"). Dekker with a watch
-     * that fails to start: the store of AVAILABLE, then the read of whether the watch runs.
-     */
-    void makeAvailableInTurn(Slot<T> owned) {
-        owned.makeAvailable();
-        if (watch == null || !watch.watching()) {
-            signalIfWaiting();
-        }
     }
 
     /** Gives back a {@code HELD} slot whose entry stays usable, as {@link #release} does a borrowed one: to the
@@ -626,18 +560,6 @@ public final class SlotTable<T> {
         }
         held.makeAvailable();
         signalIfWaiting();
-    }
-
-    /** Tells the oldest waiter still waiting to look (the {@link IdleWatch}'s signal). */
-    void signalHead() {
-        waiters.signalHead();
-    }
-
-    /** Tells the oldest waiter to look if a shared slot is available (a watch that could not start). */
-    void signalIfAvailable() {
-        if (hasAvailable()) {
-            signalIfWaiting();
-        }
     }
 
     /** After a volatile store of AVAILABLE: a waiter enqueued before it must be told (Dekker with await). */

@@ -107,15 +107,11 @@ class StubFaultsTest {
             borrowers.add(t);
         }
         AtomicInteger maxAttemptThreads = new AtomicInteger();
-        AtomicInteger maxWatchThreads = new AtomicInteger();
         while (System.nanoTime() - stormStart < stormNanos) {
             List<Thread> threads = poolThreads("storm");
-            // A connect runs on a short-lived thread of its own, and the idle watch starts with the first waiter:
-            // the pool's standing threads are counted apart.
+            // A connect runs on a short-lived thread of its own; the pool's standing threads are counted apart.
             int attempts = (int) threads.stream().filter(StubFaultsTest::isAttempt).count();
-            int watches = (int) threads.stream().filter(StubFaultsTest::isIdleWatch).count();
-            int n = threads.size() - attempts - watches;
-            maxWatchThreads.accumulateAndGet(watches, Math::max);
+            int n = threads.size() - attempts;
             minThreads.accumulateAndGet(n, Math::min);
             maxThreads.accumulateAndGet(n, Math::max);
             maxAttemptThreads.accumulateAndGet(attempts, Math::max);
@@ -133,7 +129,6 @@ class StubFaultsTest {
         assertThat(maxThreads.get()).as("pool threads during the storm (max)").isEqualTo(creatorThreads + 2);
         assertThat(maxAttemptThreads.get()).as("connect threads at once (a creator's each, and a probe)")
                 .isLessThanOrEqualTo(creatorThreads + 1);
-        assertThat(maxWatchThreads.get()).as("idle watch threads at once").isLessThanOrEqualTo(1);
         assertThat(overruns.get()).as("borrows past their timeout").isZero();
         assertThat(unnamed.get()).as("timeouts that did not name the last failure").isZero();
         assertThat(timeouts.get()).isPositive();
@@ -151,12 +146,7 @@ class StubFaultsTest {
         System.out.printf("faults: storm: refilled to minSize %d ms after the database came back (back-off max %d ms)%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - healedAt), backoffMax.toMillis());
         Pools.await(pool, p -> poolThreads("storm").stream().noneMatch(StubFaultsTest::isAttempt), "connects ended");
-        assertThat(poolThreads("storm")).as("the standing threads and the idle watch, started by the storm's waiters")
-                .hasSize(creatorThreads + 3);
-    }
-
-    private static boolean isIdleWatch(Thread t) {
-        return t.getName().endsWith("-idle-watch");
+        assertThat(poolThreads("storm")).hasSize(creatorThreads + 2);
     }
 
     private static boolean isAttempt(Thread t) {

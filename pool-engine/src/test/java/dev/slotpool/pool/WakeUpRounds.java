@@ -22,11 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  * The quiet end of a wait, over and over (docs/reliability.md, "Pool-level model check"): a one-connection pool,
  * its holder in its turn (it got the connection from the queue), two threads queued behind it. The holder
  * interrupts the first waiter, waits a seeded 10–30 µs and returns the connection; nobody else borrows. So the
- * return meets the head leaving, and the second waiter is the only one left to take the connection. The return, in
- * its turn, wakes nobody: the pool's idle watch must tell the second waiter within two of its looks, a millisecond
- * apart (a pool without the watch signals the head at the return, and that signal meets the head leaving). A
- * waiter still parked 1.2 s later beside the AVAILABLE connection is a lost wake-up (it would park its whole borrow
- * timeout). The thread that got the connection holds it for the next round.
+ * return's signal to the head meets the head leaving, and the second waiter is the only one left to take the
+ * connection: it must get it at once. A waiter still parked 1.2 s later beside the AVAILABLE connection is a lost
+ * wake-up (it would park its whole borrow timeout). The thread that got the connection holds it for the next round.
  */
 final class WakeUpRounds {
 
@@ -45,7 +43,8 @@ final class WakeUpRounds {
         this.pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1)
                 .borrowTimeout(Duration.ofSeconds(3))
                 // The longest turnDuration the pool allows, so a thread the queue served is still in its turn when it
-                // returns the connection: its return then makes the connection AVAILABLE rather than handing it off.
+                // returns the connection: its return then makes the connection AVAILABLE and signals the head,
+                // rather than handing it off.
                 .turnDuration(Duration.ofSeconds(1))
                 .config());
         for (int i = 0; i < actors.length; i++) {

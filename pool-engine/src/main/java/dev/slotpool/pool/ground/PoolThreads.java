@@ -6,9 +6,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Makes the pool's threads (creators, connect and probe attempts, the housekeeper, keepalive, the closer, the idle
- * watch) with the configured {@code threadFactory}, or as plain platform threads: each named
- * {@code slotpool-<pool>-<job>} and a daemon.
+ * Makes the pool's threads (creators, connect and probe attempts, the housekeeper, keepalive, the closer) with the configured
+ * {@code threadFactory}, or as plain platform threads: each named {@code slotpool-<pool>-<job>} and a daemon.
  * Making or starting one can fail ({@code OutOfMemoryError: unable to create native thread} at a container's pids
  * limit, or a factory that throws or returns null); the caller gets the {@code Throwable} and releases what it
  * claimed for the thread.
