@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * their backlog stay under a creation time (docs/architecture.md, "Creation"). On a 2-core machine busy with a
  * build, the 50 requests can take longer than a connection takes to open, and then creating is the right call
  * (the full build on Temurin 25 once saw 2 created). A burst that outlasted a creation time is therefore run again
- * on a new pool; the count is asserted on every burst that did not, and at least one must not.
+ * on a new pool, until one did not; the count is asserted on that one.
  */
 class SpikeTest {
 
@@ -32,13 +32,11 @@ class SpikeTest {
 
     @Test
     void burstOverIdlePoolCreatesAtMostOneConnection() throws Exception {
-        int spikes = 0;
-        for (int attempt = 0; attempt < ATTEMPTS && spikes == 0; attempt++) {
-            if (burst()) {
-                spikes++;
-            }
+        boolean served = false;
+        for (int attempt = 0; attempt < ATTEMPTS && !served; attempt++) {
+            served = burst();
         }
-        assertThat(spikes).as("bursts served within a creation time in %d attempts", ATTEMPTS).isPositive();
+        assertThat(served).as("a burst served within a creation time in %d attempts", ATTEMPTS).isTrue();
     }
 
     /** One burst on a new pool; false if it outlasted a creation time (its count is then not asserted). */
