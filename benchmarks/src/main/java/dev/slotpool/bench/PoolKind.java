@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.Pooler;
+import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
 import oracle.ucp.jdbc.PoolDataSource;
 import oracle.ucp.jdbc.PoolDataSourceFactory;
@@ -12,6 +13,7 @@ import org.vibur.dbcp.ViburDBCPDataSource;
 
 import javax.sql.DataSource;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
 
@@ -173,13 +175,23 @@ public enum PoolKind {
 
     /** slotpool with its statement cache and with {@code pooler} saying what sits in front of the database. */
     public static BenchPool slotpool(PoolSettings s, int statementCacheSize, Pooler pooler) {
-        SlotPoolDataSource ds = SlotPoolDataSource.builder()
+        return slotpool(builder(s).statementCacheSize(statementCacheSize).pooler(pooler));
+    }
+
+    /** slotpool with another {@code turnDuration} than the one it ships with (its trade of throughput for tail). */
+    public static BenchPool slotpoolWithTurn(PoolSettings s, Duration turnDuration) {
+        return slotpool(builder(s).turnDuration(turnDuration));
+    }
+
+    private static SlotPoolBuilder builder(PoolSettings s) {
+        return SlotPoolDataSource.builder()
                 .name("bench").url(s.url()).username(s.user())
                 .minSize(s.minIdle()).maxSize(s.maxSize()).initialSize(s.minIdle())
-                .borrowTimeout(s.borrowTimeout())
-                .statementCacheSize(statementCacheSize)
-                .pooler(pooler)
-                .build();
+                .borrowTimeout(s.borrowTimeout());
+    }
+
+    private static BenchPool slotpool(SlotPoolBuilder builder) {
+        SlotPoolDataSource ds = builder.build();
         return new Adapter(SLOTPOOL, ds, ds::close, () -> {
             PoolSnapshot p = ds.snapshot();
             return new BenchPool.PoolCounts(p.total(), p.borrowed(), p.available(), p.waiting());

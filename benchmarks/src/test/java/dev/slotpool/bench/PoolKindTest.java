@@ -1,6 +1,8 @@
 package dev.slotpool.bench;
 
+import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.testsupport.StubDatabase;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -37,5 +39,18 @@ class PoolKindTest {
         }
         assertThat(db.live()).as("%s closed every connection", kind).isZero();
         assertThat(db.queries()).isGreaterThanOrEqualTo(200);
+    }
+
+    @Test
+    void slotpoolWithTurnRunsWithThatTurn() throws Exception {
+        StubDatabase db = StubDatabase.reset("kind-slotpool-turn");
+        try (BenchPool pool = PoolKind.slotpoolWithTurn(PoolSettings.fixed(db.url(), 2, Duration.ofSeconds(5)),
+                Duration.ofMillis(3))) {
+            assertThat(((SlotPoolDataSource) pool.dataSource()).config().turnDuration())
+                    .isEqualTo(Duration.ofMillis(3));
+            try (Connection c = pool.dataSource().getConnection()) {
+                assertThat(c.isValid(1)).isTrue();
+            }
+        }
     }
 }

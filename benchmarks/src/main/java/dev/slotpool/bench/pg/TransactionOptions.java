@@ -24,14 +24,16 @@ import java.util.stream.Collectors;
  * @param accounts    rows of the accounts table
  * @param synchronousCommit the server's {@code synchronous_commit}: off (the embedded server's default) makes a
  *                    commit return before its WAL reaches the disk; on makes every commit wait for it
+ * @param slotpoolTurn slotpool's {@code turnDuration}, or null for the default it ships with; the other pools are
+ *                    compared as they ship
  * @param out         output directory
  * @param pause       pause after each run's teardown and GC
  * @param help        print the usage and do nothing else
  * @param args        the command line as given, echoed in the summary
  */
 record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Integer> connections, int runs,
-                          Duration warmup, Duration window, int accounts, boolean synchronousCommit, Path out,
-                          Duration pause, boolean help, List<String> args) {
+                          Duration warmup, Duration window, int accounts, boolean synchronousCommit,
+                          Duration slotpoolTurn, Path out, Duration pause, boolean help, List<String> args) {
 
     /** Every pool's borrow timeout: long, so that a timeout means real starvation. */
     static final Duration BORROW_TIMEOUT = Duration.ofSeconds(60);
@@ -48,16 +50,21 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
               --synchronous-commit on|off
                                    the server's synchronous_commit: on makes each commit wait for its WAL to
                                    reach the disk (off, the embedded server's default)
+              --slotpool-turn DURATION
+                                   slotpool's turnDuration, 0 to 1s (as shipped: 250us); the other pools as
+                                   they ship
               --out DIR            output directory (benchmarks/results/postgres)
               --quick              tiny run: threads 2,8, 2 connections, 1 run, warm-up 100ms, window 300ms,
                                    10000 accounts (each overridable)
               --help               this text
-            Durations: 300ms, 2s, 1.5s, 1m.
+            Durations: 300ms, 2s, 1.5s, 1m, 250us.
             """.formatted(Arrays.stream(PoolKind.values()).map(PoolKind::id).collect(Collectors.joining(",")));
 
     private static final Set<String> FLAGS = Set.of("--quick", "--help");
     private static final Set<String> VALUED = Set.of("--pools", "--threads", "--connections", "--runs", "--warmup",
-            "--window", "--accounts", "--synchronous-commit", "--out");
+            "--window", "--accounts", "--synchronous-commit", "--slotpool-turn", "--out");
+    /** The longest {@code turnDuration} slotpool's builder accepts. */
+    private static final Duration LONGEST_TURN = Duration.ofSeconds(1);
 
     TransactionOptions {
         pools = List.copyOf(pools);
@@ -79,10 +86,19 @@ record TransactionOptions(List<PoolKind> pools, List<Integer> threads, List<Inte
                 CommandLine.duration("--window", given.getOrDefault("--window", quick ? "300ms" : "10s"), false),
                 CommandLine.positive("--accounts", given.getOrDefault("--accounts", quick ? "10000" : "100000")),
                 onOff("--synchronous-commit", given.getOrDefault("--synchronous-commit", "off")),
+                given.containsKey("--slotpool-turn") ? turn(given.get("--slotpool-turn")) : null,
                 Path.of(given.getOrDefault("--out", "benchmarks/results/postgres")),
                 Duration.ofMillis(quick ? 50 : 250),
                 given.containsKey("--help"),
                 List.of(args));
+    }
+
+    private static Duration turn(String value) {
+        Duration d = CommandLine.duration("--slotpool-turn", value, true);
+        if (d.compareTo(LONGEST_TURN) > 0) {
+            throw new UsageException("--slotpool-turn: at most 1s (slotpool's turnDuration), got '" + value + "'");
+        }
+        return d;
     }
 
     private static boolean onOff(String option, String value) {

@@ -2,6 +2,7 @@ package dev.slotpool.bench.pg;
 
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.LoopControl;
+import dev.slotpool.bench.PoolKind;
 import dev.slotpool.bench.PoolSettings;
 import dev.slotpool.bench.RunThreads;
 import dev.slotpool.bench.scaling.Fairness;
@@ -42,8 +43,11 @@ final class TransactionRun {
     /** Runs once, closes the pool, collects garbage and pauses so the next run starts quiet. */
     TransactionSample run(int run) throws InterruptedException {
         int n = cell.threads();
-        BenchPool pool = cell.pool().start(new PoolSettings(database.url(), cell.connections(), cell.connections(),
-                TransactionOptions.BORROW_TIMEOUT, AccountsDatabase.USER, AccountsDatabase.PGJDBC));
+        PoolSettings settings = new PoolSettings(database.url(), cell.connections(), cell.connections(),
+                TransactionOptions.BORROW_TIMEOUT, AccountsDatabase.USER, AccountsDatabase.PGJDBC);
+        BenchPool pool = cell.pool() == PoolKind.SLOTPOOL && options.slotpoolTurn() != null
+                ? PoolKind.slotpoolWithTurn(settings, options.slotpoolTurn())
+                : cell.pool().start(settings);
         LoopControl control = new LoopControl();
         TransactionWorker[] workers = new TransactionWorker[n];
         Thread[] threads = new Thread[n];

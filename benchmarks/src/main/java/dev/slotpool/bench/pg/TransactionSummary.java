@@ -33,7 +33,11 @@ final class TransactionSummary {
                 .append("`UPDATE accounts SET abalance = abalance + ? WHERE aid = ?`, ")
                 .append("`SELECT abalance FROM accounts WHERE aid = ?`, `commit()`, `close()` on a uniformly ")
                 .append("random account. Fixed-size pools, borrow timeout ")
-                .append(TransactionOptions.BORROW_TIMEOUT.toSeconds()).append(" s, otherwise as each pool ships. ")
+                .append(TransactionOptions.BORROW_TIMEOUT.toSeconds()).append(" s, ")
+                .append(options.slotpoolTurn() == null ? ""
+                        : "slotpool's `turnDuration` " + Formats.significant(options.slotpoolTurn().toNanos() / 1e3)
+                                + " µs, ")
+                .append("otherwise as each pool ships. ")
                 .append("Each run starts every thread, waits until all loop, then ")
                 .append(Formats.significant(options.warmup().toMillis() / 1e3)).append(" s warm-up and a ")
                 .append(Formats.significant(options.window().toMillis() / 1e3)).append(" s window; pools ")

@@ -24,6 +24,18 @@ class TransactionOptionsTest {
         assertThat(o.accounts()).isEqualTo(100_000);
         assertThat(o.largestPool()).isEqualTo(20);
         assertThat(o.synchronousCommit()).isFalse();
+        assertThat(o.slotpoolTurn()).isNull();
+    }
+
+    @Test
+    void slotpoolTurnIsADurationUpToOneSecond() {
+        assertThat(TransactionOptions.parse("--slotpool-turn", "2500us").slotpoolTurn())
+                .isEqualTo(Duration.ofMillis(2).plusNanos(500_000));
+        assertThat(TransactionOptions.parse("--slotpool-turn", "0ms").slotpoolTurn()).isZero();
+        assertThatThrownBy(() -> TransactionOptions.parse("--slotpool-turn", "2s"))
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--slotpool-turn: at most 1s");
+        assertThatThrownBy(() -> TransactionOptions.parse("--slotpool-turn", "fast"))
+                .isInstanceOf(UsageException.class).hasMessageStartingWith("--slotpool-turn:");
     }
 
     @Test
