@@ -43,7 +43,7 @@ public class SlotPoolProperties {
     /** How long a borrow waits for a connection before it fails; 0 fails at once. Engine default: 30s. */
     private Duration borrowTimeout;
 
-    /** While threads wait, how long a thread handed a connection may keep borrowing ahead of the queue, stretched up to 5ms when 50 threads or fewer wait; 0 is strict FIFO. Engine default: 250us. */
+    /** While threads wait, how long a thread handed a connection may keep borrowing ahead of the queue, stretched up to 5ms when 50 threads or fewer wait; 0 is strict FIFO, longer trades tail latency for throughput. Engine default: 250us. */
     private Duration turnDuration;
 
     /** Pool threads that open connections; user threads never do (1 to 64). Engine default: 2. */
