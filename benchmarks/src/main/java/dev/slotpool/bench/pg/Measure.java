@@ -25,6 +25,13 @@ enum Measure {
     BUSY_SHARE("busy_share", Across.MEDIAN),
     /** The p99.9 ÷ ideal a FIFO pool whose hand-offs cost nothing would give these works ({@link FifoFloor}). */
     FIFO_FLOOR("fifo_floor", Across.MEDIAN),
+    /**
+     * Share of all the machine's CPUs busy during the window (/proc/stat): this JVM and the server together. Near
+     * 1, a connection that works more of the time makes each transaction's work slower.
+     */
+    MACHINE_BUSY("machine_busy", Across.MEDIAN),
+    /** This JVM's CPU time in the window ÷ transactions in it: the pool, the driver and the threads' own work. */
+    CLIENT_CPU_US("client_cpu_us_per_tx", Across.MEDIAN),
     /** Fewest transactions of one thread in the window. */
     THREAD_MIN("thread_min", Across.MEDIAN),
     THREAD_MEDIAN("thread_median", Across.MEDIAN),

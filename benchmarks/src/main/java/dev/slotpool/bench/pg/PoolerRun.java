@@ -70,13 +70,13 @@ final class PoolerRun {
             allLooping = RunThreads.startAll(threads, control, RAMP_LIMIT) == n;
             if (allLooping) {
                 sleep(options.warmup());
-                cpuBefore = cpuTimes();
+                cpuBefore = MachineCpu.times();
                 control.set(LoopControl.Phase.MEASURE);
                 long start = System.nanoTime();
                 sleep(options.window());
                 control.set(LoopControl.Phase.STOP);
                 windowNanos = System.nanoTime() - start;
-                cpuAfter = cpuTimes();
+                cpuAfter = MachineCpu.times();
                 load = loadAverage();
             }
         } finally {
@@ -94,7 +94,7 @@ final class PoolerRun {
         values.put(PoolerMeasure.FAILED, (double) Arrays.stream(workers).filter(Objects::nonNull)
                 .mapToLong(PoolerWorker::failed).sum());
         values.put(PoolerMeasure.STRAGGLERS, (double) stragglers);
-        values.put(PoolerMeasure.MACHINE_BUSY, busyShare(cpuBefore, cpuAfter));
+        values.put(PoolerMeasure.MACHINE_BUSY, MachineCpu.busyShare(cpuBefore, cpuAfter));
         values.put(PoolerMeasure.LOAD_1M, load);
         return new PoolerSample(cell, run, values, failures);
     }
@@ -123,30 +123,6 @@ final class PoolerRun {
         v.put(PoolerMeasure.TX_P999_MS, transaction.percentileNanos(0.999) / 1e6);
         v.put(PoolerMeasure.TX_MAX_MS, transaction.maxNanos() / 1e6);
         return v;
-    }
-
-    /** The machine's CPU time so far, all CPUs: {busy, total} in clock ticks; null where there is no /proc/stat. */
-    static long[] cpuTimes() {
-        try {
-            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            long total = 0;
-            // user nice system idle iowait irq softirq steal; guest time is already counted in user and nice.
-            for (int i = 1; i <= Math.min(8, f.length - 1); i++) {
-                total += Long.parseLong(f[i]);
-            }
-            long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
-            return new long[] {total - idle, total};
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** Busy ÷ total CPU time between two readings of {@link #cpuTimes()}; NaN when either is missing. */
-    static double busyShare(long[] before, long[] after) {
-        if (before == null || after == null || after[1] <= before[1]) {
-            return Double.NaN;
-        }
-        return (double) (after[0] - before[0]) / (after[1] - before[1]);
     }
 
     /** The 1-minute load average now; NaN where there is no /proc/loadavg. */

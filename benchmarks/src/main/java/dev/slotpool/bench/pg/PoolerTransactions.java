@@ -175,9 +175,9 @@ public final class PoolerTransactions {
 
     /** The share of all CPUs busy over the next second and the 1-minute load average, as one phrase. */
     private static String machineLoad() throws InterruptedException {
-        long[] before = PoolerRun.cpuTimes();
+        long[] before = MachineCpu.times();
         Thread.sleep(1000);
-        double busy = PoolerRun.busyShare(before, PoolerRun.cpuTimes());
+        double busy = MachineCpu.busyShare(before, MachineCpu.times());
         return (Double.isNaN(busy) ? "CPU share unknown" : Math.round(busy * 100) + " % of the CPUs busy")
                 + ", load average " + Formats.significant(PoolerRun.loadAverage());
     }

@@ -53,6 +53,9 @@ final class TransactionRun {
         Thread[] threads = new Thread[n];
         boolean allLooping = false;
         long windowNanos = 0;
+        long[] cpuBefore = null;
+        long[] cpuAfter = null;
+        long processNanos = -1;
         int stragglers;
         try {
             for (int i = 0; i < n; i++) {
@@ -63,11 +66,15 @@ final class TransactionRun {
             allLooping = RunThreads.startAll(threads, control, RAMP_LIMIT) == n;
             if (allLooping) {
                 sleep(options.warmup());
+                cpuBefore = MachineCpu.times();
+                long processBefore = MachineCpu.processNanos();
                 control.set(LoopControl.Phase.MEASURE);
                 long start = System.nanoTime();
                 sleep(options.window());
                 control.set(LoopControl.Phase.STOP);
                 windowNanos = System.nanoTime() - start;
+                processNanos = processBefore < 0 ? -1 : MachineCpu.processNanos() - processBefore;
+                cpuAfter = MachineCpu.times();
             }
         } finally {
             stragglers = RunThreads.tearDown(threads, control, pool, DRAIN_LIMIT);
@@ -79,6 +86,12 @@ final class TransactionRun {
                 .orElse(allLooping ? null : "not measured: only some threads were in their loop after "
                         + RAMP_LIMIT.toSeconds() + " s");
         Map<Measure, Double> values = allLooping ? measure(workers, windowNanos / 1e9) : new EnumMap<>(Measure.class);
+        if (allLooping) {
+            values.put(Measure.MACHINE_BUSY, MachineCpu.busyShare(cpuBefore, cpuAfter));
+            double transactions = values.get(Measure.TRANSACTIONS);
+            values.put(Measure.CLIENT_CPU_US, processNanos < 0 || transactions == 0 ? Double.NaN
+                    : processNanos / 1e3 / transactions);
+        }
         values.put(Measure.ERRORS, (double) Arrays.stream(workers).filter(Objects::nonNull)
                 .mapToLong(TransactionWorker::errors).sum());
         values.put(Measure.STRAGGLERS, (double) stragglers);

@@ -49,6 +49,8 @@ class PostgresTransactionsSmokeTest {
                     .isLessThanOrEqualTo(s.get(Measure.IDEAL_MS));
             assertThat(s.get(Measure.BUSY_SHARE)).as("%s", s.cell()).isPositive();
             assertThat(s.get(Measure.FIFO_FLOOR)).as("%s", s.cell()).isGreaterThanOrEqualTo(1.0);
+            assertThat(s.get(Measure.MACHINE_BUSY)).as("%s", s.cell()).isBetween(0.0, 1.0);
+            assertThat(s.get(Measure.CLIENT_CPU_US)).as("%s", s.cell()).isPositive();
         });
         // Every balance started at 0: the table holds exactly what the threads say they committed.
         assertThat(outcome.balanceSum()).isEqualTo(outcome.committedDelta());
