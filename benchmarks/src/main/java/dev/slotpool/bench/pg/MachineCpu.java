@@ -4,10 +4,14 @@ import com.sun.management.OperatingSystemMXBean;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** CPU readings around a measurement window: the whole machine's (/proc/stat) and this JVM's own. */
+/**
+ * CPU readings around a measurement window: the whole machine's (/proc/stat), this JVM's own, and how often the
+ * server's processes went to sleep (their voluntary context switches, /proc/PID/status).
+ */
 final class MachineCpu {
 
     private static final OperatingSystemMXBean OS =
@@ -38,6 +42,35 @@ final class MachineCpu {
             return Double.NaN;
         }
         return (double) (after[0] - before[0]) / (after[1] - before[1]);
+    }
+
+    /**
+     * Voluntary context switches so far, summed over every process named {@code postgres} (the server and its
+     * backends): each is a process that went to sleep, most often a backend waiting for its client's next
+     * statement. -1 where there is no /proc. A backend that ends between two readings takes its count with it,
+     * so read it around a window in which the pool's connections stay open.
+     */
+    static long serverSleeps() {
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            long sum = 0;
+            for (Path process : processes) {
+                try {
+                    if (!Files.readString(process.resolve("comm")).trim().equals("postgres")) {
+                        continue;
+                    }
+                    for (String line : Files.readAllLines(process.resolve("status"))) {
+                        if (line.startsWith("voluntary_ctxt_switches:")) {
+                            sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                        }
+                    }
+                } catch (IOException e) {
+                    // The process ended while being read: it no longer counts.
+                }
+            }
+            return sum;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** This JVM's CPU time so far, all its threads, in nanoseconds; -1 where the platform does not tell. */

@@ -32,6 +32,11 @@ enum Measure {
     MACHINE_BUSY("machine_busy", Across.MEDIAN),
     /** This JVM's CPU time in the window ÷ transactions in it: the pool, the driver and the threads' own work. */
     CLIENT_CPU_US("client_cpu_us_per_tx", Across.MEDIAN),
+    /**
+     * Times the server's processes went to sleep in the window ÷ transactions ({@link MachineCpu#serverSleeps()}):
+     * a backend whose client is slow to send its next statement sleeps and is woken.
+     */
+    SERVER_SLEEPS("server_sleeps_per_tx", Across.MEDIAN),
     /** Fewest transactions of one thread in the window. */
     THREAD_MIN("thread_min", Across.MEDIAN),
     THREAD_MEDIAN("thread_median", Across.MEDIAN),

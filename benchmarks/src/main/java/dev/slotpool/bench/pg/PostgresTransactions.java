@@ -150,7 +150,8 @@ public final class PostgresTransactions {
                 .append(Formats.significant(s.get(Measure.WORK_MS))).append(" ms, busy ")
                 .append(Formats.twoDecimals(s.get(Measure.BUSY_SHARE))).append("; machine busy ")
                 .append(Formats.twoDecimals(s.get(Measure.MACHINE_BUSY))).append(", client CPU ")
-                .append(Formats.significant(s.get(Measure.CLIENT_CPU_US))).append(" µs/tx; per thread fewest / median ")
+                .append(Formats.significant(s.get(Measure.CLIENT_CPU_US))).append(" µs/tx, server sleeps ")
+                .append(Formats.twoDecimals(s.get(Measure.SERVER_SLEEPS))).append("/tx; per thread fewest / median ")
                 .append(Formats.count(s.get(Measure.THREAD_MIN))).append(" / ")
                 .append(Formats.count(s.get(Measure.THREAD_MEDIAN))).append("; errors ")
                 .append(Formats.count(s.get(Measure.ERRORS)));

@@ -56,6 +56,7 @@ final class TransactionRun {
         long[] cpuBefore = null;
         long[] cpuAfter = null;
         long processNanos = -1;
+        long serverSleeps = -1;
         int stragglers;
         try {
             for (int i = 0; i < n; i++) {
@@ -68,6 +69,7 @@ final class TransactionRun {
                 sleep(options.warmup());
                 cpuBefore = MachineCpu.times();
                 long processBefore = MachineCpu.processNanos();
+                long sleepsBefore = MachineCpu.serverSleeps();
                 control.set(LoopControl.Phase.MEASURE);
                 long start = System.nanoTime();
                 sleep(options.window());
@@ -75,6 +77,7 @@ final class TransactionRun {
                 windowNanos = System.nanoTime() - start;
                 processNanos = processBefore < 0 ? -1 : MachineCpu.processNanos() - processBefore;
                 cpuAfter = MachineCpu.times();
+                serverSleeps = sleepsBefore < 0 ? -1 : MachineCpu.serverSleeps() - sleepsBefore;
             }
         } finally {
             stragglers = RunThreads.tearDown(threads, control, pool, DRAIN_LIMIT);
@@ -91,6 +94,8 @@ final class TransactionRun {
             double transactions = values.get(Measure.TRANSACTIONS);
             values.put(Measure.CLIENT_CPU_US, processNanos < 0 || transactions == 0 ? Double.NaN
                     : processNanos / 1e3 / transactions);
+            values.put(Measure.SERVER_SLEEPS, serverSleeps < 0 || transactions == 0 ? Double.NaN
+                    : serverSleeps / transactions);
         }
         values.put(Measure.ERRORS, (double) Arrays.stream(workers).filter(Objects::nonNull)
                 .mapToLong(TransactionWorker::errors).sum());

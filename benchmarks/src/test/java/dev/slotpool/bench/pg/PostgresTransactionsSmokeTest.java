@@ -51,6 +51,8 @@ class PostgresTransactionsSmokeTest {
             assertThat(s.get(Measure.FIFO_FLOOR)).as("%s", s.cell()).isGreaterThanOrEqualTo(1.0);
             assertThat(s.get(Measure.MACHINE_BUSY)).as("%s", s.cell()).isBetween(0.0, 1.0);
             assertThat(s.get(Measure.CLIENT_CPU_US)).as("%s", s.cell()).isPositive();
+            // Each transaction's backend waits for at least its client's first statement.
+            assertThat(s.get(Measure.SERVER_SLEEPS)).as("%s", s.cell()).isPositive();
         });
         // Every balance started at 0: the table holds exactly what the threads say they committed.
         assertThat(outcome.balanceSum()).isEqualTo(outcome.committedDelta());
