@@ -2,10 +2,10 @@
 """Per cell, medians of the runs: tx/s ÷ HikariCP, the machine's busy share, and the CPU per transaction split
 into the client JVM's (measured) and the rest (the machine's busy time ÷ transactions, minus the client's: the
 server's backends and the rest of the machine), for slotpool and HikariCP; and, where the runs counted them, how
-often the server's processes went to sleep per transaction."""
-import csv, glob, os, statistics
+often the server's processes went to sleep per transaction. Usage: summ.py [DIR] (default: this script's own)."""
+import csv, glob, os, statistics, sys
 
-here = os.path.dirname(os.path.abspath(__file__))
+here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 CORES = os.cpu_count()
 rows = {}
 for path in sorted(glob.glob(os.path.join(here, "pg-*", "runs.csv"))):
