@@ -202,11 +202,17 @@ class ReadsToStandbysPostgresTest {
                 assertThat(load.readErrors.get() + load.writeErrors.get()).isZero();
                 assertThat(ds.snapshot().origin("standby").orElseThrow().state()).isEqualTo(OriginState.UP);
 
+                // The lag has an age only once the standby replayed a transaction: with none yet (a commit may sit
+                // unflushed on the primary) a paused replay leaves it unknown, which also takes the standby out of
+                // reads, but is not what this test is about.
+                E2e.await("a transaction replayed on the standby",
+                        () -> pair.query(1, "SELECT pg_last_xact_replay_timestamp()::text"), t -> t != null);
                 // Replay paused while the primary writes: the standby's lag grows past the bound.
                 long pausedAt = System.nanoTime();
                 long staleBefore = load.staleReads.get();
                 pair.pauseReplay(1);
                 Seen out = awaitEvent(events, pausedAt, "the standby takes no reads", "standby takes no reads: replica lag");
+                assertThat(out.text).as("out of reads for a lag beyond the bound").matches(".*replica lag \\d+ ms.*");
                 // A read borrowed before the event may still end on the standby; none begun after it may.
                 load.standbyOut = true;
                 load.awaitReads(2_000);
