@@ -56,6 +56,8 @@ for rnd in sorted({re.search(r'-(\d+)\.log$', f).group(1) for f in glob.glob('*-
         if r['pool'] == 'slotpool' and r['ratio_to_hikari']:
             note(f"pg {r['connections']} connections, {r['threads']} threads: tx/s ratio", float(r['ratio_to_hikari']))
             note(f"pg {r['connections']} connections, {r['threads']} threads: p99.9/ideal", float(r['p999_over_ideal']))
+            if r.get('fifo_floor'):  # the PostgreSQL harness has recorded it since round eight
+                note(f"pg {r['connections']} connections, {r['threads']} threads: FIFO floor", float(r['fifo_floor']))
         elif r['pool'] == 'hikari':
             note(f"pg {r['connections']} connections, {r['threads']} threads: HikariCP p99.9/ideal", float(r['p999_over_ideal']))
     print(f"round {rnd}: " + "; ".join(out))
