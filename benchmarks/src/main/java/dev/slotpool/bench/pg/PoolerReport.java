@@ -69,7 +69,8 @@ final class PoolerReport {
                 .append(Formats.significant(o.window().toMillis() / 1e3)).append(" s window; cells interleave ")
                 .append("within each run, and PgBouncer's server sessions are replaced (`RECONNECT`) after every ")
                 .append("run; medians of ").append(o.runs()).append(o.runs() == 1 ? " run" : " runs")
-                .append(" (failed transactions: total over runs).\n");
+                .append(" (failed transactions: total over runs). Before the first run, one unrecorded run per ")
+                .append("cell warms the JVM up; each run starts one cell further along the list.\n");
         md.append("Command: `PoolerTransactions ").append(String.join(" ", o.args())).append("`\n\n");
         md.append("Latency in ms: borrow = `getConnection()`; transaction = from before `getConnection()` to ")
                 .append("after `close()`, failed attempts included, of every attempt that ended in the window. ")

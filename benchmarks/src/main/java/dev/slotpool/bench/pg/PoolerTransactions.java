@@ -2,6 +2,7 @@ package dev.slotpool.bench.pg;
 
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.RunOrder;
 import dev.slotpool.bench.UsageException;
 import dev.slotpool.pooler.PgBouncerAdmin;
 import dev.slotpool.testsupport.PgBouncerServer;
@@ -89,8 +90,9 @@ public final class PoolerTransactions {
         String jdk = Runtime.version().toString();
         int total = options.runs() * options.cells().size();
         String loadBefore = machineLoad();
-        log.println("Machine before the runs: " + loadBefore + ". Starting PostgreSQL and PgBouncer; then " + total
-                + " runs of " + Formats.significant(options.warmup().plus(options.window()).toMillis() / 1e3)
+        log.println("Machine before the runs: " + loadBefore + ". Starting PostgreSQL and PgBouncer; then "
+                + options.cells().size() + " warm-up runs and " + total + " runs of "
+                + Formats.significant(options.warmup().plus(options.window()).toMillis() / 1e3)
                 + " s each, plus start-up and teardown.");
         List<PoolerSample> samples = new ArrayList<>();
         String version;
@@ -105,14 +107,15 @@ public final class PoolerTransactions {
                     .setting("reserve_pool_size", "0").build().start()) {
                 version = version(bouncer);
                 prime(options, bouncer);
+                warmUp(options, bouncer, log);
                 int done = 0;
-                // Cells interleave within each run, so drift of the machine spreads over all of them.
+                // Cells interleave within each run, each run one further along, so drift spreads over all of them.
                 for (int run = 1; run <= options.runs(); run++) {
-                    for (PoolerCell cell : options.cells()) {
+                    for (PoolerCell cell : RunOrder.forRun(options.cells(), run)) {
                         PoolerSample sample = new PoolerRun(options, bouncer.url("postgres"), cell).run(run);
                         reconnect(bouncer);
                         samples.add(sample);
-                        log.println(progress(++done, total, sample));
+                        log.println(progress("[" + ++done + "/" + total + "] ", sample));
                         // Rewritten after every run: a long invocation that dies midway keeps what it measured.
                         PoolerReport.writeRuns(dir.resolve("runs.csv"), PoolerSample.withRatios(samples), jdk);
                         System.gc();
@@ -182,9 +185,24 @@ public final class PoolerTransactions {
                 + ", load average " + Formats.significant(PoolerRun.loadAverage());
     }
 
-    private static String progress(int done, int total, PoolerSample s) {
+    /**
+     * One run of every cell, not recorded: the JVM compiles the driver's and the harness's code during whichever
+     * run comes first, and that run's cell paid for it (docs/benchmarks.md, "The first run of an invocation").
+     */
+    private static void warmUp(PoolerOptions options, PgBouncerServer bouncer, PrintStream log)
+            throws IOException, InterruptedException, SQLException {
+        for (PoolerCell cell : options.cells()) {
+            PoolerSample sample = new PoolerRun(options, bouncer.url("postgres"), cell).run(0);
+            reconnect(bouncer);
+            log.println(progress("[warm-up, not recorded] ", sample));
+            System.gc();
+            Thread.sleep(options.pause().toMillis());
+        }
+    }
+
+    private static String progress(String prefix, PoolerSample s) {
         StringBuilder line = new StringBuilder()
-                .append('[').append(done).append('/').append(total).append("] run ").append(s.run()).append(", ")
+                .append(prefix).append("run ").append(s.run()).append(", ")
                 .append(s.cell().id()).append(": ").append(Formats.count(s.get(PoolerMeasure.TX_PER_S)))
                 .append(" tx/s committed, ").append(Formats.count(s.get(PoolerMeasure.FAILED)))
                 .append(" failed; transaction p50 / p99 / p99.9 ")

@@ -3,6 +3,7 @@ package dev.slotpool.bench.pg;
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.PoolKind;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.RunOrder;
 import dev.slotpool.bench.UsageException;
 
 import java.io.IOException;
@@ -77,27 +78,31 @@ public final class PostgresTransactions {
         String jdk = Runtime.version().toString();
         int total = options.connections().size() * options.threads().size() * options.runs()
                 * options.pools().size();
-        log.println("Starting PostgreSQL and filling " + options.accounts() + " accounts; then " + total
-                + " runs of " + Formats.significant(options.warmup().plus(options.window()).toMillis() / 1e3)
+        log.println("Starting PostgreSQL and filling " + options.accounts() + " accounts; then "
+                + options.pools().size() + " warm-up runs and " + total + " runs of "
+                + Formats.significant(options.warmup().plus(options.window()).toMillis() / 1e3)
                 + " s each, plus start-up and teardown.");
         List<TransactionSample> samples = new ArrayList<>();
         long balanceSum;
+        long warmUpDelta;
         try (AccountsDatabase database = AccountsDatabase.start(options.accounts(), options.largestPool(),
                 options.synchronousCommit())) {
             prime(options, database);
             long expected = database.balanceSum();
+            warmUpDelta = warmUp(options, database, log);
+            expected += warmUpDelta;
             int done = 0;
             for (int connections : options.connections()) {
                 for (int threads : options.threads()) {
-                    // Pools interleave within each run, so drift of the machine spreads over all of them.
+                    // Pools interleave within each run, each run one further along, so drift spreads over all of them.
                     for (int run = 1; run <= options.runs(); run++) {
-                        for (PoolKind pool : options.pools()) {
+                        for (PoolKind pool : RunOrder.forRun(options.pools(), run)) {
                             TransactionCell cell = new TransactionCell(pool, connections, threads);
                             TransactionSample sample = new TransactionRun(options, database, cell).run(run);
                             expected += sample.committedDelta();
                             sample = sample.with(Measure.BALANCE_DRIFT, database.balanceSum() - expected);
                             samples.add(sample);
-                            log.println(progress(++done, total, sample));
+                            log.println(progress("[" + ++done + "/" + total + "] ", sample));
                             // Rewritten after every run: a long invocation that dies midway keeps what it measured.
                             TransactionCsv.writeRuns(dir.resolve("runs.csv"), TransactionSample.withRatios(samples),
                                     jdk);
@@ -111,7 +116,7 @@ public final class PostgresTransactions {
         List<CellMedians> cells = CellMedians.combine(withRatios);
         TransactionCsv.writeMedians(dir.resolve("medians.csv"), cells, jdk);
         List<String> charts = TransactionCharts.write(dir, cells);
-        long committedDelta = samples.stream().mapToLong(TransactionSample::committedDelta).sum();
+        long committedDelta = warmUpDelta + samples.stream().mapToLong(TransactionSample::committedDelta).sum();
         String summary = TransactionSummary.markdown(options, cells, withRatios, charts, committedDelta, balanceSum);
         Files.writeString(dir.resolve("summary.md"), summary);
         out.print(summary);
@@ -136,10 +141,27 @@ public final class PostgresTransactions {
         }
     }
 
-    private static String progress(int done, int total, TransactionSample s) {
+    /**
+     * One run of the first cell with every pool, not recorded: the JVM compiles the driver's and the harness's code
+     * during whichever run comes first, and that run's pool paid for it (docs/benchmarks.md, "The first run of an
+     * invocation"). Returns the sum the runs committed, for the balance check.
+     */
+    private static long warmUp(TransactionOptions options, AccountsDatabase database, PrintStream log)
+            throws InterruptedException {
+        long committed = 0;
+        for (PoolKind pool : options.pools()) {
+            TransactionCell cell = new TransactionCell(pool, options.connections().get(0), options.threads().get(0));
+            TransactionSample sample = new TransactionRun(options, database, cell).run(0);
+            committed += sample.committedDelta();
+            log.println(progress("[warm-up, not recorded] ", sample));
+        }
+        return committed;
+    }
+
+    private static String progress(String prefix, TransactionSample s) {
         TransactionCell c = s.cell();
         StringBuilder line = new StringBuilder()
-                .append('[').append(done).append('/').append(total).append("] ").append(c.connections())
+                .append(prefix).append(c.connections())
                 .append(" connections, ").append(c.threads()).append(" threads, run ").append(s.run()).append(", ")
                 .append(c.pool().id()).append(": ").append(Formats.count(s.get(Measure.TX_PER_S)))
                 .append(" tx/s; p50 / p99 / p99.9 ").append(Formats.significant(s.get(Measure.P50_MS))).append(" / ")

@@ -42,7 +42,9 @@ final class TransactionSummary {
                 .append(Formats.significant(options.warmup().toMillis() / 1e3)).append(" s warm-up and a ")
                 .append(Formats.significant(options.window().toMillis() / 1e3)).append(" s window; pools ")
                 .append("interleave within each run; medians of ").append(options.runs())
-                .append(options.runs() == 1 ? " run" : " runs").append(" (errors: total over runs).\n");
+                .append(options.runs() == 1 ? " run" : " runs").append(" (errors: total over runs). ")
+                .append("Before the first run, one unrecorded run of the first cell per pool warms the JVM up; ")
+                .append("each run starts one pool further along the list.\n");
         md.append("Command: `PostgresTransactions ").append(String.join(" ", options.args())).append("`\n\n");
         md.append("Latency: from before `getConnection()` to after `close()`, of every attempt that ended in the ")
                 .append("window, in ms. Ideal: threads ÷ throughput (Little's law), the mean latency if every ")

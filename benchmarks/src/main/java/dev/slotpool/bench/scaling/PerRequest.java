@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.PoolKind;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.RunOrder;
 import dev.slotpool.bench.UsageException;
 import dev.slotpool.testsupport.StubDatabase;
 
@@ -94,7 +95,7 @@ public final class PerRequest {
         prime(options);
         List<Result> results = new ArrayList<>();
         for (int run = 1; run <= options.runs(); run++) {
-            for (PoolKind pool : options.pools()) {
+            for (PoolKind pool : RunOrder.forRun(options.pools(), run)) {
                 Result r = runOnce(options, pool, run);
                 results.add(r);
                 log.println(r.line(options.runs()));

@@ -3,6 +3,7 @@ package dev.slotpool.bench.scaling;
 import dev.slotpool.bench.BenchPool;
 import dev.slotpool.bench.PoolKind;
 import dev.slotpool.bench.PoolSettings;
+import dev.slotpool.bench.RunOrder;
 import dev.slotpool.bench.UsageException;
 import dev.slotpool.testsupport.StubDatabase;
 
@@ -75,9 +76,9 @@ public final class ThreadScaling {
                     continue;
                 }
                 for (int threads : options.threadCounts(kind)) {
-                    // Pools interleave within each run, so drift of the machine spreads over all of them.
+                    // Pools interleave within each run, each run one further along, so drift spreads over all of them.
                     for (int run = 1; run <= options.runs(); run++) {
-                        for (PoolKind pool : options.pools()) {
+                        for (PoolKind pool : RunOrder.forRun(options.pools(), run)) {
                             Sample sample = new Trial(options, new Cell(kind, mode, pool, threads)).run(run);
                             samples.add(sample);
                             log.println(progress(++done, total, sample, options.runs()));

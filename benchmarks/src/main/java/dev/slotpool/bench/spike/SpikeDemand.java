@@ -1,6 +1,7 @@
 package dev.slotpool.bench.spike;
 
 import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.RunOrder;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,7 +48,7 @@ public final class SpikeDemand {
         SpikeRun spike = new SpikeRun(options.setup());
         List<RunResult> results = new ArrayList<>();
         for (int run = 1; run <= options.runs(); run++) {
-            for (PoolKind pool : options.pools()) {
+            for (PoolKind pool : RunOrder.forRun(options.pools(), run)) {
                 RunResult result = spike.run(pool, run);
                 System.err.println(result.describe());
                 results.add(result);

@@ -64,7 +64,15 @@ class PoolerTransactionsSmokeTest {
         assertThat(outcome.samples().stream().filter(s -> s.cell() == PoolerCell.HIKARI_THRESHOLD_0))
                 .allSatisfy(s -> assertThat(s.get(PoolerMeasure.RATIO_TO_HIKARI)).isEqualTo(1.0));
         assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo(summary);
-        assertThat(log.toString(StandardCharsets.UTF_8)).contains("[4/4] run 1, slotpool-cache");
+        String logged = log.toString(StandardCharsets.UTF_8);
+        assertThat(logged).contains("[4/4] run 1, slotpool-cache");
+        // A pass over every cell, not recorded, warms the JVM up before the first measured run.
+        int firstMeasured = logged.indexOf("[1/4] ");
+        assertThat(firstMeasured).isPositive();
+        for (PoolerCell cell : PoolerCell.values()) {
+            assertThat(logged.indexOf("[warm-up, not recorded] run 0, " + cell.id() + ": ")).as("%s", cell)
+                    .isBetween(0, firstMeasured);
+        }
     }
 
     @Test
