@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.bench.PoolKind;
+import dev.slotpool.bench.RunOrder;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import javax.sql.DataSource;
@@ -26,13 +27,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * pgjdbc's own cache ({@code prepareThreshold}, {@code preparedStatementCacheQueries}) and to HikariCP as it ships
  * (which has no statement cache of its own and leaves pgjdbc's on). Every thread loops
  * {@code getConnection(); prepareStatement(one of N queries); setInt; executeQuery; read; close; close} for a
- * warm-up and then a measured window per variant; variants run one after another on the same server.
+ * warm-up and then a measured window per variant. Variants run one after another on the same server: first a pass
+ * over every variant for the warm-up's length twice, not counted (the JVM compiles pgjdbc's code during whichever
+ * runs first: docs/benchmarks.md, "The first run of an invocation"), then {@code --runs} runs, each starting one
+ * variant further along.
  *
  * <p>Run from the repository root; the table it prints goes into docs/statement-cache.md:
  * <pre>{@code
  * mvn -q -pl benchmarks -am compile exec:java \
  *     -Dexec.mainClass=dev.slotpool.bench.pg.PreparedStatementsOnPostgres \
- *     -Dexec.args="--seconds 20 --warmup 5 --threads 4 --pool-size 4 --queries 20 --cache-size 32"
+ *     -Dexec.args="--seconds 20 --warmup 5 --threads 4 --pool-size 4 --queries 20 --cache-size 32 --runs 3"
  * }</pre>
  */
 public final class PreparedStatementsOnPostgres {
@@ -45,8 +49,9 @@ public final class PreparedStatementsOnPostgres {
                           int cacheQueries) {
     }
 
-    /** A variant's measured window. */
-    public record Result(Variant variant, long operations, double seconds, long cacheHits, long cacheMisses) {
+    /** A variant's measured window in one run (0: the warm-up pass, not counted). */
+    public record Result(Variant variant, int run, long operations, double seconds, long cacheHits,
+                         long cacheMisses) {
 
         public double opsPerSecond() {
             return operations / seconds;
@@ -58,7 +63,8 @@ public final class PreparedStatementsOnPostgres {
     }
 
     /** The run's settings; {@link #parse} reads them from the command line. */
-    public record Options(Duration warmup, Duration window, int threads, int poolSize, int queries, int cacheSize) {
+    public record Options(Duration warmup, Duration window, int threads, int poolSize, int queries, int cacheSize,
+                          int runs) {
 
         public static Options parse(String[] args) {
             double seconds = 20;
@@ -67,6 +73,7 @@ public final class PreparedStatementsOnPostgres {
             int poolSize = 4;
             int queries = 20;
             int cacheSize = 32;
+            int runs = 3;
             if (args.length % 2 != 0) {
                 throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
             }
@@ -79,12 +86,16 @@ public final class PreparedStatementsOnPostgres {
                     case "--pool-size" -> poolSize = Integer.parseInt(value);
                     case "--queries" -> queries = Integer.parseInt(value);
                     case "--cache-size" -> cacheSize = Integer.parseInt(value);
+                    case "--runs" -> runs = Integer.parseInt(value);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (--seconds, --warmup, --threads, --pool-size, --queries, --cache-size)");
+                            + " (--seconds, --warmup, --threads, --pool-size, --queries, --cache-size, --runs)");
                 }
             }
+            if (runs < 1) {
+                throw new IllegalArgumentException("--runs: " + runs + " (at least 1)");
+            }
             return new Options(Duration.ofMillis((long) (warmup * 1000)), Duration.ofMillis((long) (seconds * 1000)),
-                    threads, poolSize, queries, cacheSize);
+                    threads, poolSize, queries, cacheSize, runs);
         }
 
         List<Variant> variants() {
@@ -105,7 +116,7 @@ public final class PreparedStatementsOnPostgres {
         System.out.println(table(options, run(options)));
     }
 
-    /** Starts a server, measures every variant on it, stops it. */
+    /** Starts a server, measures every variant on it (the warm-up pass first, as run 0), stops it. */
     public static List<Result> run(Options options) throws Exception {
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
             String url = pg.getJdbcUrl("postgres", "postgres");
@@ -115,7 +126,12 @@ public final class PreparedStatementsOnPostgres {
             }
             List<Result> results = new ArrayList<>();
             for (Variant v : options.variants()) {
-                results.add(measure(url, v, options));
+                results.add(measure(url, v, options, 0, options.warmup()));
+            }
+            for (int run = 1; run <= options.runs(); run++) {
+                for (Variant v : RunOrder.forRun(options.variants(), run)) {
+                    results.add(measure(url, v, options, run, options.window()));
+                }
             }
             return results;
         }
@@ -148,7 +164,7 @@ public final class PreparedStatementsOnPostgres {
         return new long[] {0, 0};
     }
 
-    private static Result measure(String url, Variant v, Options o) throws Exception {
+    private static Result measure(String url, Variant v, Options o, int run, Duration window) throws Exception {
         String[] sqls = new String[o.queries()];
         for (int i = 0; i < sqls.length; i++) {
             sqls[i] = "SELECT v FROM ps_bench WHERE id = ? AND " + i + " = " + i;
@@ -191,7 +207,7 @@ public final class PreparedStatementsOnPostgres {
             long[] before = cacheCounts(ds);
             long start = System.nanoTime();
             counting.set(true);
-            Thread.sleep(o.window().toMillis());
+            Thread.sleep(window.toMillis());
             counting.set(false);
             double seconds = (System.nanoTime() - start) / 1e9;
             long[] after = cacheCounts(ds);
@@ -202,25 +218,42 @@ public final class PreparedStatementsOnPostgres {
             if (!failures.isEmpty()) {
                 throw new IllegalStateException(v.name() + " failed", failures.get(0));
             }
-            return new Result(v, operations.get(), seconds, after[0] - before[0], after[1] - before[1]);
+            return new Result(v, run, operations.get(), seconds, after[0] - before[0], after[1] - before[1]);
         }
     }
 
-    /** The results as a markdown table, headed by the settings that produced them. */
+    /**
+     * The counted runs as a markdown table, headed by the settings that produced them: per variant, the medians of
+     * its runs, and its ops/s ÷ HikariCP's taken run by run.
+     */
     public static String table(Options o, List<Result> results) {
+        List<Result> counted = results.stream().filter(r -> r.run() > 0).toList();
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%d threads, %d connections, %d distinct queries, cache size %d, "
-                + "%.1f s window after %.1f s warm-up%n%n", o.threads(), o.poolSize(), o.queries(), o.cacheSize(),
-                o.window().toMillis() / 1000.0, o.warmup().toMillis() / 1000.0));
+                + "%.1f s window after %.1f s warm-up, %d runs after a pass over every variant that is not "
+                + "counted; each run starts one variant further along%n%n", o.threads(), o.poolSize(), o.queries(),
+                o.cacheSize(), o.window().toMillis() / 1000.0, o.warmup().toMillis() / 1000.0, o.runs()));
         sb.append("| variant | statementCacheSize | prepareThreshold | preparedStatementCacheQueries | ops/s "
-                + "| mean µs/op | slotpool cache hit % |\n|---|---|---|---|---|---|---|\n");
-        for (Result r : results) {
-            long lookups = r.cacheHits() + r.cacheMisses();
-            Variant v = r.variant();
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %,.0f | %.1f | %s |%n", v.name(),
-                    v.statementCacheSize(), v.prepareThreshold(), v.cacheQueries(), r.opsPerSecond(),
-                    r.meanMicros(o.threads()),
-                    lookups == 0 ? "—" : String.format(Locale.ROOT, "%.1f", 100.0 * r.cacheHits() / lookups)));
+                + "| ÷ HikariCP, median of runs (each run) | mean µs/op | slotpool cache hit % |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
+        for (Variant v : o.variants()) {
+            List<Result> mine = counted.stream().filter(r -> r.variant().equals(v)).toList();
+            List<Double> ratios = new ArrayList<>();
+            for (Result r : mine) {
+                counted.stream().filter(h -> h.run() == r.run() && h.variant().pool() == PoolKind.HIKARI).findFirst()
+                        .ifPresent(h -> ratios.add(r.opsPerSecond() / h.opsPerSecond()));
+            }
+            long hits = mine.stream().mapToLong(Result::cacheHits).sum();
+            long lookups = hits + mine.stream().mapToLong(Result::cacheMisses).sum();
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %,.0f | %s | %.1f | %s |%n", v.name(),
+                    v.statementCacheSize(), v.prepareThreshold(), v.cacheQueries(),
+                    CellMedians.median(mine.stream().mapToDouble(Result::opsPerSecond).toArray()),
+                    ratios.isEmpty() ? "—" : String.format(Locale.ROOT, "%.2f (%s)",
+                            CellMedians.median(ratios.stream().mapToDouble(Double::doubleValue).toArray()),
+                            String.join(", ", ratios.stream().map(x -> String.format(Locale.ROOT, "%.2f", x))
+                                    .toList())),
+                    CellMedians.median(mine.stream().mapToDouble(r -> r.meanMicros(o.threads())).toArray()),
+                    lookups == 0 ? "—" : String.format(Locale.ROOT, "%.1f", 100.0 * hits / lookups)));
         }
         return sb.toString();
     }
