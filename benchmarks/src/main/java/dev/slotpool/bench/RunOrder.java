@@ -1,6 +1,7 @@
 package dev.slotpool.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -18,10 +19,8 @@ public final class RunOrder {
         if (run < 1) {
             throw new IllegalArgumentException("run " + run + ": runs count from 1");
         }
-        List<T> order = new ArrayList<>(items.size());
-        for (int i = 0; i < items.size(); i++) {
-            order.add(items.get((i + run - 1) % items.size()));
-        }
+        List<T> order = new ArrayList<>(items);
+        Collections.rotate(order, 1 - run);
         return order;
     }
 }
