@@ -177,6 +177,17 @@ class ReadsToStandbysPostgresTest {
                 t -> System.nanoTime() - load.lastReadOnStandby.get() < TimeUnit.MILLISECONDS.toNanos(100));
     }
 
+    /**
+     * Waits until the standby replayed a transaction, before a test pauses its replay. The lag has an age only from
+     * then on: with none replayed yet (the writers' first commit may not have reached the standby when the readers'
+     * first reads are done) a paused replay leaves the lag unknown for good, which takes the standby out of
+     * slotpool's reads for another reason than its lag, and never lets the lag grow past the bound.
+     */
+    private static void awaitATransactionReplayed(PgStandbyPair pair) {
+        E2e.await("a transaction replayed on the standby",
+                () -> pair.query(1, "SELECT pg_last_xact_replay_timestamp()::text"), t -> t != null);
+    }
+
     /** The first event after {@code since} (nanoTime) that starts with {@code prefix}. */
     private static Seen awaitEvent(List<Seen> events, long since, String what, String prefix) {
         return E2e.await(what, () -> events.stream().filter(e -> e.at - since > 0 && e.text.startsWith(prefix))
@@ -202,11 +213,7 @@ class ReadsToStandbysPostgresTest {
                 assertThat(load.readErrors.get() + load.writeErrors.get()).isZero();
                 assertThat(ds.snapshot().origin("standby").orElseThrow().state()).isEqualTo(OriginState.UP);
 
-                // The lag has an age only once the standby replayed a transaction: with none yet (a commit may sit
-                // unflushed on the primary) a paused replay leaves it unknown, which also takes the standby out of
-                // reads, but is not what this test is about.
-                E2e.await("a transaction replayed on the standby",
-                        () -> pair.query(1, "SELECT pg_last_xact_replay_timestamp()::text"), t -> t != null);
+                awaitATransactionReplayed(pair);
                 // Replay paused while the primary writes: the standby's lag grows past the bound.
                 long pausedAt = System.nanoTime();
                 long staleBefore = load.staleReads.get();
@@ -269,6 +276,7 @@ class ReadsToStandbysPostgresTest {
                 long staleBefore = load.staleReads.get();
                 long onStandby = load.readsOnStandby.get();
                 long onPrimary = load.readsOnPrimary.get();
+                awaitATransactionReplayed(pair);
                 pair.pauseReplay(1);
                 // As long as slotpool's run waits for its event: until the lag is beyond the bound.
                 E2e.await("the standby's lag beyond the bound", () -> Long.parseLong(pair.query(1, "SELECT "
