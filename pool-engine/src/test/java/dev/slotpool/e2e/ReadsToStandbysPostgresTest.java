@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * standby whose replay is paused while the primary writes takes no reads once its lag is beyond the bound, and
  * again once it caught up; a standby stopped abruptly takes no reads and they go to the primary. Each prints one
  * "READS ..." line; the assertions count. The lag scenario runs also with HikariCP 7.1 and a second pool for reads
- * on pgjdbc's multi-host URL ({@code targetServerType=preferSecondary}), counting the reads either serves from the
- * standby while its lag is beyond the bound; HikariCP's numbers are printed, not asserted.
+ * on pgjdbc's multi-host URL ({@code targetServerType=preferSecondary}); both keep replay paused for {@link #PAUSE}
+ * and count the reads either serves from the standby while its lag is beyond the bound, and the greatest lag a read
+ * there saw. HikariCP's numbers are printed, not asserted.
  */
 class ReadsToStandbysPostgresTest {
 
@@ -43,6 +44,11 @@ class ReadsToStandbysPostgresTest {
     private static final int WRITERS = 2;
     /** The lag bound of the lag scenario; a read on the standby counts as stale beyond it. */
     private static final Duration LAG_BOUND = Duration.ofMillis(500);
+    /**
+     * How long both lag scenarios keep the standby's replay paused at least, so that slotpool's and HikariCP's stale
+     * reads are counted over windows of the same length: longer than the bound plus the role watch's second.
+     */
+    private static final Duration PAUSE = Duration.ofSeconds(3);
 
     /** One event with the time it was seen. */
     private record Seen(long at, String text) {
@@ -73,6 +79,8 @@ class ReadsToStandbysPostgresTest {
         final AtomicLong readsOnStandby = new AtomicLong();
         /** Reads on the standby whose replica lag, asked in the read's transaction, was beyond {@link #LAG_BOUND}. */
         final AtomicLong staleReads = new AtomicLong();
+        /** The greatest replica lag a read on the standby saw, in ms: how old the data it read could be. */
+        final AtomicLong maxLagSeenMs = new AtomicLong();
         final AtomicLong readsOnPrimary = new AtomicLong();
         final AtomicLong writesOnPrimary = new AtomicLong();
         final AtomicLong writesOnStandby = new AtomicLong();
@@ -121,6 +129,7 @@ class ReadsToStandbysPostgresTest {
                     if (reader && inRecovery) {
                         readsOnStandby.incrementAndGet();
                         lastReadOnStandby.set(System.nanoTime());
+                        maxLagSeenMs.accumulateAndGet(lagMs, Math::max);
                         if (lagMs > LAG_BOUND.toMillis()) {
                             staleReads.incrementAndGet();
                         }
@@ -160,6 +169,19 @@ class ReadsToStandbysPostgresTest {
 
     private static long millisSince(long start, long at) {
         return TimeUnit.NANOSECONDS.toMillis(at - start);
+    }
+
+    /** Sleeps until {@link #PAUSE} has passed since {@code pausedAt} (nanoTime); at once if it has. */
+    private static void sleepOutThePause(long pausedAt) throws InterruptedException {
+        long left = PAUSE.toNanos() - (System.nanoTime() - pausedAt);
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+
+    private static long lagNowMs(PgStandbyPair pair) throws SQLException {
+        return Long.parseLong(pair.query(1, "SELECT (extract(epoch FROM now() - pg_last_xact_replay_timestamp())"
+                + " * 1000)::bigint"));
     }
 
     /**
@@ -227,10 +249,10 @@ class ReadsToStandbysPostgresTest {
                 assertThat(load.readsOnStandbyBegunWhileOut.get())
                         .as("reads begun after the event on the lagging standby")
                         .isZero();
-                long lagMs = Long.parseLong(pair.query(1, "SELECT (extract(epoch FROM now() - "
-                        + "pg_last_xact_replay_timestamp()) * 1000)::bigint"));
-
+                sleepOutThePause(pausedAt);
+                long lagMs = lagNowMs(pair);
                 long stale = load.staleReads.get() - staleBefore;
+                long maxLagSeen = load.maxLagSeenMs.get();
                 pair.resumeReplay(1);
                 long resumedAt = System.nanoTime();
                 Seen back = awaitEvent(events, out.at, "the standby takes reads again", "standby takes reads");
@@ -242,10 +264,12 @@ class ReadsToStandbysPostgresTest {
                 System.out.printf("READS steady: %,d reads on the standby, %,d on the primary (%d readers, %d "
                                 + "writers, 10 connections); writes %,d on the primary, 0 on the standby, 0 errors. "
                                 + "Lag bound 500 ms: replay paused -> no reads %d ms later (%s), %,d reads on the "
-                                + "primary meanwhile, lag %d ms when resumed; resumed -> reads %d ms later; reads on "
-                                + "the standby beyond the bound from the pause to the resume (stale): %,d%n",
+                                + "primary meanwhile; resumed %d ms after the pause, at a lag of %d ms -> reads %d ms "
+                                + "later; reads on the standby beyond the bound from the pause to the resume (stale): "
+                                + "%,d; the greatest lag a read on the standby saw: %d ms%n",
                         onStandby, onPrimary, READERS, WRITERS, load.writesOnPrimary.get(),
-                        millisSince(pausedAt, out.at), out.text, 2_000, lagMs, millisSince(resumedAt, back.at), stale);
+                        millisSince(pausedAt, out.at), out.text, 2_000, millisSince(pausedAt, resumedAt), lagMs,
+                        millisSince(resumedAt, back.at), stale, maxLagSeen);
             } finally {
                 load.stop();
             }
@@ -273,26 +297,26 @@ class ReadsToStandbysPostgresTest {
             Load load = new Load(writes, reads);
             try {
                 load.awaitReads(2_000);
-                long staleBefore = load.staleReads.get();
                 long onStandby = load.readsOnStandby.get();
                 long onPrimary = load.readsOnPrimary.get();
                 awaitATransactionReplayed(pair);
+                long pausedAt = System.nanoTime();
+                long staleBefore = load.staleReads.get();
                 pair.pauseReplay(1);
-                // As long as slotpool's run waits for its event: until the lag is beyond the bound.
-                E2e.await("the standby's lag beyond the bound", () -> Long.parseLong(pair.query(1, "SELECT "
-                        + "coalesce((extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint, 0)")),
-                        lag -> lag > LAG_BOUND.toMillis());
-                load.awaitReads(2_000);
+                sleepOutThePause(pausedAt);
+                long lagMs = lagNowMs(pair);
+                assertThat(lagMs).as("the standby's lag when resumed").isGreaterThan(LAG_BOUND.toMillis());
                 long stale = load.staleReads.get() - staleBefore;
-                long lagMs = Long.parseLong(pair.query(1, "SELECT (extract(epoch FROM now() - "
-                        + "pg_last_xact_replay_timestamp()) * 1000)::bigint"));
+                long maxLagSeen = load.maxLagSeenMs.get();
                 pair.resumeReplay(1);
+                long resumedAt = System.nanoTime();
                 System.out.printf("READS HikariCP 7.1, a pool on targetServerType=primary (4) and one for reads on "
                                 + "preferSecondary (6): steady %,d reads on the standby, %,d on the primary; replay "
-                                + "paused, bound %d ms: reads on the standby beyond the bound from the pause to the "
-                                + "resume (stale): %,d; lag %d ms when resumed; errors %d reads, %d writes%n",
-                        onStandby, onPrimary, LAG_BOUND.toMillis(), stale, lagMs, load.readErrors.get(),
-                        load.writeErrors.get());
+                                + "paused, bound %d ms; resumed %d ms after the pause, at a lag of %d ms; reads on the "
+                                + "standby beyond the bound from the pause to the resume (stale): %,d; the greatest lag "
+                                + "a read on the standby saw: %d ms; errors %d reads, %d writes%n",
+                        onStandby, onPrimary, LAG_BOUND.toMillis(), millisSince(pausedAt, resumedAt), lagMs, stale,
+                        maxLagSeen, load.readErrors.get(), load.writeErrors.get());
             } finally {
                 load.stop();
             }
