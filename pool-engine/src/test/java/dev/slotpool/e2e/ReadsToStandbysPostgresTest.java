@@ -112,8 +112,9 @@ class ReadsToStandbysPostgresTest {
                     // The lag as the pool reads it (docs/failover.md, "Reads to standbys"): the age of the last
                     // transaction replayed, only while WAL received is not replayed yet; null on a primary.
                     try (PreparedStatement ps = c.prepareStatement(reader
-                            ? "SELECT pg_is_in_recovery(), CASE WHEN pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()"
-                                    + " THEN (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint"
+                            ? "SELECT pg_is_in_recovery(),"
+                                    + " CASE WHEN pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn() THEN"
+                                    + " (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint"
                                     + " ELSE 0 END, balance FROM accounts WHERE id = ?"
                             : "UPDATE accounts SET balance = balance + 1 WHERE id = ? RETURNING pg_is_in_recovery()")) {
                         ps.setInt(1, 1 + ThreadLocalRandom.current().nextInt(PgStandbyPair.ROWS));
@@ -240,7 +241,8 @@ class ReadsToStandbysPostgresTest {
                 long pausedAt = System.nanoTime();
                 long staleBefore = load.staleReads.get();
                 pair.pauseReplay(1);
-                Seen out = awaitEvent(events, pausedAt, "the standby takes no reads", "standby takes no reads: replica lag");
+                Seen out = awaitEvent(events, pausedAt, "the standby takes no reads",
+                        "standby takes no reads: replica lag");
                 assertThat(out.text).as("out of reads for a lag beyond the bound").matches(".*replica lag \\d+ ms.*");
                 // A read borrowed before the event may still end on the standby; none begun after it may.
                 load.standbyOut = true;
@@ -312,9 +314,9 @@ class ReadsToStandbysPostgresTest {
                 long resumedAt = System.nanoTime();
                 System.out.printf("READS HikariCP 7.1, a pool on targetServerType=primary (4) and one for reads on "
                                 + "preferSecondary (6): steady %,d reads on the standby, %,d on the primary; replay "
-                                + "paused, bound %d ms; resumed %d ms after the pause, at a lag of %d ms; reads on the "
-                                + "standby beyond the bound from the pause to the resume (stale): %,d; the greatest lag "
-                                + "a read on the standby saw: %d ms; errors %d reads, %d writes%n",
+                                + "paused, bound %d ms; resumed %d ms after the pause, at a lag of %d ms; reads on "
+                                + "the standby beyond the bound from the pause to the resume (stale): %,d; the "
+                                + "greatest lag a read on the standby saw: %d ms; errors %d reads, %d writes%n",
                         onStandby, onPrimary, LAG_BOUND.toMillis(), millisSince(pausedAt, resumedAt), lagMs, stale,
                         maxLagSeen, load.readErrors.get(), load.writeErrors.get());
             } finally {
