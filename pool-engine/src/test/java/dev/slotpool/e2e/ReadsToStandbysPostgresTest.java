@@ -254,7 +254,7 @@ class ReadsToStandbysPostgresTest {
                 long onPrimary = load.readsOnPrimary.get();
                 assertThat(onStandby).as("reads land on the standby").isPositive();
                 assertThat(load.readErrors.get() + load.writeErrors.get()).as(load.errors()).isZero();
-                // The writers' first commit may come after the first 2,000 reads on a busy machine.
+                // The writers' first commit may come after the first 2,000 reads.
                 load.awaitAWrite();
                 assertThat(load.writesOnStandby.get()).isZero();
                 assertThat(ds.snapshot().origin("standby").orElseThrow().state()).isEqualTo(OriginState.UP);
