@@ -166,7 +166,7 @@ class ReadsToStandbysPostgresTest {
         /** Waits for the first committed write; fails at once, with the errors, once a write failed. */
         void awaitAWrite() {
             E2e.await("a write committed", () -> {
-                assertThat(writeErrors.get()).as("writes failed, by SQLState: %s", errorStates).isZero();
+                assertThat(writeErrors.get()).as(errors()).isZero();
                 return writesOnPrimary.get() + writesOnStandby.get();
             }, n -> n > 0);
         }
