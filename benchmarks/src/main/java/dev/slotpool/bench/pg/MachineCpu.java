@@ -64,7 +64,7 @@ final class MachineCpu {
                         }
                     }
                 } catch (IOException e) {
-                    // The process ended while being read: it no longer counts.
+                    // The process ended while being read: it counts for nothing.
                 }
             }
             return sum;

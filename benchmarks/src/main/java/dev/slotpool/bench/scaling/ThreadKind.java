@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
-/** Platform or virtual benchmark threads, each with the thread counts the issue asks for. */
+/** Platform or virtual benchmark threads, each with the thread counts docs/benchmarks.md measures. */
 enum ThreadKind {
 
     /**
