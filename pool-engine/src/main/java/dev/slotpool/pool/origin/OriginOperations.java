@@ -182,11 +182,12 @@ public final class OriginOperations {
                 paused.abortBorrowedAt()));
     }
 
-    /** Writes resume on the paused origin (a switchover abandoned), unless an operator changed it since. */
+    /** Writes resume on the paused origin (a switchover abandoned), unless an operator changed it since; if the
+     * role holds it out meanwhile (a split brain), it is DOWN for its role instead. */
     void resumeAfterSwitchover(Origin o, OriginStatus paused, String reason) {
         OriginStatus st = o.status();
         if (fromPause(st, paused)) {
-            upIfStill(o, st, reason);
+            restore(o, st, reason);
         }
     }
 
@@ -343,27 +344,39 @@ public final class OriginOperations {
 
     /**
      * After a checkpoint, each origin {@link #suspendAll} took down and nobody changed since: DOWN for its role if
-     * the role holds it out (its verdict, read after the status is set, so a verdict dropped meanwhile still brings
-     * it up), else UP; the creator refills to minSize.
+     * the role holds it out, else UP ({@link #restore}); the creator refills to minSize.
      */
     public void resumeAll(String reason) {
         for (Map.Entry<Origin, OriginStatus> e : suspended.entrySet()) {
             Origin o = e.getKey();
             OriginStatus down = e.getValue();
-            if (!suspended.remove(o, down)) {
-                continue;
+            if (suspended.remove(o, down)) {
+                restore(o, down, reason);
             }
-            String verdict = roleVerdicts.get(o);
-            if (verdict == null) {
-                upIfStill(o, down, reason);
-                continue;
+        }
+    }
+
+    /**
+     * Ends a pause the pool set ({@code from}: a suspension's, a switchover's) by the role's verdict: DOWN for its
+     * role if the role holds the origin out, else UP. Each side reads the verdict after its status change and
+     * {@link #outForRole} and {@link #inForRole} read the status after the verdict, so a verdict that changes
+     * meanwhile is applied by one of them.
+     */
+    private void restore(Origin o, OriginStatus from, String reason) {
+        String verdict = roleVerdicts.get(o);
+        if (verdict == null) {
+            upIfStill(o, from, reason);
+            String late = roleVerdicts.get(o);
+            if (late != null) {
+                outForRole(o, late);
             }
-            OriginStatus forRole = new OriginStatus(OriginState.DOWN, verdict, false,
-                    ticker.nanoTime() + downAbortDelayNanos);
-            setByRole.put(o, forRole);
-            if (change(o, down, forRole) && !roleVerdicts.containsKey(o)) {
-                upIfStill(o, forRole, "role: takes writes");
-            }
+            return;
+        }
+        OriginStatus forRole = new OriginStatus(OriginState.DOWN, verdict, false,
+                ticker.nanoTime() + downAbortDelayNanos);
+        setByRole.put(o, forRole);
+        if (change(o, from, forRole) && !roleVerdicts.containsKey(o)) {
+            upIfStill(o, forRole, "role: takes writes");
         }
     }
 

@@ -28,7 +28,9 @@ import java.util.concurrent.locks.LockSupport;
  * puts the standby in service the moment the operator's promotion makes it primary, while the old primary stays
  * DOWN as an operator's DOWN (no probe or role reading brings it back; {@link OriginRoles} also judges it a split
  * brain once the promoted standby is seen on a higher timeline). A switchover that cannot finish (the standby does
- * not catch up in time, a session fails) resumes writes on the primary and says not to promote. Sessions to the servers are the pool's own
+ * not catch up in time, a session fails) resumes writes on the primary and says not to promote; one whose standby
+ * is found promoted meanwhile (by someone else) has ended: the old primary stays out, as after a prepared one, and
+ * the caller is told the standby was not seen caught up. Sessions to the servers are the pool's own
  * ({@link Capacity#claimSession}: room, S3, no creation), opened on a pool thread (S6); the caller waits for it.
  * One at a time; the pool's close stops it ({@link #close}, {@link #join}).
  */
@@ -178,7 +180,7 @@ public final class Switchovers {
             WalPositions.Replay replay = onSession(standby, deadline, c -> {
                 while (true) {
                     WalPositions.Replay r = positions.replayed(c, last);
-                    if (r.reached()) {
+                    if (r.reached() || r.promoted()) {
                         return r;
                     }
                     if (ticker.nanoTime() - deadline > 0) {
@@ -189,6 +191,9 @@ public final class Switchovers {
                     pause();
                 }
             });
+            if (replay.promoted()) {
+                throw promotedMeanwhile(primary, standby, paused, last, replay);
+            }
             long caughtUp = ticker.nanoTime();
             PreparedSwitchover done = new PreparedSwitchover(primary.name, standby.name, last, replay.position(),
                     TimeUnit.NANOSECONDS.toMillis(drained - pausedAt), TimeUnit.NANOSECONDS.toMillis(caughtUp - drained),
@@ -212,6 +217,25 @@ public final class Switchovers {
         operations.resumeAfterSwitchover(primary, paused, "switchover abandoned: " + why + "; writes resumed");
         throw new IllegalStateException("switchover abandoned: " + why + "; writes resumed on '" + primary.name
                 + "'; do not promote '" + standby.name + "'");
+    }
+
+    /**
+     * The standby was found promoted before it was seen caught up: the switchover has ended as a promotion, so the
+     * old primary stays out (held as after a prepared switchover; no role reading brings it back, an operator's
+     * markUp does) and the watch looks closely, to put the promoted standby in service at once.
+     */
+    private IllegalStateException promotedMeanwhile(Origin primary, Origin standby, OriginStatus paused,
+                                                    String last, WalPositions.Replay replay) {
+        boolean held = operations.holdAfterSwitchover(primary, paused, "switchover to '" + standby.name
+                + "' ended: '" + standby.name + "' was promoted meanwhile; takes no writes until an operator marks it"
+                + " up");
+        watch.suspect();
+        if (!held) {
+            return new IllegalStateException(new OperatorChanged(primary).getMessage());
+        }
+        return new IllegalStateException("switchover ended: '" + standby.name + "' was promoted meanwhile, before it"
+                + " was seen caught up with '" + primary.name + "' at " + last + " (it had replayed "
+                + replay.position() + "); '" + primary.name + "' stays out of service until an operator marks it up");
     }
 
     /** Waits one poll period; the pool's close ends the switchover (writes resumed, as for a failure). */
