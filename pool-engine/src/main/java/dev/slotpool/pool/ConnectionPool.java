@@ -67,7 +67,7 @@ public final class ConnectionPool {
     private final Suspension suspension;
     private final Snapshots snapshots;
     /** Follows the origins' roles (docs/failover.md, "Primary and standbys"). */
-    private final RoleWatch roleWatch;
+    final RoleWatch roleWatch;
     /** Planned switchovers (docs/failover.md, "Planned switchover"). */
     private final Switchovers switchovers;
 

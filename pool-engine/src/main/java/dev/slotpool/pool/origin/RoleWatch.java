@@ -215,6 +215,9 @@ public final class RoleWatch {
                     if (room) {
                         session = connect(w);
                         if (session == null) {
+                            // No room held for a session that is not there: the pool counts only what exists.
+                            room = false;
+                            w.releaseRoom();
                             w.read(null);
                         }
                     }
