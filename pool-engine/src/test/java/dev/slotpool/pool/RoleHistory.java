@@ -197,10 +197,18 @@ final class RoleHistory {
             story.add("markDown " + o);
             operatorHeld.add(o);
             pool.operations.markDown(o);
-        } else if (dice < 90) {
+        } else if (dice < 86) {
             story.add("markUp " + o);
             operatorHeld.remove(o);
             pool.operations.markUp(o);
+        } else if (dice < 94) {
+            // A checkpoint and restore, then the primary fails: the pool's own states in a row.
+            story.add("checkpoint");
+            user.disrupted();
+            pool.suspension().suspend(Duration.ofMillis(rnd.nextInt(100)));
+            pool.suspension().resume();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(50)));
+            failover();
         }
     }
 
