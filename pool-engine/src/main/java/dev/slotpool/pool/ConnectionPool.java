@@ -241,8 +241,7 @@ public final class ConnectionPool {
      * for pool threads still in a driver call (creators, the housekeeper, the keepalive, the role watchers and a
      * switchover's worker; interrupted connects; closes); those end on their own and close what they hold. A close
      * whose steps threw leaves the pool closed to borrowers, and the next close() runs the steps again (each is
-     * idempotent) rather than find the pool
-     * closing for ever.
+     * idempotent) rather than find the pool closing for ever.
      */
     public void close() {
         long waitEnd = System.nanoTime() + Shutdown.longestNanos(config);

@@ -62,7 +62,8 @@ public final class RoleWatch {
         void backForRole(String reason);
 
         /** The origin's latest reading, after it was judged: from a new connection or the watch's session; null
-         * when the watch lost its session or could not open one (a standby kept for reads then takes none). */
+         * when the watch lost its session, could not open one or closed it for the origin's status (a standby kept
+         * for reads then takes none). */
         void read(RoleReading reading);
     }
 
