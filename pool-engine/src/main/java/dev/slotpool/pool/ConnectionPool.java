@@ -67,7 +67,7 @@ public final class ConnectionPool {
     private final Suspension suspension;
     private final Snapshots snapshots;
     /** Follows the origins' roles (docs/failover.md, "Primary and standbys"). */
-    private final RoleWatch roleWatch;
+    final RoleWatch roleWatch;
     /** Planned switchovers (docs/failover.md, "Planned switchover"). */
     private final Switchovers switchovers;
 
@@ -126,7 +126,7 @@ public final class ConnectionPool {
         this.housekeeper = new Housekeeper(config, table, capacity, closing, drains, operations,
                 new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
                 new LeakWarnings(config.leakDetectionThreshold(), events), wakeCreators, lifecycle);
-        this.suspension = new Suspension(operations, this::counts, config.housekeepingPeriod());
+        this.suspension = new Suspension(operations, this::counts, capacity::sessions, config.housekeepingPeriod());
         PoolerViews poolerViews = new PoolerViews(config, lifecycle);
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
                 poolerViews, roleWatch.roles());
@@ -238,10 +238,10 @@ public final class ConnectionPool {
      * Closes the pool: see {@link dev.slotpool.SlotPoolDataSource#close()}. Idempotent; a second call while the
      * first runs waits for it, at most as long as a close may take ({@link Shutdown#longestNanos}). Takes at most
      * shutdownTimeout for borrowed connections and running connects together, plus a second at each of three steps
-     * for pool threads still in a driver call (creators, the housekeeper and the keepalive, interrupted connects,
-     * closes); those end on their own and close what they hold. A close whose steps threw leaves the pool closed
-     * to borrowers, and the next close() runs the steps again (each is idempotent) rather than find the pool
-     * closing for ever.
+     * for pool threads still in a driver call (creators, the housekeeper, the keepalive, the role watchers and a
+     * switchover's worker; interrupted connects; closes); those end on their own and close what they hold. A close
+     * whose steps threw leaves the pool closed to borrowers, and the next close() runs the steps again (each is
+     * idempotent) rather than find the pool closing for ever.
      */
     public void close() {
         long waitEnd = System.nanoTime() + Shutdown.longestNanos(config);
@@ -266,10 +266,10 @@ public final class ConnectionPool {
     }
 
     private void runShutdown() {
-        roleWatch.close();
         boolean done = false;
         try {
-            new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer).run();
+            new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer, roleWatch,
+                    switchovers).run();
             done = true;
         } finally {
             lifecycle.endClose(done);

@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * "Creation"): when the waiters will be served by returns sooner than a connection can be opened (predicted drain
  * time = waiting × mean hold ÷ borrowed, below the mean creation time) and the demand is a spike, not a sustained
  * load (threads have been waiting without a break for less than a creation time). Without those estimates, only
- * one speculative creation runs at a time. A connect nobody answers counts neither toward minSize nor as pending.
+ * one speculative creation runs at a time. A connect nobody answers counts neither toward minSize nor as pending,
+ * nor does a session the pool holds for itself (a role watch's, {@link Capacity#claimSession}).
  *
  * <p><b>Where</b>: see {@link Placement}.
  */
@@ -169,9 +170,11 @@ final class Creator {
             }
             int target = initialFillDone ? minSize : initialSize;
             // Room stays claimed for a connect nobody answers (S3), but it brings no connection: it counts
-            // neither toward minSize nor as a creation that will serve a waiter.
+            // neither toward minSize nor as a creation that will serve a waiter. The pool's own sessions (a role
+            // watch's) take room but serve no borrow: they do not count toward minSize either. Read after the
+            // count, a session that opened or closed in between moves the comparison by one for this plan only.
             int unanswered = detector.unanswered(now);
-            if (occupied - unanswered >= target) {
+            if (occupied - unanswered - capacity.sessions() >= target) {
                 initialFillDone = true;
                 int creating = capacity.creating() - unanswered;
                 // Only waiters not handed a connection yet: one handed stays in waiting() until its thread runs,

@@ -1,13 +1,11 @@
 package dev.slotpool.pool;
 
-import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.ServerRole;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
-import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.RoleReading;
 import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.pool.origin.RoleWatch;
@@ -18,9 +16,10 @@ import java.time.Duration;
 
 /**
  * The pool's side of {@link RoleWatch} (docs/failover.md, "Primary and standbys"): an origin out for its role is
- * DOWN with its server's answer as the reason (not marked detected, so no probe brings it back), its watch
- * session's room is claimed like a probe's (S3), and it is UP again only from the status the role set (an
- * operator's change in between wins).
+ * DOWN with its server's answer as the reason (not marked detected, so no probe brings it back); the verdict and
+ * the status it composes with (an operator's, a suspension's) are {@link OriginOperations}'s. The watch session is
+ * the pool's own ({@link Capacity#claimSession}: room, S3, but no creation), held only while the origin's status
+ * is one the pool holds by its own findings; a drain waiting for it ends when it closes.
  *
  * <p>With reads to standbys on (docs/architecture.md, "Reads to standbys"), a standby is not taken out: it stays UP,
  * kept for reads ({@link Origin#keepForReads}), its connections lent to read borrows only, and it takes them while
@@ -60,8 +59,6 @@ final class RoleGate {
 
     private final class Side implements RoleWatch.Watched {
         private final Origin o;
-        /** The status the role set: the only one the role may turn back UP. */
-        private volatile OriginStatus setByRole;
 
         Side(Origin o) {
             this.o = o;
@@ -74,12 +71,18 @@ final class RoleGate {
 
         @Override
         public boolean claimRoom() {
-            return capacity.claimIfRoom(o);
+            return capacity.claimSession(o);
         }
 
         @Override
         public void releaseRoom() {
-            capacity.unclaim(o);
+            capacity.releaseSession(o);
+            operations.finishDrain(o); // a drain of the origin waited for this session
+        }
+
+        @Override
+        public boolean mayHoldSession() {
+            return operations.mayWatch(o);
         }
 
         @Override
@@ -109,13 +112,10 @@ final class RoleGate {
             if (!o.takesWrites()) {
                 o.keepForReads(false, false);
             }
-            OriginStatus set = operations.outForRole(o, reason, setByRole);
-            if (set != null) {
-                setByRole = set;
-            }
+            operations.outForRole(o, reason);
         }
 
-        /** A standby kept for reads: UP (from the status the role set, if it set one), its reads by its lag. */
+        /** A standby kept for reads: UP (from the DOWN the role set, if it set one), its reads by its lag. */
         private void keepForReads(RoleReading r, String reason) {
             boolean readable = withinLag(r);
             String verdict = readsVerdict(r, readable);
@@ -123,10 +123,7 @@ final class RoleGate {
             o.keepForReads(true, readable);
             events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "kept for reads: " + reason + "; " + verdict,
                     System.Logger.Level.INFO);
-            OriginStatus set = setByRole;
-            if (set != null && set.state() == OriginState.DOWN && o.status() == set) {
-                operations.upIfStill(o, set, "kept for reads: " + reason);
-            }
+            operations.inForRole(o, "kept for reads: " + reason);
         }
 
         /** Racy but benign: the watch's thread and a creator's (a new connection's reading) may each store their
@@ -136,8 +133,10 @@ final class RoleGate {
             if (o.takesWrites()) {
                 return;
             }
-            boolean readable = r != null && r.role() == ServerRole.STANDBY && withinLag(r);
-            String verdict = r == null ? "takes no reads: its role could not be read" : readsVerdict(r, readable);
+            // A reading with no answer (UNKNOWN: its query failed) stops reads until the next that answers.
+            boolean unread = r == null || r.role() == ServerRole.UNKNOWN;
+            boolean readable = !unread && r.role() == ServerRole.STANDBY && withinLag(r);
+            String verdict = unread ? "takes no reads: its role could not be read" : readsVerdict(r, readable);
             o.readsVerdict(verdict); // at every reading, so the snapshot shows the current lag
             if (readable != o.servesReads()) {
                 o.keepForReads(true, readable);
@@ -162,10 +161,7 @@ final class RoleGate {
                         System.Logger.Level.INFO);
                 writableGrew.run();
             }
-            OriginStatus set = setByRole;
-            if (set != null && set.state() == OriginState.DOWN && o.status() == set) {
-                operations.upIfStill(o, set, reason);
-            }
+            operations.inForRole(o, reason);
         }
     }
 }

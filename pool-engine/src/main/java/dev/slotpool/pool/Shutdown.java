@@ -10,6 +10,8 @@ import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.pool.origin.PacedDrains;
+import dev.slotpool.pool.origin.RoleWatch;
+import dev.slotpool.pool.origin.Switchovers;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -21,8 +23,8 @@ import java.util.concurrent.TimeUnit;
  * The steps of {@link ConnectionPool#close()} once the pool's lifecycle is out of OPEN (docs/architecture.md,
  * "Closing"): stop the pool threads and the table, close idle connections, give borrowed ones
  * {@code shutdownTimeout} to come back, then take back the rest, and wait a bounded time at each of three steps
- * for pool threads still in a driver call: creators, the housekeeper and the keepalive, interrupted connects,
- * closes. Past that they end on their own and close what they hold (each reads the lifecycle after its store).
+ * for pool threads still in a driver call: creators, the housekeeper, the keepalive, the role watchers and a
+ * switchover's worker; interrupted connects; closes. Past that they end on their own and close what they hold (each reads the lifecycle after its store).
  */
 final class Shutdown {
 
@@ -37,9 +39,12 @@ final class Shutdown {
     private final Creator creator;
     private final Housekeeper housekeeper;
     private final Closer closer;
+    private final RoleWatch roleWatch;
+    private final Switchovers switchovers;
 
     Shutdown(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
-             PacedDrains drains, Creator creator, Housekeeper housekeeper, Closer closer) {
+             PacedDrains drains, Creator creator, Housekeeper housekeeper, Closer closer, RoleWatch roleWatch,
+             Switchovers switchovers) {
         this.config = config;
         this.table = table;
         this.origins = origins;
@@ -48,6 +53,8 @@ final class Shutdown {
         this.creator = creator;
         this.housekeeper = housekeeper;
         this.closer = closer;
+        this.roleWatch = roleWatch;
+        this.switchovers = switchovers;
     }
 
     /** The longest close() takes: shutdownTimeout for borrowed connections and connects, then the three waits. */
@@ -56,6 +63,8 @@ final class Shutdown {
     }
 
     void run() {
+        roleWatch.close();
+        switchovers.close();
         creator.stop();
         housekeeper.stop();
         table.shutdown();
@@ -78,6 +87,8 @@ final class Shutdown {
         long graceEnd = System.nanoTime() + GRACE_NANOS;
         creator.join(graceEnd);
         housekeeper.join(graceEnd);
+        roleWatch.join(graceEnd);
+        switchovers.join(graceEnd);
         endAttempts(deadline);
         // A creation that published, or a keepalive that released, after the sweeps above closes its connection
         // itself (each reads the lifecycle after its store); this sweep catches one that stored before it was told.

@@ -1,22 +1,21 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolSnapshot;
-import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.origin.OriginOperations;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
  * Checkpoint and restore of a running pool (docs/architecture.md, Checkpoint and restore): {@link #suspend} takes
  * every origin DOWN (idle connections closed at once, borrowed ones at return, aborted at the timeout; no creation,
- * no probe) and waits until no connection is open; {@link #resume} brings back the origins it took down, and the
- * creator refills the pool to {@code minSize}. Borrowers meanwhile wait and time out with every origin's state
- * in the message. The origin states change by CAS ({@link OriginOperations}); the set to bring back is one
- * {@link AtomicReference}, so concurrent or repeated calls need no lock.
+ * no probe, no role watch session) and waits until no connection is open; {@link #resume} brings back the origins
+ * it took down (a standby out for its role comes back out for it), and the creator refills the pool to
+ * {@code minSize}. Borrowers meanwhile wait and time out with every origin's state in the message. The origin
+ * states change by CAS, and which to bring back is kept, by {@link OriginOperations}, so concurrent or repeated
+ * calls need no lock.
  */
 public final class Suspension {
 
@@ -27,14 +26,17 @@ public final class Suspension {
 
     private final OriginOperations operations;
     private final Supplier<PoolSnapshot> snapshot;
+    /** The sessions the pool holds for itself (a role watch's, a switchover's), which snapshots do not count. */
+    private final IntSupplier sessions;
     /** The aborts at the timeout run on the housekeeper: waiting a period more lets the last one land. */
     private final Duration housekeepingPeriod;
-    /** The origins to bring back at resume; null when not suspended. */
-    private final AtomicReference<List<Origin>> toResume = new AtomicReference<>();
+    private final AtomicBoolean suspended = new AtomicBoolean();
 
-    Suspension(OriginOperations operations, Supplier<PoolSnapshot> snapshot, Duration housekeepingPeriod) {
+    Suspension(OriginOperations operations, Supplier<PoolSnapshot> snapshot, IntSupplier sessions,
+               Duration housekeepingPeriod) {
         this.operations = operations;
         this.snapshot = snapshot;
+        this.sessions = sessions;
         this.housekeepingPeriod = housekeepingPeriod;
     }
 
@@ -46,14 +48,10 @@ public final class Suspension {
      * @throws InterruptedException if the waiting thread is interrupted (the pool stays suspended)
      */
     public boolean suspend(Duration timeout) throws InterruptedException {
-        List<Origin> down = operations.suspendAll(REASON, timeout);
-        toResume.accumulateAndGet(down, (was, now) -> {
-            List<Origin> all = was == null ? new ArrayList<>() : new ArrayList<>(was);
-            now.stream().filter(o -> !all.contains(o)).forEach(all::add);
-            return List.copyOf(all);
-        });
+        suspended.set(true);
+        operations.suspendAll(REASON, timeout);
         long deadline = System.nanoTime() + timeout.toNanos() + housekeepingPeriod.toNanos();
-        while (!empty(snapshot.get())) {
+        while (!empty(snapshot.get()) || sessions.getAsInt() > 0) {
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
@@ -64,15 +62,14 @@ public final class Suspension {
 
     /** Brings back the origins {@link #suspend} took down; the creator refills to {@code minSize}. */
     public void resume() {
-        List<Origin> down = toResume.getAndSet(null);
-        if (down != null) {
-            operations.resumeAll(down, "resumed after restore");
+        if (suspended.getAndSet(false)) {
+            operations.resumeAll("resumed after restore");
         }
     }
 
     /** Whether the pool is suspended: taken down by {@link #suspend} and not resumed since. */
     public boolean suspended() {
-        return toResume.get() != null;
+        return suspended.get();
     }
 
     private static boolean empty(PoolSnapshot s) {

@@ -18,13 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * -Dmodelcheck.iterations=2000 -Dmodelcheck.keepGoing=true} (and {@code -Dmodelcheck.seed=N} for the first seed,
  * {@code -Dmodelcheck.errors=false} or {@code -Dmodelcheck.noise=false} for a narrower mix,
  * {@code -Dmodelcheck.labelingErrors=false} without Errors from the labeling callback,
- * {@code -Dmodelcheck.rounds=N} for more wake-up rounds).
+ * {@code -Dmodelcheck.rounds=N} for more wake-up rounds). The role layer has its own histories ({@link RoleHistory}),
+ * {@code -Dmodelcheck.roleIterations=N} of them.
  */
 class PoolModelCheckTest {
 
     private static final int ITERATIONS = Integer.getInteger("modelcheck.iterations", 30);
     private static final long FIRST_SEED = Long.getLong("modelcheck.seed", 1);
     private static final int ROUNDS = Integer.getInteger("modelcheck.rounds", 4_000);
+    private static final int ROLE_ITERATIONS = Integer.getInteger("modelcheck.roleIterations", 8);
     /** Whether to run every history even after one failed (to count how often each check fails). */
     private static final boolean KEEP_GOING = Boolean.getBoolean("modelcheck.keepGoing");
     private static final PoolHistory.Mix MIX = new PoolHistory.Mix(
@@ -40,6 +42,36 @@ class PoolModelCheckTest {
         log.setLevel(Level.OFF);
         try {
             histories();
+        } finally {
+            log.setLevel(level);
+        }
+    }
+
+    /** Role histories: failovers, lag, failed role queries, suspend, drain, markDown and markUp together. */
+    @Test
+    void randomRoleHistoriesKeepTheRoleLayersPromises() throws Exception {
+        Logger log = Logger.getLogger("dev.slotpool");
+        Level level = log.getLevel();
+        log.setLevel(Level.OFF);
+        try {
+            long started = System.nanoTime();
+            List<String> failed = new ArrayList<>();
+            for (long seed = FIRST_SEED; seed < FIRST_SEED + ROLE_ITERATIONS; seed++) {
+                RoleHistory history = new RoleHistory(seed, MIX.errors());
+                List<String> broken = history.run();
+                System.out.printf("role model check seed %d: %s; %s%n", seed, history.summary(),
+                        broken.isEmpty() ? "ok" : String.join("\n    ", broken));
+                if (!broken.isEmpty()) {
+                    failed.add("seed " + seed + ": " + broken.get(0));
+                    if (!KEEP_GOING) {
+                        break;
+                    }
+                }
+            }
+            System.out.printf("role model check: histories from seed %d in %d ms, %d failed%n", FIRST_SEED,
+                    (System.nanoTime() - started) / 1_000_000, failed.size());
+            assertThat(failed).as("role histories that broke a promise; replay one with -Dmodelcheck.seed=N "
+                    + "-Dmodelcheck.roleIterations=1").isEmpty();
         } finally {
             log.setLevel(level);
         }

@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The pool's room (S3) and its connection counts (S2), kept in one place: every claim of room for a connection
  * being opened, its release when the attempt gives nothing, the move of a connection's count to the discovered
- * origin it landed on, and its release when the connection is closed. The origins' own counts
- * ({@link Origin#occupied}, {@link Origin#creating}) are written here only.
+ * origin it landed on, and its release when the connection is closed; and the room of the sessions the pool holds
+ * for itself (a role watch's, a switchover's), which are neither being created nor in the table. The origins' own
+ * counts ({@link Origin#occupied}, {@link Origin#creating}) are written here only.
  *
  * <p>The pool-wide count is claimed last and by CAS from the value the planner read, so two creators that planned
  * on the same count cannot both take the last place; the table's capacity stays the hard bound behind it.
@@ -19,6 +20,9 @@ public final class Capacity {
     private final AtomicInteger occupied = new AtomicInteger();
     /** Connections being opened now. */
     private final AtomicInteger creating = new AtomicInteger();
+    /** The pool's own sessions (a role watch's, a switchover's): counted in {@link #occupied}, so they take room
+     * (S3), but they serve no borrow and are never being created. */
+    private final AtomicInteger sessions = new AtomicInteger();
     /** Connections retired by a rebalance step, or closed early from a paced drain for a waiting borrower, that
      * the creators still owe to under-share (surviving) origins. */
     private final AtomicInteger replacements = new AtomicInteger();
@@ -40,6 +44,11 @@ public final class Capacity {
 
     public int creating() {
         return creating.get();
+    }
+
+    /** The pool's own sessions open or being opened now. */
+    public int sessions() {
+        return sessions.get();
     }
 
     public long opened() {
@@ -86,6 +95,31 @@ public final class Capacity {
     /** {@link #claim} from the current count: false when the pool is full. */
     public boolean claimIfRoom(Origin o) {
         return claim(o, occupied.get());
+    }
+
+    /**
+     * Claims room for one of the pool's own sessions to {@code o} (a role watch's, a switchover's): a place under
+     * the origin's cap and in the pool, as a connection's, but not a creation. False when either is full.
+     */
+    public boolean claimSession(Origin o) {
+        if (!claimUnderCap(o)) {
+            return false;
+        }
+        for (int n = occupied.get(); n < maxSize; n = occupied.get()) {
+            if (occupied.compareAndSet(n, n + 1)) {
+                sessions.incrementAndGet();
+                return true;
+            }
+        }
+        o.occupied.decrementAndGet();
+        return false;
+    }
+
+    /** Gives back a session's room ({@link #claimSession}): it closed, or never opened. */
+    public void releaseSession(Origin o) {
+        sessions.decrementAndGet();
+        o.occupied.decrementAndGet();
+        occupied.decrementAndGet();
     }
 
     /** The connection claimed for {@code o} was published or handed to be closed: no longer being created. */

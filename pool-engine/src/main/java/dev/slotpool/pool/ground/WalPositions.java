@@ -40,20 +40,23 @@ public final class WalPositions {
     }
 
     /**
-     * Whether the standby has replayed the WAL up to {@code position}; also what it has replayed. Throws when the
-     * server is no longer a standby (promoted by someone else meanwhile: the position no longer means anything).
+     * Whether the standby has replayed the WAL up to {@code position}; also what it has replayed, and whether the
+     * server is a standby still ({@link Replay#promoted}: promoted by someone else meanwhile).
      */
     public Replay replayed(Connection c, String position) throws SQLException {
         String[] row = ask(c, "SELECT pg_is_in_recovery()::text, pg_last_wal_replay_lsn()::text,"
                 + " (pg_wal_lsn_diff(pg_last_wal_replay_lsn(), ?::pg_lsn) >= 0)::text", position);
-        if (!"true".equals(row[0])) {
-            throw new SQLException("the server is no longer a standby (pg_is_in_recovery() is false)");
-        }
-        return new Replay(row[1], "true".equals(row[2]));
+        boolean promoted = !"true".equals(row[0]);
+        return new Replay(row[1], !promoted && "true".equals(row[2]), promoted);
     }
 
-    /** A standby's replayed position and whether it reached the one asked about. */
-    public record Replay(String position, boolean reached) {
+    /**
+     * A standby's replayed position and whether it reached the one asked about.
+     *
+     * @param promoted the server is no longer a standby ({@code pg_is_in_recovery()} is false): it takes writes, so
+     *                 the switchover has ended and the old primary must not take them again
+     */
+    public record Replay(String position, boolean reached, boolean promoted) {
     }
 
     private String[] ask(Connection c, String sql, String parameter) throws SQLException {

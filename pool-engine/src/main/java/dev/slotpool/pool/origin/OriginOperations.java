@@ -17,6 +17,8 @@ import dev.slotpool.table.SlotTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +28,11 @@ import java.util.concurrent.TimeUnit;
  * the order of each operation: the origin's state is stored
  * (volatile) before any slot is visited, and every borrower re-reads the state after winning a slot, so no
  * borrow that starts after the call returns is lent a connection of a DRAINING or DOWN origin.
+ *
+ * <p>An origin's status is decided here alone, by precedence: an operator's change (drain, mark down, mark up) over
+ * a checkpoint's suspension, over the role's verdict ({@link RoleWatch}), over the pool's detection. The role's
+ * verdict is kept apart from the status ({@link #outForRole}), so a suspension or an operator's status in between
+ * does not lose it: resume restores it, and the role lifts only the DOWN it set itself.
  */
 public final class OriginOperations {
 
@@ -48,6 +55,14 @@ public final class OriginOperations {
     private final OriginSelector originSelector;
     private final Rebalancer rebalancer;
     private final RoleWatch roles;
+    /** Why the role holds each origin out of service; absent when its role lets it serve (docs/failover.md,
+     * "Primary and standbys"). Written before the status, read after it, so that a verdict and a status change
+     * that cross each other end with the status following the verdict. */
+    private final Map<Origin, String> roleVerdicts = new ConcurrentHashMap<>();
+    /** The DOWN status the role last set on each origin: the one status the role lifts (identity). */
+    private final Map<Origin, OriginStatus> setByRole = new ConcurrentHashMap<>();
+    /** The DOWN status a checkpoint's suspension set on each origin it brings back at resume (identity). */
+    private final Map<Origin, OriginStatus> suspended = new ConcurrentHashMap<>();
 
     public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
                             PacedDrains drains, AbortDeadlines deadlines, Rebalancer rebalancer, Events events,
@@ -109,13 +124,15 @@ public final class OriginOperations {
     }
 
     /** Unplanned DOWN by an operator: idle connections closed now, borrowed ones aborted after the grace period
-     * (or closed at return, see {@code abortBorrowedOnDown}). It stays DOWN until {@link #markUp}. Idempotent. */
+     * (or closed at return, see {@code abortBorrowedOnDown}). It stays DOWN until {@link #markUp}, whatever the
+     * pool finds meanwhile: a DOWN the pool set itself (detected, for the role, suspended) is replaced by the
+     * operator's. Idempotent. */
     public void markDown(String selector) {
         for (Origin o : originSelector.resolve(selector)) {
             OriginStatus st = o.status();
             OriginStatus down = new OriginStatus(OriginState.DOWN, "marked down", false,
                     ticker.nanoTime() + downAbortDelayNanos);
-            while (!(st.state() == OriginState.DOWN && !st.detected()) && !change(o, st, down)) {
+            while (!(st.state() == OriginState.DOWN && !poolOwned(o, st)) && !change(o, st, down)) {
                 st = o.status();
             }
             sweep(o);
@@ -127,6 +144,7 @@ public final class OriginOperations {
      * brain is accepted, a standby taken out again ({@link RoleWatch#accepted}). Idempotent. */
     public void markUp(String selector) {
         for (Origin o : originSelector.resolve(selector)) {
+            roleVerdicts.remove(o); // the role judges it again at once (RoleWatch#accepted)
             up(o, "marked up");
             roles.accepted(o.name);
         }
@@ -164,11 +182,12 @@ public final class OriginOperations {
                 paused.abortBorrowedAt()));
     }
 
-    /** Writes resume on the paused origin (a switchover abandoned), unless an operator changed it since. */
+    /** Writes resume on the paused origin (a switchover abandoned), unless an operator changed it since; if the
+     * role holds it out meanwhile (a split brain), it is DOWN for its role instead. */
     void resumeAfterSwitchover(Origin o, OriginStatus paused, String reason) {
         OriginStatus st = o.status();
         if (fromPause(st, paused)) {
-            upIfStill(o, st, reason);
+            restore(o, st, reason);
         }
     }
 
@@ -204,19 +223,49 @@ public final class OriginOperations {
         }
     }
 
-    /** DOWN for its role ({@link RoleWatch}): from UP, a DOWN the pool detected, or the role's own earlier status
-     * ({@code previous}); not detected, so only the watch brings it back. Returns the status set, or null. */
-    public OriginStatus outForRole(Origin o, String reason, OriginStatus previous) {
-        for (OriginStatus st = o.status(); st.state() == OriginState.UP || st.detected() || st == previous;
+    /**
+     * The role holds the origin out of service ({@link RoleWatch}): its verdict is kept, and the origin is DOWN with
+     * {@code reason}, not detected (only the role brings it back), if its status is UP, a DOWN the pool detected or
+     * the role's own earlier one; under an operator's status or a suspension the verdict waits for it to end
+     * ({@link #resumeAll}, or the operator's {@link #markUp}, after which the role judges again).
+     */
+    public void outForRole(Origin o, String reason) {
+        roleVerdicts.put(o, reason);
+        for (OriginStatus st = o.status(); st.state() == OriginState.UP || st.detected() || st == setByRole.get(o);
                 st = o.status()) {
             OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
                     ticker.nanoTime() + downAbortDelayNanos);
+            setByRole.put(o, down); // before the status names it, so a concurrent inForRole finds it
             if (change(o, st, down)) {
                 sweep(o);
-                return down;
+                if (!roleVerdicts.containsKey(o)) {
+                    upIfStill(o, down, "role: takes writes"); // an inForRole ran in between
+                }
+                return;
             }
         }
-        return null;
+    }
+
+    /** The role lets the origin serve again: its verdict is dropped, and the DOWN the role set, if the status is
+     * still that one, turns UP. */
+    public void inForRole(Origin o, String reason) {
+        roleVerdicts.remove(o);
+        OriginStatus set = setByRole.get(o);
+        if (set != null && o.status() == set) {
+            upIfStill(o, set, reason);
+        }
+    }
+
+    /** Whether the origin's status is one a role watch may keep its session under: UP, a DOWN the pool detected,
+     * or the role's own DOWN; not a drain, an operator's DOWN or a suspension (their connections all close). */
+    public boolean mayWatch(Origin o) {
+        OriginStatus st = o.status();
+        return st.state() == OriginState.UP || st.detected() || st == setByRole.get(o);
+    }
+
+    /** A DOWN the pool set itself, which its own finding may lift: detected, for the role, or suspended. */
+    private boolean poolOwned(Origin o, OriginStatus st) {
+        return st.detected() || st == setByRole.get(o) || st == suspended.get(o);
     }
 
     /** Housekeeping: forget discovered origins long empty and split group weights, finish drains, follow latency
@@ -270,12 +319,12 @@ public final class OriginOperations {
 
     /**
      * Takes every origin out of service for a checkpoint ({@code Suspension}): DOWN as by an operator (so neither
-     * the creator nor a probe opens a connection), idle connections closed now, borrowed ones closed at return and
-     * aborted {@code abortAfter} from now. Returns the origins to bring back at {@link #resumeAll}: those that were
-     * UP, or DOWN by the pool's own detection (an operator's DOWN or drain stays as the operator left it).
+     * the creator nor a probe opens a connection, and no role watch keeps a session), idle connections closed now,
+     * borrowed ones closed at return and aborted {@code abortAfter} from now. Remembers the origins to bring back
+     * at {@link #resumeAll}: those the pool's own findings held (UP, DOWN by its detection or for the role, or
+     * suspended already); an operator's DOWN or drain stays as the operator left it.
      */
-    public List<Origin> suspendAll(String reason, Duration abortAfter) {
-        List<Origin> resume = new ArrayList<>();
+    public void suspendAll(String reason, Duration abortAfter) {
         for (Origin o : origins.lending()) {
             OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
                     ticker.nanoTime() + abortAfter.toNanos());
@@ -283,19 +332,51 @@ public final class OriginOperations {
             while (!change(o, st, down)) {
                 st = o.status();
             }
-            if (st.state() == OriginState.UP || st.detected()) {
-                resume.add(o);
+            if (st.state() == OriginState.UP || poolOwned(o, st)) {
+                suspended.put(o, down);
+            } else {
+                suspended.remove(o);
             }
             sweep(o);
         }
         wakeHousekeeper.run();
-        return resume;
     }
 
-    /** UP again after a checkpoint, each origin {@link #suspendAll} returned; the creator refills to minSize. */
-    public void resumeAll(List<Origin> origins, String reason) {
-        for (Origin o : origins) {
-            up(o, reason);
+    /**
+     * After a checkpoint, each origin {@link #suspendAll} took down and nobody changed since: DOWN for its role if
+     * the role holds it out, else UP ({@link #restore}); the creator refills to minSize.
+     */
+    public void resumeAll(String reason) {
+        for (Map.Entry<Origin, OriginStatus> e : suspended.entrySet()) {
+            Origin o = e.getKey();
+            OriginStatus down = e.getValue();
+            if (suspended.remove(o, down)) {
+                restore(o, down, reason);
+            }
+        }
+    }
+
+    /**
+     * Ends a pause the pool set ({@code from}: a suspension's, a switchover's) by the role's verdict: DOWN for its
+     * role if the role holds the origin out, else UP. Each side reads the verdict after its status change and
+     * {@link #outForRole} and {@link #inForRole} read the status after the verdict, so a verdict that changes
+     * meanwhile is applied by one of them.
+     */
+    private void restore(Origin o, OriginStatus from, String reason) {
+        String verdict = roleVerdicts.get(o);
+        if (verdict == null) {
+            upIfStill(o, from, reason);
+            String late = roleVerdicts.get(o);
+            if (late != null) {
+                outForRole(o, late);
+            }
+            return;
+        }
+        OriginStatus forRole = new OriginStatus(OriginState.DOWN, verdict, false,
+                ticker.nanoTime() + downAbortDelayNanos);
+        setByRole.put(o, forRole);
+        if (change(o, from, forRole) && !roleVerdicts.containsKey(o)) {
+            upIfStill(o, forRole, "role: takes writes");
         }
     }
 
@@ -347,6 +428,7 @@ public final class OriginOperations {
         }
         events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from.state() + " -> " + to.state() + ": "
                 + to.reason());
+        roles.look(); // a watcher closes or reopens its session by the new status
         return true;
     }
 }

@@ -32,7 +32,10 @@ public final class OriginRoles {
 
     /**
      * Records what the origin's server answered; returns null when the origin may serve borrows that may write,
-     * else why not (for the origin's state reason and the event log).
+     * else why not (for the origin's state reason and the event log). UNKNOWN from a server that answered with a
+     * role before is no answer (its role query failed: a statement timeout, a recovery conflict's cancel, a lost
+     * privilege; the product of a server does not change): the last reading, and its verdict, stand. UNKNOWN from
+     * a server never read otherwise is a database without a role query, which takes writes.
      */
     public String judge(String origin, RoleReading reading) {
         State before;
@@ -40,6 +43,9 @@ public final class OriginRoles {
         do {
             before = state.get();
             Known old = before.origins.get(origin);
+            if (reading.role() == ServerRole.UNKNOWN && old != null && old.reading.role() != ServerRole.UNKNOWN) {
+                return refusal(before, origin);
+            }
             Map<String, Known> origins = new HashMap<>(before.origins);
             origins.put(origin, new Known(reading, old == null ? 0 : old.acceptedTimeline));
             Map<String, Highest> highest = before.highest;

@@ -1,13 +1,16 @@
 package dev.slotpool.pool.origin;
 
 import dev.slotpool.ServerRole;
+import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.RoleReader;
 import dev.slotpool.pool.ground.RoleReading;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,14 +20,17 @@ import java.util.function.Function;
 /**
  * Follows the origins' roles (docs/failover.md, "Primary and standbys"). Every new connection's role is judged
  * before it is lent ({@link #admits}); an origin whose server may not take writes is taken out of service with the
- * server's answer as the reason, and from then on watched: a pool thread keeps one session to it (room claimed like
- * a probe's, S3) and reads its role every {@link #CHECK_NANOS}, every {@link #FAST_CHECK_NANOS} while the pool
+ * server's answer as the reason, and from then on watched: a pool thread keeps one session to it (the pool's own,
+ * with its room, S3, but neither a creation nor a connection of the table) and reads its role every {@link #CHECK_NANOS}, every {@link #FAST_CHECK_NANOS} while the pool
  * suspects a failover ({@link #suspect}: a primary found dead, a write refused as read-only), and puts it back in
  * service once it takes writes (a promotion). A judgement that changes another origin's standing (a promoted
  * standby outranks the old primary: split brain) is applied to that origin too. Each reading, and each loss of the
  * watch's session, is also told to the origin's side ({@link Watched#read}): a standby kept for reads
  * (docs/architecture.md, "Reads to standbys") takes reads only while its last reading is within the lag bound, so
- * its lag is re-read on the watch's schedule.
+ * its lag is re-read on the watch's schedule. The session is closed while the origin's status is not one the pool
+ * holds by its own findings (drained, marked down by an operator, suspended: {@link Watched#mayHoldSession}) and
+ * reopened once it is. A role query that fails on a valid session is no answer: the last verdict stands
+ * ({@link OriginRoles#judge}).
  */
 public final class RoleWatch {
 
@@ -32,11 +38,15 @@ public final class RoleWatch {
     public interface Watched {
         String name();
 
-        /** Claims room for the watch's session like a probe (S3); false when the pool is full. */
+        /** Claims room for the watch's session (S3); false when the pool or the origin is full. */
         boolean claimRoom();
 
         /** Gives back the room of a session that has closed. */
         void releaseRoom();
+
+        /** Whether the origin's status lets the watch keep a session to it: not while it is drained, marked down
+         * by an operator or suspended, whose connections all close. */
+        boolean mayHoldSession();
 
         /** Opens a session to the origin's server, with the pool's settings. */
         Connection connect() throws SQLException;
@@ -52,7 +62,8 @@ public final class RoleWatch {
         void backForRole(String reason);
 
         /** The origin's latest reading, after it was judged: from a new connection or the watch's session; null
-         * when the watch lost its session or could not open one (a standby kept for reads then takes none). */
+         * when the watch lost its session, could not open one or closed it for the origin's status (a standby kept
+         * for reads then takes none). */
         void read(RoleReading reading);
     }
 
@@ -67,6 +78,9 @@ public final class RoleWatch {
     /** The reason each origin is out of service for its role; absent when it serves. */
     private final Map<String, String> out = new ConcurrentHashMap<>();
     private final Map<String, Thread> watchers = new ConcurrentHashMap<>();
+    /** Every watcher started and not seen ended, for {@link #join}: a watcher leaves {@link #watchers} before its
+     * thread ends. */
+    private final Queue<Thread> started = new ConcurrentLinkedQueue<>();
     private final AtomicLong suspectedUntil = new AtomicLong(System.nanoTime());
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -110,6 +124,12 @@ public final class RoleWatch {
     public void suspect() {
         long until = System.nanoTime() + SUSPICION_NANOS;
         suspectedUntil.accumulateAndGet(until, (a, b) -> b - a > 0 ? b : a);
+        look();
+    }
+
+    /** Wakes the watchers to look at their origins now: a status changed, so a session may have to close or
+     * reopen. */
+    public void look() {
         for (Thread t : watchers.values()) {
             LockSupport.unpark(t);
         }
@@ -153,15 +173,24 @@ public final class RoleWatch {
         if (closed.get() || !w.watchable() || watchers.containsKey(w.name())) {
             return;
         }
+        started.removeIf(t -> t.getState() == Thread.State.TERMINATED);
         Thread t = null;
         try {
             t = threads.apply(() -> watch(w));
             if (watchers.putIfAbsent(w.name(), t) == null) {
+                started.add(t);
+                // Dekker with close(): it sets closed before join() reads started, this reads closed after the add.
+                if (closed.get()) {
+                    watchers.remove(w.name(), t);
+                    started.remove(t);
+                    return;
+                }
                 t.start();
             }
         } catch (Throwable e) {
             if (t != null) {
                 watchers.remove(w.name(), t);
+                started.remove(t);
             }
         }
     }
@@ -172,16 +201,29 @@ public final class RoleWatch {
         boolean room = false;
         try {
             while (!closed.get() && out.containsKey(w.name())) {
-                if (session == null) {
+                if (!w.mayHoldSession()) {
+                    if (session != null) {
+                        closeQuietly(session);
+                        session = null;
+                        w.read(null);
+                    }
+                    if (room) {
+                        room = false;
+                        w.releaseRoom();
+                    }
+                } else if (session == null) {
                     room = room || w.claimRoom();
                     if (room) {
                         session = connect(w);
                         if (session == null) {
+                            // No room held for a session that is not there: the pool counts only what exists.
+                            room = false;
+                            w.releaseRoom();
                             w.read(null);
                         }
                     }
                 }
-                if (session != null) {
+                if (session != null && w.mayHoldSession()) {
                     RoleReading r = read(session);
                     if (r == null || r.role() == ServerRole.UNKNOWN && !valid(session)) {
                         closeQuietly(session);
@@ -252,11 +294,26 @@ public final class RoleWatch {
         }
     }
 
-    /** Stops every watcher and closes their sessions (each on its own thread, as it ends). */
+    /** Stops every watcher and closes their sessions (each on its own thread, as it ends; see {@link #join}). */
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            for (Thread t : watchers.values()) {
-                LockSupport.unpark(t);
+            look();
+        }
+    }
+
+    /** After {@link #close}: waits for the watchers until {@code deadline} (System.nanoTime), then interrupts any
+     * left in a driver call, which then end on their own. */
+    public void join(long deadline) {
+        for (Thread t : started) {
+            // A watcher being started (NEW) is waited for too: it sees the pool closed and ends at once.
+            while (t.getState() == Thread.State.NEW && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(this, FAST_CHECK_NANOS);
+            }
+            if (!PoolThreads.joinUntil(t, deadline)) {
+                return;
+            }
+            if (t.isAlive()) {
+                t.interrupt();
             }
         }
     }

@@ -27,9 +27,12 @@ import java.util.concurrent.locks.LockSupport;
  * standby found caught up with the primary's last WAL position, and the role watch told to look closely, so that it
  * puts the standby in service the moment the operator's promotion makes it primary, while the old primary stays
  * DOWN as an operator's DOWN (no probe or role reading brings it back; {@link OriginRoles} also judges it a split
- * brain once the promoted standby is seen on a higher timeline). A switchover that cannot finish (the standby does not catch up in
- * time, a session fails) resumes writes on the primary and says not to promote. Sessions to the servers are opened
- * on a pool thread (S6) whose room is claimed like a probe's (S3); the caller waits for it. One at a time.
+ * brain once the promoted standby is seen on a higher timeline). A switchover that cannot finish (the standby does
+ * not catch up in time, a session fails) resumes writes on the primary and says not to promote; one whose standby
+ * is found promoted meanwhile (by someone else) has ended: the old primary stays out, as after a prepared one, and
+ * the caller is told the standby was not seen caught up. Sessions to the servers are the pool's own
+ * ({@link Capacity#claimSession}: room, S3, no creation), opened on a pool thread (S6); the caller waits for it.
+ * One at a time; the pool's close stops it ({@link #close}, {@link #join}).
  */
 public final class Switchovers {
 
@@ -47,6 +50,9 @@ public final class Switchovers {
     private final PoolThreads threads;
     private final WalPositions positions;
     private final AtomicBoolean running = new AtomicBoolean();
+    /** The worker of the switchover being prepared, or of the last one. */
+    private volatile Thread worker;
+    private volatile boolean closed;
 
     public Switchovers(PoolConfig config, OriginOperations operations, RoleWatch watch, Capacity capacity,
                        Connector connector, PoolThreads threads) {
@@ -72,6 +78,9 @@ public final class Switchovers {
         Origin primary = operations.named(from);
         Origin standby = operations.named(to);
         check(primary, standby);
+        if (closed) {
+            throw new IllegalStateException("the pool is closed");
+        }
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("a switchover is being prepared already; wait for its answer");
         }
@@ -94,6 +103,11 @@ public final class Switchovers {
                     running.set(false);
                 }
             }, "switchover");
+            this.worker = worker;
+            // Dekker with close(): it sets closed before join() reads the worker, this reads closed after storing it.
+            if (closed) {
+                throw new IllegalStateException("the pool is closed");
+            }
             worker.start();
         } catch (RuntimeException | Error e) {
             if (paused != null) {
@@ -155,7 +169,7 @@ public final class Switchovers {
                             + "timeout");
                 }
                 changedByOperator(primary, paused);
-                LockSupport.parkNanos(this, POLL_NANOS);
+                pause();
             }
             operations.finishDrain(primary);
             drained = ticker.nanoTime();
@@ -166,7 +180,7 @@ public final class Switchovers {
             WalPositions.Replay replay = onSession(standby, deadline, c -> {
                 while (true) {
                     WalPositions.Replay r = positions.replayed(c, last);
-                    if (r.reached()) {
+                    if (r.reached() || r.promoted()) {
                         return r;
                     }
                     if (ticker.nanoTime() - deadline > 0) {
@@ -174,9 +188,12 @@ public final class Switchovers {
                                 + timeout.toMillis() + " ms (replayed " + r.position() + " of " + last + ")");
                     }
                     changedByOperator(primary, paused);
-                    LockSupport.parkNanos(this, POLL_NANOS);
+                    pause();
                 }
             });
+            if (replay.promoted()) {
+                throw promotedMeanwhile(primary, standby, paused, last, replay);
+            }
             long caughtUp = ticker.nanoTime();
             PreparedSwitchover done = new PreparedSwitchover(primary.name, standby.name, last, replay.position(),
                     TimeUnit.NANOSECONDS.toMillis(drained - pausedAt), TimeUnit.NANOSECONDS.toMillis(caughtUp - drained),
@@ -202,6 +219,58 @@ public final class Switchovers {
                 + "'; do not promote '" + standby.name + "'");
     }
 
+    /**
+     * The standby was found promoted before it was seen caught up: the switchover has ended as a promotion, so the
+     * old primary stays out (held as after a prepared switchover; no role reading brings it back, an operator's
+     * markUp does) and the watch looks closely, to put the promoted standby in service at once.
+     */
+    private IllegalStateException promotedMeanwhile(Origin primary, Origin standby, OriginStatus paused,
+                                                    String last, WalPositions.Replay replay) {
+        boolean held = operations.holdAfterSwitchover(primary, paused, "switchover to '" + standby.name
+                + "' ended: '" + standby.name + "' was promoted meanwhile; takes no writes until an operator marks it"
+                + " up");
+        watch.suspect();
+        if (!held) {
+            return new IllegalStateException(new OperatorChanged(primary).getMessage());
+        }
+        return new IllegalStateException("switchover ended: '" + standby.name + "' was promoted meanwhile, before it"
+                + " was seen caught up with '" + primary.name + "' at " + last + " (it had replayed "
+                + replay.position() + "); '" + primary.name + "' stays out of service until an operator marks it up");
+    }
+
+    /** Waits one poll period; the pool's close ends the switchover (writes resumed, as for a failure). */
+    private void pause() {
+        LockSupport.parkNanos(this, POLL_NANOS);
+        if (closed) {
+            throw new SwitchoverFailed("the pool is closing");
+        }
+    }
+
+    /** Stops the switchover being prepared (see {@link #pause}): the pool is closing. */
+    public void close() {
+        closed = true;
+        Thread w = worker;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    /** After {@link #close}: waits for the worker until {@code deadline} (System.nanoTime), then interrupts it if
+     * it is still in a driver call; it then ends on its own. */
+    public void join(long deadline) {
+        Thread w = worker;
+        if (w == null) {
+            return;
+        }
+        // A worker being started (NEW) is waited for too: it sees the pool closed at its first pause.
+        while (w.getState() == Thread.State.NEW && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(this, POLL_NANOS);
+        }
+        if (PoolThreads.joinUntil(w, deadline) && w.isAlive()) {
+            w.interrupt();
+        }
+    }
+
     /** Stops the switchover when an operator changed the paused origin (markUp, markDown) meanwhile. */
     private static void changedByOperator(Origin o, OriginStatus paused) {
         OriginStatus st = o.status();
@@ -215,21 +284,21 @@ public final class Switchovers {
         T on(Connection c) throws SQLException;
     }
 
-    /** Opens a session to the origin's server (room claimed like a probe's, S3; waiting for room until
+    /** Opens a session to the origin's server (the pool's own, S3; waiting for room until
      * {@code deadline}), runs the work on it, and closes it. */
     private <T> T onSession(Origin o, long deadline, SessionWork<T> work) throws SQLException {
-        while (!capacity.claimIfRoom(o)) {
+        while (!capacity.claimSession(o)) {
             if (ticker.nanoTime() - deadline > 0) {
                 throw new SwitchoverFailed("no room in the pool for a session to '" + o.name + "'");
             }
-            LockSupport.parkNanos(this, POLL_NANOS);
+            pause();
         }
         try (Connection c = connector.connect(o)) {
             connector.setUp(c);
             positions.requirePostgresql(c);
             return work.on(c);
         } finally {
-            capacity.unclaim(o);
+            capacity.releaseSession(o);
         }
     }
 

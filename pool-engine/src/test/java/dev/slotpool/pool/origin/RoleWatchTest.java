@@ -86,6 +86,11 @@ class RoleWatchTest {
         }
 
         @Override
+        public boolean mayHoldSession() {
+            return true;
+        }
+
+        @Override
         public void outForRole(String reason) {
             calls.add("out: " + reason);
         }
