@@ -99,7 +99,7 @@ public class SlotPoolConsoleController {
 
     /**
      * A stream of {@code snapshot} events (one now, then every second); 429 when this client (its user, or its
-     * address or IPv6 /64 when nobody logged in, {@link #client}) has {@link ConsoleStreams#DEFAULT_MAX_STREAMS_PER_CLIENT} open, 503 when
+     * address or IPv6 /64 when nobody logged in) has {@link ConsoleStreams#DEFAULT_MAX_STREAMS_PER_CLIENT} open, 503 when
      * {@link ConsoleStreams#DEFAULT_MAX_STREAMS} are open; both with {@code Retry-After}.
      */
     @GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -120,14 +120,14 @@ public class SlotPoolConsoleController {
      * Whose stream this is: the logged-in user, else the remote address, an IPv6 address by its /64 (one site's
      * network, whose every address one host may use).
      */
-    static String client(HttpServletRequest request) {
+    private static String client(HttpServletRequest request) {
         java.security.Principal user = request.getUserPrincipal();
         return user != null && user.getName() != null ? "user:" + user.getName()
                 : "address:" + network(request.getRemoteAddr());
     }
 
     /** An IPv4 address itself, an IPv6 address's /64; the remote address is always a literal, so no lookup. */
-    static String network(String address) {
+    private static String network(String address) {
         if (address == null || address.indexOf(':') < 0) {
             return address;
         }

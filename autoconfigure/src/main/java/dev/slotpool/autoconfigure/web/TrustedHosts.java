@@ -16,22 +16,22 @@ import java.util.stream.Collectors;
  * So an action is taken only when {@code Host} names a loopback host or one of {@code slotpool.allowed-hosts},
  * and {@code Origin}, when sent (browsers send it on every POST), names that same host and port.
  */
-public final class TrustedHosts {
+final class TrustedHosts {
 
     /** The property naming the hosts trusted besides loopback. */
-    public static final String PROPERTY = "slotpool.allowed-hosts";
+    static final String PROPERTY = "slotpool.allowed-hosts";
 
     private static final Pattern IPV4_LOOPBACK = Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
     private final Set<String> allowed;
 
-    public TrustedHosts(List<String> allowed) {
+    TrustedHosts(List<String> allowed) {
         this.allowed = allowed.stream().map(h -> h.trim().toLowerCase(Locale.ROOT)).filter(h -> !h.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());
     }
 
     /** Why an action with this {@code Host} and {@code Origin} (either may be null) is refused, or null. */
-    public @Nullable String refusal(@Nullable String hostHeader, @Nullable String origin) {
+    @Nullable String refusal(@Nullable String hostHeader, @Nullable String origin) {
         if (hostHeader == null || hostHeader.isBlank()) {
             return "pool action refused: the request has no Host header";
         }
@@ -72,7 +72,7 @@ public final class TrustedHosts {
         }
     }
 
-    static boolean isLoopback(String host) {
+    private static boolean isLoopback(String host) {
         return host.equals("localhost") || host.endsWith(".localhost") || host.equals("[::1]")
                 || IPV4_LOOPBACK.matcher(host).matches();
     }
