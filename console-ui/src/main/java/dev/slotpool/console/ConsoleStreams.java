@@ -44,7 +44,7 @@ public final class ConsoleStreams implements AutoCloseable {
     static final Duration STREAM_TIMEOUT = Duration.ofMinutes(10);
 
     /** Snapshots waiting for one stream's writer; one more, and the stream's reader is too slow: dropped. */
-    static final int QUEUE = 3;
+    static final int QUEUE = 5;
 
     private final Supplier<ConsoleView> views;
     private final int maxStreams;
