@@ -2,6 +2,7 @@ package dev.slotpool;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One origin of a pool: a database service, instance, host or database the pool keeps connections to
@@ -13,6 +14,12 @@ import java.util.Objects;
  * properties (merged, the origin's winning).
  */
 public final class OriginConfig {
+
+    /** The origins' weights add up to at most this, so every sum of weights and share stays exact in an int. */
+    public static final int MAX_TOTAL_WEIGHT = 1_000_000;
+
+    /** An origin's name: a path segment of the console's and the endpoint's URLs, and a metric tag. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._:-]{0,99}");
 
     private String name;
     private String url;
@@ -170,6 +177,22 @@ public final class OriginConfig {
 
     public int weight() {
         return weight;
+    }
+
+    /**
+     * Why {@code name} cannot name an origin, or null when it can: it must be 1 to 100 letters, digits, {@code .},
+     * {@code _}, {@code :} or {@code -}, start with a letter, digit or {@code _}, and hold no {@code ..}, so it is one
+     * path segment of every URL that names it ({@code /} or {@code ..} would point an action at another path).
+     */
+    public static String nameProblem(String name) {
+        if (name == null || name.isBlank()) {
+            return "must not be blank";
+        }
+        if (!NAME.matcher(name).matches() || name.contains("..")) {
+            return "must be 1 to 100 letters, digits, '.', '_', ':' or '-', start with a letter, digit or '_', and "
+                    + "hold no '..' (it is a path segment of the console's and the endpoint's URLs)";
+        }
+        return null;
     }
 
     public int maxConnections() {

@@ -149,12 +149,13 @@ final class SettingsCheck {
         }
         List<OriginConfig> out = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        int totalWeight = 0;
+        long totalWeight = 0;
         for (int i = 0; i < b.origins.size(); i++) {
             OriginConfig o = b.origins.get(i);
-            String label = o.name() == null || o.name().isBlank() ? "origins[" + i + "]" : "origins[" + o.name() + "]";
-            if (o.name() == null || o.name().isBlank()) {
-                v.add(new ConfigViolation(label + ".name", String.valueOf(o.name()), "must not be blank"));
+            String nameProblem = OriginConfig.nameProblem(o.name());
+            String label = nameProblem != null ? "origins[" + i + "]" : "origins[" + o.name() + "]";
+            if (nameProblem != null) {
+                v.add(new ConfigViolation(label + ".name", String.valueOf(o.name()), nameProblem));
             } else if (!names.add(o.name())) {
                 v.add(new ConfigViolation(label + ".name", o.name(), "duplicate origin name"));
             }
@@ -190,6 +191,9 @@ final class SettingsCheck {
         }
         if (totalWeight == 0 && v.stream().noneMatch(x -> x.property().endsWith(".weight"))) {
             v.add(new ConfigViolation("origins[*].weight", "0", "at least one origin needs a weight > 0"));
+        } else if (totalWeight > OriginConfig.MAX_TOTAL_WEIGHT) {
+            v.add(new ConfigViolation("origins[*].weight", String.valueOf(totalWeight), "the weights add up to more "
+                    + "than " + OriginConfig.MAX_TOTAL_WEIGHT));
         }
         return out;
     }

@@ -2,6 +2,8 @@ package dev.slotpool;
 
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -192,5 +194,44 @@ class BuilderValidationTest {
             assertThat(ds.snapshot().origins().get(0).state()).as("nothing changed").isEqualTo(OriginState.UP);
             assertThat(ds.isSuspended()).isFalse();
         }
+    }
+
+    /** Weights whose sum overflows an int would make every target share 0: the sum is capped, named at build time. */
+    @Test
+    void weightsThatAddUpBeyondTheCapAreRejected() {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:w")
+                        .origin(OriginConfig.named("east").weight(999_999_999))
+                        .origin(OriginConfig.named("west").weight(999_999_999))
+                        .origin(OriginConfig.named("north").weight(999_999_999))
+                        .config());
+        assertThat(e.violations()).extracting(ConfigViolation::toString).containsExactly(
+                "origins[*].weight = 2999999997: the weights add up to more than 1000000");
+    }
+
+    /** A rebalance's weights are capped the same way; refused, nothing changes. */
+    @Test
+    void aRebalanceBeyondTheCapIsRefused() throws Exception {
+        StubDatabase db = StubDatabase.reset("weight-cap");
+        try (SlotPoolDataSource ds = SlotPoolDataSource.builder().url(db.url()).minSize(1).maxSize(2)
+                .origin(OriginConfig.named("east").weight(60)).origin(OriginConfig.named("west").weight(40)).build()) {
+            assertThatThrownBy(() -> ds.rebalance(Map.of("east", Integer.MAX_VALUE, "west", 1)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the weights add up to 2147483648, more than 1000000");
+            assertThat(ds.snapshot().origin("east").orElseThrow().weight()).as("nothing changed").isEqualTo(60);
+        }
+    }
+
+    /** An origin's name is a path segment of the console's and the endpoint's URLs: '/', '..' and the like are refused. */
+    @ParameterizedTest
+    @ValueSource(strings = {"a/b", "..", "east/../west", "x y", ".hidden", "a%2Fb", "q?x", "t#x", "e=1", "w;x"})
+    void anOriginNameThatIsNotOnePathSegmentIsRejected(String name) {
+        InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:n")
+                        .origin(OriginConfig.named(name)).origin(OriginConfig.named("west")).config());
+        assertThat(e.violations()).singleElement().satisfies(v -> {
+            assertThat(v.property()).isEqualTo("origins[0].name");
+            assertThat(v.toString()).contains(name, "hold no '..'");
+        });
     }
 }

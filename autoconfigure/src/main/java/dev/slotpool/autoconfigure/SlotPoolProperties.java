@@ -157,6 +157,9 @@ public class SlotPoolProperties {
     /** Spring Security roles (without the ROLE_ prefix) whose users may act on the pool through the console and see who holds its connections, at the console and /actuator/pool/{origin}; none named means nobody (docs/console.md, Security model). */
     private List<String> operatorRoles = new ArrayList<>();
 
+    /** Host names (or IP literals, IPv6 in brackets), besides loopback ones, that an action on the pool (a POST to the console or /actuator/pool) may be addressed to in the request's Host header when Spring Security is absent; the request's Origin, when sent, must name that Host too. Against DNS rebinding (docs/console.md, Security model). */
+    private List<String> allowedHosts = new ArrayList<>();
+
     /** One origin of the pool. */
     public static class Origin {
 
@@ -389,4 +392,6 @@ public class SlotPoolProperties {
     public Console getConsole() { return console; }
     public List<String> getOperatorRoles() { return operatorRoles; }
     public void setOperatorRoles(List<String> operatorRoles) { this.operatorRoles = operatorRoles; }
+    public List<String> getAllowedHosts() { return allowedHosts; }
+    public void setAllowedHosts(List<String> allowedHosts) { this.allowedHosts = allowedHosts; }
 }

@@ -114,6 +114,11 @@ class InvalidValuesAtStartupTest {
                         "must be ≥ 0"),
                 new Row(ORIGINS_EAST_WEST + ", slotpool.origins[0].weight=0, slotpool.origins[1].weight=0",
                         "slotpool.origins[*].weight", "0", "at least one origin needs a weight > 0"),
+                new Row(ORIGINS_EAST_WEST + ", slotpool.origins[0].weight=999999999, slotpool.origins[1].weight=999999999",
+                        "slotpool.origins[*].weight", "1999999998", "the weights add up to more than 1000000"),
+                new Row("slotpool.origins[0].name=east/../west", "slotpool.origins[0].name", "east/../west",
+                        "must be 1 to 100 letters, digits, '.', '_', ':' or '-', start with a letter, digit or '_', "
+                                + "and hold no '..' (it is a path segment of the console's and the endpoint's URLs)"),
                 new Row(ORIGINS_EAST_WEST + ", slotpool.origins[1].max-connections=-1",
                         "slotpool.origins[1].max-connections", "-1", "must be ≥ 0 (0 = no cap but maxSize)"),
                 new Row("slotpool.origins[0].name=east, slotpool.origins[0].url=postgresql://admin:" + URL_SECRET

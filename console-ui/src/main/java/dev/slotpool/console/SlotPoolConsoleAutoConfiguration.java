@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.thymeleaf.spring6.SpringTemplateEngine;
@@ -40,7 +41,7 @@ import java.util.Set;
  * ({@link ConsoleToken}). Its templates resolve only through its own resolver
  * (prefix {@code classpath:/slotpool-console/templates/}, view names {@code slotpool-console/*}), so the
  * application's templates are never shadowed and never shadow it; its assets are served below
- * {@code {path}/assets/}.
+ * {@code {path}/assets/}; every answer carries {@link ConsoleHeaders}.
  */
 @AutoConfiguration(after = SlotPoolAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -141,6 +142,12 @@ public class SlotPoolConsoleAutoConfiguration {
             public void addResourceHandlers(ResourceHandlerRegistry registry) {
                 registry.addResourceHandler(settings.path() + "/assets/**")
                         .addResourceLocations("classpath:/" + ASSETS);
+            }
+
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(new ConsoleHeaders(settings.path()))
+                        .addPathPatterns(settings.path(), settings.path() + "/**");
             }
         };
     }

@@ -29,6 +29,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.server.ResponseStatusException;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -97,7 +99,7 @@ public class SlotPoolConsoleController {
 
     /**
      * A stream of {@code snapshot} events (one now, then every second); 429 when this client (its user, or its
-     * address when nobody logged in) has {@link ConsoleStreams#DEFAULT_MAX_STREAMS_PER_CLIENT} open, 503 when
+     * address or IPv6 /64 when nobody logged in) has {@link ConsoleStreams#DEFAULT_MAX_STREAMS_PER_CLIENT} open, 503 when
      * {@link ConsoleStreams#DEFAULT_MAX_STREAMS} are open; both with {@code Retry-After}.
      */
     @GetMapping(path = "/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -114,10 +116,34 @@ public class SlotPoolConsoleController {
                 ? HttpStatus.TOO_MANY_REQUESTS : HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "5").build();
     }
 
-    /** Whose stream this is: the logged-in user, else the remote address. */
+    /**
+     * Whose stream this is: the logged-in user, else the remote address, an IPv6 address by its /64 (one site's
+     * network, whose every address one host may use).
+     */
     private static String client(HttpServletRequest request) {
         java.security.Principal user = request.getUserPrincipal();
-        return user != null && user.getName() != null ? "user:" + user.getName() : "address:" + request.getRemoteAddr();
+        return user != null && user.getName() != null ? "user:" + user.getName()
+                : "address:" + network(request.getRemoteAddr());
+    }
+
+    /** An IPv4 address itself, an IPv6 address's /64; the remote address is always a literal, so no lookup. */
+    private static String network(String address) {
+        if (address == null || address.indexOf(':') < 0) {
+            return address;
+        }
+        try {
+            byte[] a = InetAddress.getByName(address).getAddress();
+            if (a.length != 16) {
+                return InetAddress.getByAddress(a).getHostAddress(); // IPv4-mapped: the IPv4 address
+            }
+            StringBuilder prefix = new StringBuilder();
+            for (int i = 0; i < 8; i += 2) {
+                prefix.append(Integer.toHexString(((a[i] & 0xff) << 8) | (a[i + 1] & 0xff))).append(':');
+            }
+            return prefix.append(":/64").toString();
+        } catch (UnknownHostException notALiteral) {
+            return address;
+        }
     }
 
     /** The chart's history: one point a second over the last 15 minutes, oldest first. */

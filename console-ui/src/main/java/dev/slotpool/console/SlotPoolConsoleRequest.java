@@ -34,8 +34,9 @@ public final class SlotPoolConsoleRequest {
     }
 
     /**
-     * What only operators get: every POST below the console's path (the actions) and a slot's detail
-     * ({@code GET {path}/origins/{origin}/slots/{index}}, which names the holder thread, labels and borrow stack).
+     * What only operators get: every request below the console's path but a GET or HEAD (the actions, whatever the
+     * method) and a slot's detail by any method ({@code {path}/origins/{origin}/slots/{index}}, which names the
+     * holder thread, labels and borrow stack).
      */
     public static RequestMatcher toConsoleActions() {
         return new ConsoleMatcher(true);
@@ -62,9 +63,15 @@ public final class SlotPoolConsoleRequest {
         }
         private RequestMatcher build(String path) {
             PathPatternRequestMatcher.Builder paths = PathPatternRequestMatcher.withDefaults();
-            return actions ? new OrRequestMatcher(paths.matcher(HttpMethod.POST, path + "/**"),
-                    paths.matcher(HttpMethod.GET, path + "/origins/*/slots/*"))
-                    : paths.matcher(path + "/**");
+            if (!actions) {
+                return paths.matcher(path + "/**");
+            }
+            // Every method: a HEAD of a slot's detail runs its GET, and only a read (GET, HEAD) of the rest is not
+            // an action.
+            RequestMatcher below = paths.matcher(path + "/**");
+            RequestMatcher notARead = request -> !HttpMethod.GET.matches(request.getMethod())
+                    && !HttpMethod.HEAD.matches(request.getMethod()) && below.matches(request);
+            return new OrRequestMatcher(notARead, paths.matcher(path + "/origins/*/slots/*"));
         }
 
         private static String path(HttpServletRequest request) {

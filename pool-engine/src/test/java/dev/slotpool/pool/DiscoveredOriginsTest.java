@@ -83,4 +83,23 @@ class DiscoveredOriginsTest {
             }
         }
     }
+
+    /** A discovery query that names a server '../west' (which would point the console's actions at another path):
+     * the connection is refused, its failure naming the origin and the name; no such origin is lent. */
+    @Test
+    void aDiscoveredNameThatIsNotOnePathSegmentIsRefusedNamingTheOrigin() throws Exception {
+        ConnectionPool pool = new ConnectionPool(SlotPoolDataSource.builder().name("bad-name").minSize(1).maxSize(1)
+                .housekeepingPeriod(Duration.ofMillis(100))
+                .origin(OriginConfig.named("group").url("jdbc:h2:mem:bad-name;DB_CLOSE_DELAY=-1")
+                        .originQuery("SELECT '../west'"))
+                .config());
+        try {
+            PoolSnapshot s = Pools.await(pool, p -> p.lastCreationFailure().isPresent(),
+                    "the group's connection refused");
+            assertThat(s.lastCreationFailure().orElseThrow()).contains("origin 'group'", "'../west'", "hold no '..'");
+            assertThat(s.origins()).extracting(OriginSnapshot::name).noneMatch(n -> n.contains("west"));
+        } finally {
+            pool.close();
+        }
+    }
 }

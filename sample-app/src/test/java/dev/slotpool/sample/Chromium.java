@@ -53,8 +53,11 @@ final class Chromium implements AutoCloseable {
         this.screenshots = screenshots;
     }
 
-    /** Starts a browser whose page area is 1400×1000; {@code test} names it in the log. */
-    static Chromium start(String test) throws IOException {
+    /**
+     * Starts a browser whose page area is 1400×1000; {@code test} names it in the log; {@code arguments} are
+     * Chromium's switches besides the headless ones (such as {@code --host-resolver-rules}).
+     */
+    static Chromium start(String test, String... arguments) throws IOException {
         Optional<Path> chromium = executable(BROWSER_PROPERTY, "chromium");
         assumeTrue(chromium.isPresent(), Present::reason); // Present skipped the class already
         Path chromedriver = executable(DRIVER_PROPERTY, "chromedriver").orElseGet(() -> fail(
@@ -69,6 +72,7 @@ final class Chromium implements AutoCloseable {
         options.setBinary(chromium.get().toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-dev-shm-usage", "--window-size=1400,1000");
+        options.addArguments(arguments);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(chromedriver.toFile())
                 .usingAnyFreePort()
@@ -114,15 +118,17 @@ final class Chromium implements AutoCloseable {
     static final class Session implements BeforeAllCallback, AfterAllCallback {
 
         private final String test;
+        private final String[] arguments;
         private Chromium chromium;
 
-        Session(String test) {
+        Session(String test, String... arguments) {
             this.test = test;
+            this.arguments = arguments;
         }
 
         @Override
         public void beforeAll(ExtensionContext context) throws IOException {
-            chromium = start(test);
+            chromium = start(test, arguments);
         }
 
         @Override

@@ -68,6 +68,10 @@ final class Http {
         return send(request(path, user, null).GET());
     }
 
+    Response head(String path, User user) {
+        return send(request(path, user, null).method("HEAD", HttpRequest.BodyPublishers.noBody()));
+    }
+
     Response postJson(String path, String json, User user) {
         return post(path, "application/json", json, user);
     }
@@ -172,6 +176,12 @@ final class Http {
                 consoleToken = token.group(1);
             }
             return r;
+        }
+
+        /** A request of any method without a body, as this session. */
+        Response call(String method, String path) {
+            return keepCookie(Http.this.send(request(path, User.ANONYMOUS, cookies())
+                    .method(method, HttpRequest.BodyPublishers.noBody())));
         }
 
         private String cookies() {

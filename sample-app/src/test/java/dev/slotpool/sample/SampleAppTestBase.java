@@ -34,12 +34,14 @@ import java.sql.SQLException;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "sample.load.enabled=false",
         "spring.datasource.password=" + SampleApp.DB_PASSWORD,
-        "logging.level.dev.slotpool=DEBUG"})
+        "logging.level.dev.slotpool=DEBUG",
+        // env exposed too, as an application may later: LeastPrivilegeChecks sees it is the admin's only.
+        "management.endpoints.web.exposure.include=health,metrics,prometheus,pool,env"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DirtiesContext
 abstract class SampleAppTestBase implements EndpointAccessChecks, PoolActionChecks, WeightedRebalanceChecks,
         BadInputChecks, ConsoleBadInputChecks, CsrfChecks, MetricsChecks, LoadChecks, ShopChecks, SecretChecks,
-        ServerConnectionChecks, ConsoleChecks, ShutdownChecks {
+        ServerConnectionChecks, ConsoleChecks, LeastPrivilegeChecks, ShutdownChecks {
 
     @LocalServerPort
     private int port;

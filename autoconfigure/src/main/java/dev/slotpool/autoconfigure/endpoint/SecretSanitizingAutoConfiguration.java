@@ -12,8 +12,9 @@ import java.util.Locale;
 /**
  * Keeps slotpool's secrets out of Boot's {@code env} and {@code configprops} endpoints even when an application
  * sets {@code show-values=always} (Boot then shows every value as it is): passwords and driver properties under
- * {@code slotpool.} are masked, and credentials inside its URLs and its ONS configuration are redacted as in every
- * other output of the pool. Boot's default ({@code show-values=never}) masks every value anyway.
+ * {@code slotpool.} are masked, and credentials inside its URL-valued settings (every {@code ...url}) and its ONS
+ * configuration are redacted as in every other output of the pool, whichever spelling the property's source uses
+ * (an environment variable's included). Boot's default ({@code show-values=never}) masks every value anyway.
  */
 @AutoConfiguration
 @ConditionalOnClass(SanitizingFunction.class)
@@ -25,17 +26,26 @@ public class SecretSanitizingAutoConfiguration {
     }
 
     static SanitizableData sanitize(SanitizableData data) {
-        // Boot's configprops names keys by field (connectionProperties), env by property (connection-properties).
-        String key = data.getLowerCaseKey().replace("-", "");
+        String key = canonical(data.getKey());
         if (!key.startsWith("slotpool.") || data.getValue() == null) {
             return data;
         }
-        if (key.endsWith("password") || key.contains(".connectionproperties.")) {
+        String last = key.substring(key.lastIndexOf('.') + 1);
+        if (JdbcUrls.isSecretKey(last) || key.contains(".connectionproperties.")) {
             return data.withSanitizedValue();
         }
-        if ((key.endsWith(".url") || key.endsWith(".onsconfiguration")) && data.getValue() instanceof String text) {
+        if ((last.endsWith("url") || last.equals("onsconfiguration")) && data.getValue() instanceof String text) {
             return data.withValue(JdbcUrls.redact(text));
         }
         return data;
+    }
+
+    /**
+     * A property's name as Boot's relaxed binding reads it, whatever its source's spelling: the environment's
+     * {@code slotpool.origins[0].pooler-admin-url}, the system environment's {@code SLOTPOOL_ORIGINS_0_POOLERADMINURL}
+     * and configprops' {@code slotpool.origins[0].poolerAdminUrl} are all {@code slotpool.origins.0.pooleradminurl}.
+     */
+    static String canonical(String key) {
+        return key.toLowerCase(Locale.ROOT).replaceAll("\\[([^\\]]*)\\]", ".$1").replace('_', '.').replace("-", "");
     }
 }

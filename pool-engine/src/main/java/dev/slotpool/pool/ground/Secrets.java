@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Copies driver exceptions with secrets removed before they are kept, chained into a timeout or logged: every
@@ -18,10 +16,6 @@ import java.util.regex.Pattern;
  * lose their credentials.
  */
 public final class Secrets {
-
-    /** Credentials inside a URL, to be removed from messages that echo them without the URL around them. */
-    private static final Pattern URL_USER_INFO = Pattern.compile("//[^/?#;]*?:([^/?#;]*)@[^@/?#;]*(?:[/?#;]|$)");
-    private static final Pattern URL_PARAM = Pattern.compile("[?&;]([^=&;]+)=(\\{(?:[^}]|\\}\\})*\\}|[^&;]*)");
 
     private Secrets() {
     }
@@ -71,18 +65,7 @@ public final class Secrets {
                 add(secrets, p.getValue());
             }
         }
-        String url = origin.url();
-        if (url != null) {
-            Matcher m = URL_USER_INFO.matcher(url);
-            if (m.find()) {
-                add(secrets, m.group(1));
-            }
-            for (m = URL_PARAM.matcher(url); m.find(); ) {
-                if (JdbcUrls.isSecretKey(m.group(1))) {
-                    add(secrets, m.group(2));
-                }
-            }
-        }
+        JdbcUrls.secretsOf(origin.url()).forEach(s -> add(secrets, s));
         secrets.sort(Comparator.comparingInt(String::length).reversed());
         return secrets;
     }

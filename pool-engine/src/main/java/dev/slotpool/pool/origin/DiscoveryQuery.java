@@ -1,5 +1,6 @@
 package dev.slotpool.pool.origin;
 
+import dev.slotpool.OriginConfig;
 import dev.slotpool.pool.ground.Origin;
 
 import java.sql.Connection;
@@ -30,6 +31,12 @@ final class DiscoveryQuery {
                     throw new SQLException("origin '" + via.name + "': the discovery query returned no origin name");
                 }
                 name = rs.getString(1).trim();
+                String problem = OriginConfig.nameProblem(name);
+                if (problem != null) {
+                    String shown = name.substring(0, Math.min(name.length(), 100)).replaceAll("[^\\x20-\\x7e]", "?");
+                    throw new SQLException("origin '" + via.name + "': the discovery query returned the origin name '"
+                            + shown + "', which " + problem);
+                }
                 ResultSetMetaData md = rs.getMetaData();
                 for (int i = 2; i <= md.getColumnCount(); i++) {
                     int dim = OriginSelector.DIMENSIONS.indexOf(md.getColumnLabel(i).toLowerCase(Locale.ROOT));

@@ -1,5 +1,6 @@
 package dev.slotpool.pool.origin;
 
+import dev.slotpool.OriginConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
@@ -25,9 +26,18 @@ public final class Weights {
         this.wakeCreators = wakeCreators;
     }
 
-    /** New target weights for the named origins (others keep theirs). All or nothing: a bad map changes nothing. */
+    /** New target weights for the named origins (others keep theirs). All or nothing: a bad map (one whose weights
+     * would add up to more than {@link OriginConfig#MAX_TOTAL_WEIGHT} too) changes nothing. */
     public void rebalance(Map<String, Integer> weights) {
         Map<Origin, Integer> resolved = selector.weights(weights);
+        long total = 0;
+        for (Origin o : origins.lending()) {
+            total += resolved.getOrDefault(o, o.weight);
+        }
+        if (total > OriginConfig.MAX_TOTAL_WEIGHT) {
+            throw new IllegalArgumentException("rebalance rejected: the weights add up to " + total + ", more than "
+                    + OriginConfig.MAX_TOTAL_WEIGHT);
+        }
         resolved.forEach(origins::setWeight);
         origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
         events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);

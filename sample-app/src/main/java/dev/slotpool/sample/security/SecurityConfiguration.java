@@ -29,16 +29,23 @@ class SecurityConfiguration {
     static final String VIEWER = "VIEWER";
     static final String ADMIN = "ADMIN";
 
-    /** {@code /actuator/**}: health for everyone, reads for VIEWER or ADMIN, writes for ADMIN, nothing else. */
+    /**
+     * {@code /actuator/**}, least privilege: health for everyone; the links and GET of the endpoints a viewer needs
+     * (pool, metrics, prometheus) for VIEWER or ADMIN; GET of any other exposed endpoint and POST to the pool
+     * endpoint for ADMIN; nothing else. So an endpoint exposed later ({@code env}, {@code heapdump}) is never a
+     * viewer's, and no other endpoint's write is anyone's, until a rule names it.
+     */
     @Bean
     @Order(1)
     SecurityFilterChain actuatorChain(HttpSecurity http) throws Exception {
         http.securityMatcher(EndpointRequest.toAnyEndpoint())
                 .authorizeHttpRequests(requests -> requests
                         .requestMatchers(EndpointRequest.to("health")).permitAll()
-                        .requestMatchers(EndpointRequest.toAnyEndpoint().withHttpMethod(HttpMethod.GET))
-                        .hasAnyRole(VIEWER, ADMIN)
-                        .requestMatchers(EndpointRequest.toAnyEndpoint().withHttpMethod(HttpMethod.POST))
+                        .requestMatchers(EndpointRequest.toLinks()).hasAnyRole(VIEWER, ADMIN)
+                        .requestMatchers(EndpointRequest.to("pool", "metrics", "prometheus")
+                                .withHttpMethod(HttpMethod.GET)).hasAnyRole(VIEWER, ADMIN)
+                        .requestMatchers(EndpointRequest.toAnyEndpoint().withHttpMethod(HttpMethod.GET)).hasRole(ADMIN)
+                        .requestMatchers(EndpointRequest.to("pool").withHttpMethod(HttpMethod.POST))
                         .hasRole(ADMIN)
                         .anyRequest().denyAll())
                 .httpBasic(withDefaults())
