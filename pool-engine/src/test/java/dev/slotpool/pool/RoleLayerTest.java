@@ -274,7 +274,7 @@ class RoleLayerTest {
         try {
             await("the standby watched", ds, s -> stateIs(s, "standby", OriginState.DOWN) && standby.live() == 1);
             // The watcher is in its role query when the pool closes.
-            standby.queryDelay(Duration.ofMillis(700));
+            standby.queryDelay(Duration.ofMillis(400));
             long before = standby.queries();
             await("a slow reading under way", () -> standby.queries() > before);
         } finally {
