@@ -107,8 +107,8 @@ public final class ProxyConnection implements Connection, LabeledConnection {
                 delegate.beginRequest();
             } catch (SQLException e) {
                 evict(e);
-            } catch (RuntimeException e) {
-                evict(new SQLException("driver failed to begin a request", e));
+            } catch (RuntimeException | Error e) {
+                evict(new SQLException("driver failed to begin a request: " + e, e));
             }
         }
     }
@@ -149,8 +149,9 @@ public final class ProxyConnection implements Connection, LabeledConnection {
             }
         } catch (SQLException e) {
             evict(e);
-        } catch (RuntimeException e) {
-            evict(new SQLException("driver failed while the connection was returned", e));
+        } catch (RuntimeException | Error e) {
+            // An Error too (a class missing at run time): the connection's state is unknown, so it is closed.
+            evict(new SQLException("driver failed while the connection was returned: " + e, e));
         } finally {
             detach();
             lease.giveBack(stamp);

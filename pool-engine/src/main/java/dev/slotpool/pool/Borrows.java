@@ -134,7 +134,7 @@ final class Borrows {
         }
         try {
             c.setReadOnly(true);
-        } catch (SQLException | RuntimeException ex) {
+        } catch (SQLException | RuntimeException | Error ex) {
             ((PooledConnection) ((ProxyConnection) c).lease()).retire(CloseReason.BROKEN);
             c.close();
             throw ex;
@@ -308,7 +308,7 @@ final class Borrows {
                 e.labels(Map.of());
             }
             return true;
-        } catch (SQLException | RuntimeException ex) {
+        } catch (SQLException | RuntimeException | Error ex) {
             SQLException cause = ex instanceof SQLException sql ? sql
                     : new SQLException("the driver failed to attach a pooled server: " + ex, ex);
             closing.closeOwned(e, CloseReason.ATTACH_FAILED, false);
