@@ -45,7 +45,7 @@ import java.util.List;
  * @param reads         for a standby kept for reads (docs/failover.md, "Reads to standbys"): whether it takes reads
  *                      now and why, as its last reading said ("takes reads: replica lag 0 ms (bound 5000 ms)",
  *                      "takes no reads: replica lag 6000 ms (bound 5000 ms)", "takes no reads: replica lag unknown
- *                      (bound 5000 ms)", "takes no reads: its role could not be read"); null for any other origin
+ *                      [the reading, which says why] (bound 5000 ms)", "takes no reads: its role could not be read"); null for any other origin
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, boolean refusingNewSessions,

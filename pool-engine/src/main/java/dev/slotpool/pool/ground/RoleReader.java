@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Asks a connection's server for its role (docs/failover.md, "Primary and standbys"), with one query chosen by the
@@ -27,7 +28,11 @@ public final class RoleReader {
      * lag compares the
      * WAL received with the WAL replayed, because on an idle primary the last replayed transaction grows old while
      * the standby is fully caught up; replay may be ahead of what was received by streaming (a standby first
-     * replays the WAL it started with), which is no lag.
+     * replays the WAL it started with), which is no lag. That comparison holds only while WAL keeps arriving: once
+     * the standby's WAL receiver stops streaming (the primary lost, refusing it, or its WAL sender ended), what was
+     * received stops growing and replay catches up with it while the primary commits on, so the lag is then
+     * unknown. The receiver's status needs {@code pg_read_all_stats} (or {@code pg_monitor}); without it a user
+     * sees only that a receiver runs ({@code 'running'}), which counts as streaming.
      */
     static final String POSTGRESQL = "SELECT pg_is_in_recovery() AS in_recovery,"
             + " (SELECT system_identifier FROM pg_control_system())::text AS cluster,"
@@ -37,7 +42,12 @@ public final class RoleReader {
             + " THEN ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int END AS timeline,"
             + " greatest(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0)::bigint AS lag_bytes,"
             + " CASE WHEN pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn() THEN 0"
-            + " ELSE (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint END AS lag_millis";
+            + " ELSE (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::bigint END AS lag_millis,"
+            + " CASE WHEN pg_is_in_recovery()"
+            + " THEN coalesce((SELECT coalesce(status, 'running') FROM pg_stat_wal_receiver), 'none') END AS receiver";
+
+    /** The receiver states in which received WAL keeps up with the primary's ({@link #POSTGRESQL}). */
+    private static final Set<String> STREAMING = Set.of("streaming", "running");
 
     /** Oracle: the Data Guard role and how the database is open; the incarnation's start as the timeline; the
      * DBID, which a standby shares with its primary, as the family. */
@@ -100,6 +110,12 @@ public final class RoleReader {
             lagMillis = -1;
         }
         if (inRecovery) {
+            String receiver = rs.getString("receiver");
+            if (!STREAMING.contains(receiver)) {
+                return new RoleReading(ServerRole.STANDBY, cluster, 0, -1, -1,
+                        "standby (pg_is_in_recovery() is true), its WAL receiver not streaming ("
+                                + ("none".equals(receiver) ? "none running" : receiver) + ")");
+            }
             return new RoleReading(ServerRole.STANDBY, cluster, 0, lagBytes, lagMillis,
                     "standby (pg_is_in_recovery() is true)");
         }
