@@ -135,6 +135,17 @@ class DriverErrorsAtBorrowAndReturnTest {
         assertNothingLeftLent(db);
     }
 
+    @Test
+    void anErrorFromTheDrcpReleaseAfterAKeepaliveClosesTheConnectionInsteadOfHoldingItsSlot() throws Exception {
+        StubDatabase db = StubDatabase.reset("keepalive-detach-error");
+        pool = drcp(db).keepaliveInterval(Duration.ofSeconds(1)).housekeepingPeriod(Duration.ofMillis(50)).build();
+        awaitSnapshot(s -> s.available() == 1, "one idle connection");
+        db.throwOnNext("detach", 1, new NoClassDefFoundError("oracle/jdbc/internal/Missing"));
+
+        awaitSnapshot(s -> s.connectionsClosed() == 1, "the connection whose release failed closed");
+        assertNothingLeftLent(db);
+    }
+
     /** Nothing lent, and the pool of one lends again: a stranded slot would time this borrow out. */
     private void assertNothingLeftLent(StubDatabase db) throws SQLException {
         assertThat(pool.snapshot().borrowed()).as("nothing left lent").isZero();
