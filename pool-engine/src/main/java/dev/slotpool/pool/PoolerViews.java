@@ -26,6 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class PoolerViews {
 
+    /** How a stale reading's error begins. */
+    private static final String STALE = "stale: the console was last read ";
+
     private final List<Console> consoles;
     private final Map<String, Reading> latest = new ConcurrentHashMap<>();
     private final PoolLifecycle lifecycle;
@@ -90,14 +93,12 @@ final class PoolerViews {
                 r.at());
     }
 
-    private static final String STALE = "stale: the console was last read ";
-
-    /** Wakes the thread and waits for it to end, at most one console read's timeout (it may be in one). */
+    /** Wakes the thread and waits for it to end: at most one console read's timeout, since it looks at the
+     * lifecycle before each read and close() has moved it out of OPEN before calling this. */
     void close() {
         if (thread != null && thread.isAlive()) {
             LockSupport.unpark(thread);
-            PoolThreads.joinUntil(thread, System.nanoTime() + timeout.toNanos() * consoles.size()
-                    + TimeUnit.MILLISECONDS.toNanos(100));
+            PoolThreads.joinUntil(thread, System.nanoTime() + timeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(100));
         }
     }
 
