@@ -4,8 +4,12 @@ import dev.slotpool.PoolerView;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -55,6 +59,31 @@ class PgBouncerAdminDistrustTest {
             assertThat(view.clientsActive()).isEqualTo(7);
             assertThat(console.received()).contains(ScriptedConsole.PASSWORD);
         }
+    }
+
+    @Test
+    void anMd5LoginSendsTheSaltedHashNotThePassword() throws Exception {
+        byte[] salt = {1, 2, 3, 4};
+        try (ScriptedConsole console = new ScriptedConsole((in, out) -> {
+            ScriptedConsole.frame(out, 'R', new byte[] {0, 0, 0, 5, salt[0], salt[1], salt[2], salt[3]});
+            message(in);
+            ScriptedConsole.trusted(out);
+            showPools(in, out, "app", 2);
+            message(in); // Terminate
+        })) {
+            PoolerView view = PgBouncerAdmin.at(console.url("")).showPools("app", TIMEOUT);
+
+            assertThat(view.clientsActive()).isEqualTo(2);
+            String inner = md5Hex((ScriptedConsole.PASSWORD + "stats").getBytes(StandardCharsets.UTF_8));
+            byte[] outer = java.util.Arrays.copyOf(inner.getBytes(StandardCharsets.UTF_8), 36);
+            System.arraycopy(salt, 0, outer, 32, 4);
+            assertThat(console.received()).contains("md5" + md5Hex(outer))
+                    .doesNotContain(ScriptedConsole.PASSWORD);
+        }
+    }
+
+    private static String md5Hex(byte[] data) throws NoSuchAlgorithmException {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data));
     }
 
     @Test
