@@ -41,11 +41,13 @@ import java.util.List;
  *                      {@code housekeepingPeriod} when the origin has a {@code poolerAdminUrl}; null otherwise, or
  *                      when the last read failed (docs/poolers.md, "Sizing a fleet")
  * @param poolerError   why the last read of the pooler's admin console failed (the socket's or the console's
- *                      message, never its URL); null when it answered, was not read yet, or there is none
+ *                      message, never its URL), or that the last read is stale ("stale: the console was last read
+ *                      ... ms ago", next to the view it gave); null when it answered lately, was not read yet, or
+ *                      there is none
  * @param reads         for a standby kept for reads (docs/failover.md, "Reads to standbys"): whether it takes reads
  *                      now and why, as its last reading said ("takes reads: replica lag 0 ms (bound 5000 ms)",
  *                      "takes no reads: replica lag 6000 ms (bound 5000 ms)", "takes no reads: replica lag unknown
- *                      (bound 5000 ms)", "takes no reads: its role could not be read"); null for any other origin
+ *                      [the reading, which says why] (bound 5000 ms)", "takes no reads: its role could not be read"); null for any other origin
  */
 public record OriginSnapshot(String name, String url, String service, String database, String instance,
                              String host, OriginState state, String stateReason, boolean refusingNewSessions,

@@ -53,6 +53,7 @@ class ReadsToStandbysTest {
         row.put("timeline", inRecovery ? null : timeline);
         row.put("lag_bytes", inRecovery ? (lagMillis > 0 ? 8192L : 0L) : null);
         row.put("lag_millis", inRecovery ? lagMillis : null);
+        row.put("receiver", inRecovery ? "streaming" : null);
         return row;
     }
 

@@ -145,6 +145,7 @@ class ServerRolesTest {
         primary.put("timeline", 1);
         primary.put("lag_bytes", null);
         primary.put("lag_millis", null);
+        primary.put("receiver", null);
         StubDatabase db = StubDatabase.reset("demoted").productName("PostgreSQL").answer("pg_is_in_recovery", primary);
         // The last borrow times out (no origin takes writes): a shorter wait than the other tests' 5 s.
         try (SlotPoolDataSource ds = pool("demoted").borrowTimeout(Duration.ofSeconds(2))
@@ -152,6 +153,7 @@ class ServerRolesTest {
             await("read as primary", ds, s -> s.origin("a").orElseThrow().role() == ServerRole.PRIMARY);
             Map<String, Object> standby = new LinkedHashMap<>(primary);
             standby.put("in_recovery", true);
+            standby.put("receiver", "streaming");
             db.answer("pg_is_in_recovery", standby).readOnly(true);
             try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
                 assertThatThrownBy(() -> st.executeUpdate("UPDATE t SET x = 1"))

@@ -105,6 +105,7 @@ class ReadsToStandbysAutoConfigurationTest {
         row.put("timeline", inRecovery ? null : 1);
         row.put("lag_bytes", inRecovery ? 0L : null);
         row.put("lag_millis", inRecovery ? 0L : null);
+        row.put("receiver", inRecovery ? "streaming" : null);
         return row;
     }
 

@@ -197,6 +197,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         try {
             T unwrapped = s.unwrap(iface);
             spoil(); // the holder may change what this proxy cannot see
+            connection.driverInHand();
             return unwrapped;
         } catch (SQLException e) {
             throw failed(e);

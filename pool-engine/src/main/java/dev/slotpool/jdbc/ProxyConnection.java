@@ -54,6 +54,14 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private static final int CLIENT_INFO = 1 << 8;
     /** The holder called the driver on the connection (not only to make statements): warnings may be left. */
     private static final int WARNINGS = 1 << 9;
+    /** The holder has the driver's own connection, statement or metadata ({@code unwrap}): what it did through
+     * them is unknown, so close() rolls back if the connection is not in auto-commit and restores every setting. */
+    private static final int DRIVER_IN_HAND = 1 << 10;
+    /** What close() restores after the holder had the driver's objects: every setting it has a default for
+     * (the isolation level only where the session is the holder's alone: behind a transaction pooler it is
+     * never set for the session). */
+    private static final int EVERY_SETTING = AUTO_COMMIT | ISOLATION | READ_ONLY | CATALOG | SCHEMA
+            | NETWORK_TIMEOUT | HOLDABILITY | WARNINGS;
 
     /** An argument of {@code prepareStatement} the holder did not give, in a statement cache key. */
     private static final int NONE = CachedStatement.NONE;
@@ -99,8 +107,8 @@ public final class ProxyConnection implements Connection, LabeledConnection {
                 delegate.beginRequest();
             } catch (SQLException e) {
                 evict(e);
-            } catch (RuntimeException e) {
-                evict(new SQLException("driver failed to begin a request", e));
+            } catch (RuntimeException | Error e) {
+                evict(new SQLException("driver failed to begin a request: " + e, e));
             }
         }
     }
@@ -141,8 +149,9 @@ public final class ProxyConnection implements Connection, LabeledConnection {
             }
         } catch (SQLException e) {
             evict(e);
-        } catch (RuntimeException e) {
-            evict(new SQLException("driver failed while the connection was returned", e));
+        } catch (RuntimeException | Error e) {
+            // An Error too (a class missing at run time): the connection's state is unknown, so it is closed.
+            evict(new SQLException("driver failed while the connection was returned: " + e, e));
         } finally {
             detach();
             lease.giveBack(stamp);
@@ -212,14 +221,25 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     }
 
     /** Return-time hygiene: roll back unfinished work, then undo the holder's settings, auto-commit first, and
-     * end the JDBC 4.3 request. */
+     * end the JDBC 4.3 request. With the driver's objects in the holder's hands, whether a transaction is open
+     * is asked of the driver, and every setting is restored. */
     private void restoreDefaults() throws SQLException {
         Connection c = delegate;
-        if (transactionMaybeOpen) {
+        if ((dirty & DRIVER_IN_HAND) != 0) {
+            if (!c.getAutoCommit()) {
+                c.rollback();
+            }
+            dirty |= lease.sessionSharedPerTransaction() ? EVERY_SETTING & ~ISOLATION : EVERY_SETTING;
+        } else if (transactionMaybeOpen) {
             c.rollback();
         }
         if (dirty != 0) {
             restoreChanged(c);
+            if (!lease.defaults().autoCommit() && (dirty & ~(AUTO_COMMIT | WARNINGS)) != 0) {
+                // With auto-commit off a setter may run its SQL inside a transaction it opens (pgjdbc's
+                // setSchema): committed, so the setting sticks and the next holder finds no transaction open.
+                c.commit();
+            }
         }
         if (lease.defaults().requestBoundaries()) {
             c.endRequest();
@@ -324,6 +344,24 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     }
 
     /**
+     * Before a call that may reach the server without a statement's {@code executeX} (metadata, a type's lookup,
+     * a server-side object): activity, and with auto-commit off perhaps a transaction ({@link #ranSql()}), which
+     * the return then rolls back. False if closed.
+     */
+    boolean enterReaching() throws SQLException {
+        if (!enter()) {
+            return false;
+        }
+        ranSql();
+        return true;
+    }
+
+    /** The holder got one of the driver's own objects through {@code unwrap}: see {@link #DRIVER_IN_HAND}. */
+    void driverInHand() {
+        dirty |= DRIVER_IN_HAND;
+    }
+
+    /**
      * Classifies an error from the driver: a fatal one evicts the connection. Returns {@code e} for rethrowing.
      * Errors from the sentinels (after close) and after a reclaim change nothing: the lease is no longer ours.
      */
@@ -338,6 +376,13 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     private Connection live() {
         enter();
         dirty |= WARNINGS;
+        return delegate;
+    }
+
+    /** As {@link #live()}, for a call that may reach the server without a statement ({@link #enterReaching()}). */
+    private Connection reaching() throws SQLException {
+        dirty |= WARNINGS;
+        enterReaching();
         return delegate;
     }
 
@@ -627,7 +672,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         try {
-            return ProxyDatabaseMetaData.of(this, live().getMetaData());
+            return ProxyDatabaseMetaData.of(this, reaching().getMetaData());
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -640,7 +685,9 @@ public final class ProxyConnection implements Connection, LabeledConnection {
             return iface.cast(this);
         }
         try {
-            return c.unwrap(iface);
+            T unwrapped = c.unwrap(iface);
+            driverInHand();
+            return unwrapped;
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -739,7 +786,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public String nativeSQL(String sql) throws SQLException {
-        try { return live().nativeSQL(sql); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().nativeSQL(sql); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -816,7 +863,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public Map<String, Class<?>> getTypeMap() throws SQLException {
-        try { return live().getTypeMap(); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().getTypeMap(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -955,22 +1002,22 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public Clob createClob() throws SQLException {
-        try { return live().createClob(); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().createClob(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public Blob createBlob() throws SQLException {
-        try { return live().createBlob(); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().createBlob(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public NClob createNClob() throws SQLException {
-        try { return live().createNClob(); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().createNClob(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public SQLXML createSQLXML() throws SQLException {
-        try { return live().createSQLXML(); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().createSQLXML(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -985,12 +1032,12 @@ public final class ProxyConnection implements Connection, LabeledConnection {
 
     @Override
     public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
-        try { return live().createArrayOf(typeName, elements); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().createArrayOf(typeName, elements); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
     public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
-        try { return live().createStruct(typeName, attributes); } catch (SQLException e) { throw failed(e); }
+        try { return reaching().createStruct(typeName, attributes); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override

@@ -13,7 +13,9 @@ import java.util.List;
  * The proxy of a driver's {@link DatabaseMetaData}: {@code getConnection()} answers the proxy connection, the
  * result sets it returns are {@link ProxyResultSet}s (whose {@code getStatement()} is {@code null}, as JDBC
  * allows for metadata), and fatal errors evict the connection. Once the connection is closed every call goes to
- * the closed sentinel, since metadata queries run on the physical connection.
+ * the closed sentinel, since metadata queries run on the physical connection. Each call counts as SQL that may
+ * open a transaction (the return rolls it back), and an {@code unwrap} to the driver's type as the driver in the
+ * holder's hands ({@link ProxyConnection#driverInHand()}).
  *
  * <p>A dynamic proxy: the interface's some 180 other methods all delegate alike, and metadata is a cold path
  * where a reflective call costs nothing that matters. Not thread-safe, on purpose: used by the holder's thread.
@@ -64,9 +66,18 @@ final class ProxyDatabaseMetaData implements InvocationHandler {
         }
         Object result;
         try {
+            if (live != ClosedSentinel.METADATA) {
+                // Most metadata calls query the server, which with auto-commit off opens a transaction.
+                connection.enterReaching();
+            }
             result = method.invoke(live, args);
         } catch (InvocationTargetException e) {
             throw e.getCause() instanceof SQLException sql ? connection.failed(sql) : e.getCause();
+        } catch (SQLException e) {
+            throw connection.failed(e);
+        }
+        if (method.getName().equals("unwrap")) {
+            connection.driverInHand();
         }
         return result instanceof ResultSet rs ? new ProxyResultSet(connection, null, rs) : result;
     }

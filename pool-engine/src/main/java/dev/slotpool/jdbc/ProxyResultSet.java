@@ -53,10 +53,16 @@ final class ProxyResultSet implements ResultSet {
         return open ? delegate : ClosedSentinel.RESULT_SET;
     }
 
-    /** As {@link #live()}, for moving the cursor or writing rows: activity for the abandoned timer. */
-    private ResultSet active() {
+    /** As {@link #live()}, for moving the cursor or writing rows: activity for the abandoned timer. A metadata
+     * result may fetch its rows as the cursor moves, which with auto-commit off may open a transaction (a
+     * statement's result is fetched inside the transaction its execution opened). */
+    private ResultSet active() throws SQLException {
         ResultSet rs = live();
-        return rs != ClosedSentinel.RESULT_SET && connection.enter() ? rs : ClosedSentinel.RESULT_SET;
+        if (rs == ClosedSentinel.RESULT_SET) {
+            return rs;
+        }
+        boolean open = statement != null ? connection.enter() : connection.enterReaching();
+        return open ? rs : ClosedSentinel.RESULT_SET;
     }
 
     /** As {@link #active()}, for writing rows: with auto-commit off that may open a transaction. */
@@ -106,7 +112,9 @@ final class ProxyResultSet implements ResultSet {
             return iface.cast(this);
         }
         try {
-            return rs.unwrap(iface);
+            T unwrapped = rs.unwrap(iface);
+            connection.driverInHand();
+            return unwrapped;
         } catch (SQLException e) {
             throw connection.failed(e);
         }

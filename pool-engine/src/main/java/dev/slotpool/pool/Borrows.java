@@ -113,8 +113,9 @@ final class Borrows {
     /**
      * A read borrow (docs/architecture.md, "Reads to standbys"): an available connection of a standby that takes
      * reads, else an ordinary borrow (the primary), so reads never fail for want of a standby. Either way the
-     * connection is read-only for its holder ({@link Connection#setReadOnly}, reset at return), so a read that
-     * lands on the primary cannot write either.
+     * connection is read-only for its holder ({@link Connection#setReadOnly}, reset at return): what that refuses on
+     * the primary is the driver's to say (pgjdbc by default: every transaction it begins, not a statement in
+     * auto-commit mode; docs/failover.md, "Reads to standbys").
      */
     Connection borrowForRead() throws SQLException {
         long deadline = ticker.nanoTime() + timeoutNanos;
@@ -134,7 +135,7 @@ final class Borrows {
         }
         try {
             c.setReadOnly(true);
-        } catch (SQLException | RuntimeException ex) {
+        } catch (SQLException | RuntimeException | Error ex) {
             ((PooledConnection) ((ProxyConnection) c).lease()).retire(CloseReason.BROKEN);
             c.close();
             throw ex;
@@ -308,7 +309,7 @@ final class Borrows {
                 e.labels(Map.of());
             }
             return true;
-        } catch (SQLException | RuntimeException ex) {
+        } catch (SQLException | RuntimeException | Error ex) {
             SQLException cause = ex instanceof SQLException sql ? sql
                     : new SQLException("the driver failed to attach a pooled server: " + ex, ex);
             closing.closeOwned(e, CloseReason.ATTACH_FAILED, false);

@@ -64,6 +64,7 @@ public final class ConnectionPool {
     final FailureDetector detector;
     final Creator creator;
     final Housekeeper housekeeper;
+    private final PoolerViews poolerViews;
     private final Suspension suspension;
     private final Snapshots snapshots;
     /** Follows the origins' roles (docs/failover.md, "Primary and standbys"). */
@@ -127,7 +128,7 @@ public final class ConnectionPool {
                 new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
                 new LeakWarnings(config.leakDetectionThreshold(), events), wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, capacity::sessions, config.housekeepingPeriod());
-        PoolerViews poolerViews = new PoolerViews(config, lifecycle);
+        this.poolerViews = new PoolerViews(config, lifecycle);
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
                 poolerViews, roleWatch.roles());
         this.borrows = new Borrows(config, table, origins, closing, drains, validation, detector, events, userCode,
@@ -266,6 +267,7 @@ public final class ConnectionPool {
     }
 
     private void runShutdown() {
+        poolerViews.close();
         boolean done = false;
         try {
             new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer, roleWatch,

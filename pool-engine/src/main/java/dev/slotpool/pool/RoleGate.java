@@ -149,7 +149,8 @@ final class RoleGate {
         }
 
         private String readsVerdict(RoleReading r, boolean readable) {
-            String lag = r.lagMillis() < 0 ? "replica lag unknown" : "replica lag " + r.lagMillis() + " ms";
+            String lag = r.lagMillis() < 0 ? "replica lag unknown [" + r.detail() + "]"
+                    : "replica lag " + r.lagMillis() + " ms";
             return (readable ? "takes reads: " : "takes no reads: ") + lag + " (bound " + maxLagMillis + " ms)";
         }
 

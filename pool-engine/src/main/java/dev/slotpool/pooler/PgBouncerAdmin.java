@@ -6,9 +6,11 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +24,15 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Reads PgBouncer's admin console (the virtual database {@code pgbouncer}) over the PostgreSQL wire protocol: one
- * login (trust, cleartext or md5 password), one simple query. Not through a JDBC driver: pgjdbc 42.7.5+ sends
- * {@code SET extra_float_digits} after login, which the console of PgBouncer 1.18 refuses, and the engine depends on
- * no driver. Every read is bounded by its timeout (connect and each socket read).
+ * login (trust or md5 password; a cleartext password only where the URL allows it), one simple query. Not through a
+ * JDBC driver: pgjdbc 42.7.5+ sends {@code SET extra_float_digits} after login, which the console of PgBouncer 1.18
+ * refuses, and the engine depends on no driver. It trusts nothing the server sends: the whole command (connect,
+ * login, query) ends within its timeout, a message longer than {@link #MAX_MESSAGE_BYTES} or an answer longer than
+ * {@link #MAX_ANSWER_BYTES} is refused before anything is allocated for it, and a malformed message is an error.
  */
 public final class PgBouncerAdmin {
 
@@ -35,24 +40,35 @@ public final class PgBouncerAdmin {
     private static final int AUTH_OK = 0;
     private static final int AUTH_CLEARTEXT = 3;
     private static final int AUTH_MD5 = 5;
+    /** The longest message accepted: a SHOW POOLS row is well under a kilobyte. */
+    static final int MAX_MESSAGE_BYTES = 1 << 20;
+    /** The most a whole answer may hold (a console with thousands of pools stays far below). */
+    static final int MAX_ANSWER_BYTES = 16 << 20;
+    /** The URL parameter that allows sending the password in cleartext when the console asks for it. */
+    static final String ALLOW_CLEARTEXT = "allowCleartextPassword";
 
     private final String host;
     private final int port;
     private final String user;
     private final String password;
+    private final boolean allowCleartext;
 
-    private PgBouncerAdmin(String host, int port, String user, String password) {
+    private PgBouncerAdmin(String host, int port, String user, String password, boolean allowCleartext) {
         this.host = host;
         this.port = port;
         this.user = user;
         this.password = password;
+        this.allowCleartext = allowCleartext;
     }
 
     /**
      * The console at {@code url}: {@code postgresql://host:port/pgbouncer?user=name&password=secret} (a
-     * {@code jdbc:} prefix is allowed; port 6432 when absent).
+     * {@code jdbc:} prefix is allowed; port 6432 when absent). A console asking for the password in cleartext
+     * (PgBouncer's {@code auth_type = plain}) is refused unless the URL says {@code allowCleartextPassword=true}:
+     * the connection is not encrypted, so anyone on the path, or a server posing as the console, would read it.
      *
-     * @throws IllegalArgumentException when the URL names no host or user
+     * @throws IllegalArgumentException when the URL names no host or user, or allowCleartextPassword is neither
+     *                                  true nor false
      */
     public static PgBouncerAdmin at(String url) {
         String u = url.startsWith("jdbc:") ? url.substring(5) : url;
@@ -72,8 +88,12 @@ public final class PgBouncerAdmin {
         if (params.get("user") == null) {
             throw new IllegalArgumentException("must name the console's user (?user=name)");
         }
+        String cleartext = params.getOrDefault(ALLOW_CLEARTEXT, "false");
+        if (!cleartext.equals("true") && !cleartext.equals("false")) {
+            throw new IllegalArgumentException(ALLOW_CLEARTEXT + " must be true or false");
+        }
         return new PgBouncerAdmin(uri.getHost(), uri.getPort() < 0 ? 6432 : uri.getPort(), params.get("user"),
-                params.get("password"));
+                params.get("password"), cleartext.equals("true"));
     }
 
     /** {@code SHOW POOLS} summed over the users of {@code database}; zeros when PgBouncer has no pool for it yet. */
@@ -98,14 +118,14 @@ public final class PgBouncerAdmin {
         return new PoolerView(clActive, clWaiting, svActive, svIdle, svUsed, maxWait, Instant.now());
     }
 
-    /** Runs one console command; its rows (column label to text), if any. */
+    /** Runs one console command, all of it within {@code timeout}; its rows (column label to text), if any. */
     public List<Map<String, String>> run(String command, Duration timeout) throws IOException, SQLException {
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         try (Socket s = new Socket()) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
             s.connect(new InetSocketAddress(host, port), millis);
-            s.setSoTimeout(millis);
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
-            DataInputStream in = new DataInputStream(s.getInputStream());
+            Messages in = new Messages(s, deadline);
             startup(out);
             login(in, out);
             byte[] sql = (command + '\0').getBytes(StandardCharsets.UTF_8);
@@ -114,9 +134,13 @@ public final class PgBouncerAdmin {
             out.write(sql);
             out.flush();
             List<Map<String, String>> rows = results(in, command);
-            out.writeByte('X');
-            out.writeInt(4);
-            out.flush();
+            try {
+                out.writeByte('X');
+                out.writeInt(4);
+                out.flush();
+            } catch (IOException e) {
+                // The answer is whole; a console that hung up first leaves nothing to end.
+            }
             return rows;
         }
     }
@@ -136,16 +160,23 @@ public final class PgBouncerAdmin {
     }
 
     /** Answers the authentication request, then reads up to ReadyForQuery. */
-    private void login(DataInputStream in, DataOutputStream out) throws IOException, SQLException {
+    private void login(Messages in, DataOutputStream out) throws IOException, SQLException {
         while (true) {
-            char type = (char) in.readUnsignedByte();
-            byte[] msg = new byte[in.readInt() - 4];
-            in.readFully(msg);
+            char type = in.next();
+            byte[] msg = in.body();
             if (type == 'E') {
                 throw new SQLException("pooler console login refused: " + errorText(msg), "08004");
             }
             if (type == 'R') {
-                int kind = new DataInputStream(new ByteArrayInputStream(msg)).readInt();
+                int kind = msg.length < 4 ? -1 : new DataInputStream(new ByteArrayInputStream(msg)).readInt();
+                if (kind < 0 || kind == AUTH_MD5 && msg.length < 8) {
+                    throw malformed("authentication request");
+                }
+                if (kind == AUTH_CLEARTEXT && !allowCleartext) {
+                    throw new SQLException("pooler console asks for the password in cleartext, which the pool does "
+                            + "not send over an unencrypted connection (" + ALLOW_CLEARTEXT + "=true in the console "
+                            + "URL allows it; PgBouncer's auth_type md5 needs no such thing)", "28000");
+                }
                 if (kind == AUTH_CLEARTEXT || kind == AUTH_MD5) {
                     if (password == null) {
                         throw new SQLException("pooler console asks for a password; the URL has none", "28000");
@@ -170,15 +201,14 @@ public final class PgBouncerAdmin {
         }
     }
 
-    private static List<Map<String, String>> results(DataInputStream in, String command)
+    private static List<Map<String, String>> results(Messages in, String command)
             throws IOException, SQLException {
         List<String> columns = new ArrayList<>();
         List<Map<String, String>> rows = new ArrayList<>();
         SQLException error = null;
         while (true) {
-            char type = (char) in.readUnsignedByte();
-            byte[] msg = new byte[in.readInt() - 4];
-            in.readFully(msg);
+            char type = in.next();
+            byte[] msg = in.body();
             DataInputStream m = new DataInputStream(new ByteArrayInputStream(msg));
             switch (type) {
                 case 'T' -> {
@@ -193,6 +223,9 @@ public final class PgBouncerAdmin {
                     Map<String, String> row = new LinkedHashMap<>();
                     for (int i = 0; i < n; i++) {
                         int len = m.readInt();
+                        if (len > m.available()) {
+                            throw malformed("row");
+                        }
                         String value = null;
                         if (len >= 0) {
                             byte[] v = new byte[len];
@@ -214,6 +247,82 @@ public final class PgBouncerAdmin {
                     // CommandComplete, NoticeResponse, ParameterStatus: nothing to keep
                 }
             }
+        }
+    }
+
+    private static SQLException malformed(String what) {
+        return new SQLException("pooler console sent a malformed " + what, "08P01");
+    }
+
+    /**
+     * The server's messages, read within one deadline for the whole command: each read waits only for what is left
+     * of it, and lengths are checked before anything is allocated.
+     */
+    private static final class Messages {
+        private final Socket socket;
+        private final DataInputStream in;
+        private final long deadline;
+        private long total;
+        private int length;
+
+        Messages(Socket socket, long deadline) throws IOException {
+            this.socket = socket;
+            this.in = new DataInputStream(socket.getInputStream());
+            this.deadline = deadline;
+        }
+
+        /** The next message's type; its body follows with {@link #body()}. */
+        char next() throws IOException, SQLException {
+            char type;
+            int announced;
+            try {
+                waitAtMostWhatIsLeft();
+                type = (char) in.readUnsignedByte();
+                announced = in.readInt();
+            } catch (SocketTimeoutException e) {
+                throw late();
+            }
+            if (announced < 4 || announced - 4 > MAX_MESSAGE_BYTES) {
+                throw new SQLException("pooler console announced a message of " + Integer.toUnsignedString(announced)
+                        + " bytes (at most " + MAX_MESSAGE_BYTES + " accepted)", "08P01");
+            }
+            total += announced;
+            if (total > MAX_ANSWER_BYTES) {
+                throw new SQLException("pooler console's answer exceeds " + MAX_ANSWER_BYTES + " bytes", "08P01");
+            }
+            length = announced - 4;
+            return type;
+        }
+
+        byte[] body() throws IOException, SQLException {
+            byte[] msg = new byte[length];
+            int read = 0;
+            while (read < length) {
+                int n;
+                try {
+                    waitAtMostWhatIsLeft();
+                    n = in.read(msg, read, length - read);
+                } catch (SocketTimeoutException e) {
+                    throw late();
+                }
+                if (n < 0) {
+                    throw new EOFException("pooler console closed the connection");
+                }
+                read += n;
+            }
+            return msg;
+        }
+
+        private void waitAtMostWhatIsLeft() throws IOException {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left < 1) {
+                throw late();
+            }
+            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
+        }
+
+        private static SocketTimeoutException late() {
+            return new SocketTimeoutException("pooler console did not answer in time");
         }
     }
 

@@ -397,6 +397,7 @@ public final class StubConnection implements DrcpConnection {
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkUsable();
+        database.throwIfInjected("setReadOnly");
         this.readOnly = readOnly;
     }
 

@@ -68,6 +68,11 @@ public final class StubDatabase {
     private volatile SQLException injectedAttachFailure;
     private volatile SQLException injectedDetachFailure;
     private volatile boolean keepTags = true;
+    /** Errors to throw from the next calls of a connection method, by the method's call name. */
+    private final ConcurrentMap<String, InjectedError> injectedErrors = new ConcurrentHashMap<>();
+
+    private record InjectedError(Error error, AtomicInteger left) {
+    }
     /** Scripted answers by SQL fragment, in the order they were first set; replaced whole on each change. */
     private volatile Map<String, StubRow> answers = Map.of();
 
@@ -336,6 +341,20 @@ public final class StubDatabase {
         return this;
     }
 
+    /**
+     * Makes the next {@code n} calls of one connection method throw {@code error}, as a driver does when a class
+     * it needs is missing at run time ({@code NoClassDefFoundError}) or a method is older than the interface
+     * ({@code AbstractMethodError}); replaces any pending count for that call. The calls: {@code attach},
+     * {@code detach}, {@code beginRequest}, {@code endRequest}, {@code rollback}, {@code isValid},
+     * {@code execute}, {@code setReadOnly}.
+     */
+    public StubDatabase throwOnNext(String call, int n, Error error) {
+        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(error, "error");
+        injectedErrors.put(call, new InjectedError(error, new AtomicInteger(requireNonNegative(n))));
+        return this;
+    }
+
     /** Whether an attach finds a pooled server with the tag its connection was detached with (default true); false
      * makes every attach of a tagged connection answer false, as when DRCP gave it another session. */
     public StubDatabase keepTags(boolean keep) {
@@ -406,8 +425,21 @@ public final class StubDatabase {
 
     /** Records a call of connection {@code id}, if calls are recorded. */
     void record(int id, String call) {
+        throwIfInjected(call);
         if (recordCalls) {
             calls.add("c" + id + " " + call);
+        }
+    }
+
+    /** Throws the error {@link #throwOnNext} set for {@code call} (its first word: "detach null" is a detach). */
+    void throwIfInjected(String call) {
+        if (injectedErrors.isEmpty()) {
+            return;
+        }
+        int space = call.indexOf(' ');
+        InjectedError injected = injectedErrors.get(space < 0 ? call : call.substring(0, space));
+        if (injected != null && takeOne(injected.left())) {
+            throw injected.error();
         }
     }
 

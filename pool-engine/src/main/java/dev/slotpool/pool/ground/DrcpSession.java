@@ -66,7 +66,8 @@ public final class DrcpSession {
     }
 
     /**
-     * Attaches a pooled server. True when it carries the tag the connection was released with (or none was given);
+     * Attaches a pooled server; whatever the driver throws, an {@code Error} included, comes as an SQLException
+     * (so for {@link #release} too). True when it carries the tag the connection was released with (or none was given);
      * false when DRCP gave the connection another session, whose state is not the tag's.
      */
     public boolean attach() throws SQLException {
@@ -97,9 +98,8 @@ public final class DrcpSession {
             if (cause instanceof SQLException sql) {
                 throw sql;
             }
-            if (cause instanceof Error error) {
-                throw error;
-            }
+            // An Error too (a class missing at run time): every caller then closes the connection as for a
+            // failed call, instead of an Error escaping a borrow, a return or the keepalive with the slot held.
             throw new SQLException("the driver failed in " + m.getName() + ": " + cause, cause);
         } catch (IllegalAccessException e) {
             throw new SQLException("the driver's " + m.getName() + " is not accessible: " + e.getMessage(), e);

@@ -39,6 +39,7 @@ class RoleReaderTest {
         row.put("timeline", timeline);
         row.put("lag_bytes", lagBytes);
         row.put("lag_millis", lagMillis);
+        row.put("receiver", "t".equals(inRecovery) ? "streaming" : null);
         return row;
     }
 
@@ -64,6 +65,32 @@ class RoleReaderTest {
         assertThat(r.lagBytes()).isEqualTo(8192);
         assertThat(r.lagMillis()).isEqualTo(1500);
         assertThat(r.detail()).contains("pg_is_in_recovery() is true");
+    }
+
+    @Test
+    void aStandbyWhoseWalReceiverIsNotStreamingHasNoKnownLag() throws SQLException {
+        for (String receiver : new String[] {"none", "starting", "waiting", "stopping"}) {
+            Map<String, Object> row = pg("t", "off", null, 0L, 0L);
+            row.put("receiver", receiver);
+            db.productName("PostgreSQL").answer("pg_is_in_recovery()", row);
+            RoleReading r = read();
+            assertThat(r.role()).isEqualTo(ServerRole.STANDBY);
+            assertThat(r.lagBytes()).as(receiver).isEqualTo(-1);
+            assertThat(r.lagMillis()).as("what it received is replayed, but it receives nothing: %s", receiver)
+                    .isEqualTo(-1);
+            assertThat(r.detail()).contains("not streaming",
+                    receiver.equals("none") ? "none running" : receiver);
+        }
+    }
+
+    @Test
+    void aReceiverWhoseStatusTheUserMayNotSeeCountsAsStreaming() throws SQLException {
+        Map<String, Object> row = pg("t", "off", null, 0L, 0L);
+        row.put("receiver", "running");
+        db.productName("PostgreSQL").answer("pg_is_in_recovery()", row);
+        RoleReading r = read();
+        assertThat(r.lagMillis()).isZero();
+        assertThat(r.detail()).isEqualTo("standby (pg_is_in_recovery() is true)");
     }
 
     @Test

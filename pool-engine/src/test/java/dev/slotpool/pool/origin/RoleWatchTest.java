@@ -45,6 +45,7 @@ class RoleWatchTest {
         row.put("timeline", inRecovery ? null : timeline);
         row.put("lag_bytes", inRecovery ? 0L : null);
         row.put("lag_millis", inRecovery ? 0L : null);
+        row.put("receiver", inRecovery ? "streaming" : null);
         return row;
     }
 
