@@ -15,6 +15,10 @@ public interface CredentialsProvider {
     /**
      * The credentials for a new connection to the origin named {@code origin} (a discovery source's name for
      * connections opened on its URL).
+     *
+     * @param origin the name of the origin the connection is for
+     * @return the credentials to connect with
+     * @throws Exception when none can be had now: that creation fails like a failed connect
      */
     Credentials credentials(String origin) throws Exception;
 

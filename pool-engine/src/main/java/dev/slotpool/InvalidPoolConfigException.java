@@ -10,6 +10,11 @@ public final class InvalidPoolConfigException extends IllegalArgumentException {
 
     private final transient List<ConfigViolation> violations;
 
+    /**
+     * An exception that lists every violation at once.
+     *
+     * @param violations every violation, in the order the settings are documented
+     */
     public InvalidPoolConfigException(List<ConfigViolation> violations) {
         super("invalid slotpool configuration (" + violations.size() + " problem"
                 + (violations.size() == 1 ? "" : "s") + "):\n  "
@@ -17,7 +22,7 @@ public final class InvalidPoolConfigException extends IllegalArgumentException {
         this.violations = List.copyOf(violations);
     }
 
-    /** Every violation, in the order the settings are documented. */
+    /** {@return every violation, in the order the settings are documented} */
     public List<ConfigViolation> violations() {
         return violations;
     }

@@ -36,7 +36,12 @@ public final class JdbcUrls {
     private JdbcUrls() {
     }
 
-    /** The URL with any credential replaced by {@code ***}; null stays null. */
+    /**
+     * The URL with any credential replaced by {@code ***}; null stays null.
+     *
+     * @param url a JDBC URL, or null
+     * @return the URL without its credentials, or null
+     */
     public static String redact(String url) {
         if (url == null) {
             return null;
@@ -77,7 +82,12 @@ public final class JdbcUrls {
         return secrets;
     }
 
-    /** Whether a URL parameter or connection property of this name holds a secret (its value is never shown). */
+    /**
+     * Whether a URL parameter or connection property of this name holds a secret (its value is never shown).
+     *
+     * @param key the parameter's or property's name, or null
+     * @return whether its value is a secret
+     */
     public static boolean isSecretKey(String key) {
         return key != null && SECRET_KEY.matcher(key.toLowerCase(Locale.ROOT)).matches();
     }

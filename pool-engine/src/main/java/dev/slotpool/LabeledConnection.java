@@ -28,6 +28,8 @@ public interface LabeledConnection {
     /**
      * Sets one label, replacing any value the key had.
      *
+     * @param key   the label's key
+     * @param value its value
      * @throws SQLException if the connection is closed
      */
     void applyLabel(String key, String value) throws SQLException;
@@ -35,6 +37,7 @@ public interface LabeledConnection {
     /**
      * Removes one label; does nothing if the connection has no label with that key.
      *
+     * @param key the label's key
      * @throws SQLException if the connection is closed
      */
     void removeLabel(String key) throws SQLException;

@@ -22,6 +22,10 @@ public interface LabelingCallback {
      * How expensive it is to make a connection with {@code current} labels serve {@code requested}.
      * 0 means it already matches; {@link #UNUSABLE} means it cannot be used. Must be cheap and side-effect free:
      * it is called during the table scan on connections the caller does not own.
+     *
+     * @param requested the labels the borrow asks for
+     * @param current   the labels the connection carries
+     * @return the cost, 0 for a match, {@link #UNUSABLE} for a connection that cannot serve the request
      */
     int cost(Map<String, String> requested, Map<String, String> current);
 
@@ -29,6 +33,11 @@ public interface LabelingCallback {
      * Makes {@code connection} match {@code requested} (run session setup, apply labels through
      * {@link LabeledConnection}). Returns false if it could not; the connection is then retired and the borrow
      * fails with an {@link SQLException}.
+     *
+     * @param requested  the labels the borrow asks for
+     * @param connection the connection to prepare, the borrower's from now on
+     * @return whether the connection now matches {@code requested}
+     * @throws SQLException when the configuration failed: the connection is retired, the borrow fails
      */
     boolean configure(Map<String, String> requested, Connection connection) throws SQLException;
 }

@@ -8,7 +8,7 @@ public final class NativeImageProxies {
     private NativeImageProxies() {
     }
 
-    /** The interface set of each proxy class the pool creates, in the order a native image registers them. */
+    /** {@return the interface set of each proxy class the pool creates, in the order a native image registers them} */
     public static List<List<Class<?>>> interfaceSets() {
         return Engines.engine().proxyInterfaceSets();
     }

@@ -11,12 +11,19 @@ public final class PoolInitializationException extends RuntimeException {
 
     private final transient Map<String, String> lastFailures;
 
+    /**
+     * An exception for a pool that got no first connection in time.
+     *
+     * @param message      what failed
+     * @param lastFailures each origin's name and its last failure (redacted), or what kept it from failing in time
+     * @param cause        the last failure, or null
+     */
     public PoolInitializationException(String message, Map<String, String> lastFailures, Throwable cause) {
         super(message, cause);
         this.lastFailures = Map.copyOf(lastFailures);
     }
 
-    /** Each origin's name and its last failure (redacted), or what kept it from failing in time. */
+    /** {@return each origin's name and its last failure (redacted), or what kept it from failing in time} */
     public Map<String, String> lastFailures() {
         return lastFailures;
     }

@@ -10,11 +10,17 @@ public interface PoolListener {
     /**
      * The pool is starting: called once, before its threads start and before any other callback, so a listener
      * can learn the pool's name and origins (metrics tag their meters with them).
+     *
+     * @param config the settings the pool starts with
      */
     default void onStart(PoolConfig config) {
     }
 
-    /** A pool event (creation, close with reason, timeout, leak, origin state change, rebalance). */
+    /**
+     * A pool event (creation, close with reason, timeout, leak, origin state change, rebalance).
+     *
+     * @param event the event
+     */
     default void onEvent(PoolEvent event) {
     }
 

@@ -30,12 +30,20 @@ public record PoolSnapshot(String name, boolean closed, int minSize, int maxSize
                            long timeouts, long connectionsOpened, long connectionsClosed, Optional<String> lastCreationFailure,
                            List<OriginSnapshot> origins) {
 
-    /** The origin with this name, if any. */
+    /**
+     * The origin with this name, if any.
+     *
+     * @param originName the origin's name
+     * @return its snapshot, or empty when the pool has no origin of that name
+     */
     public Optional<OriginSnapshot> origin(String originName) {
         return origins.stream().filter(o -> o.name().equals(originName)).findFirst();
     }
 
-    /** One line with the counts and each origin's state (and why, when it is not UP): used in timeout messages. */
+    /**
+     * {@return one line with the counts and each origin's state (and why, when it is not UP)}: used in timeout
+     * messages.
+     */
     public String summary() {
         StringBuilder sb = new StringBuilder();
         sb.append("pool '").append(name).append("': total=").append(total).append(", available=").append(available)

@@ -41,7 +41,7 @@ public enum Pooler {
      */
     DRCP;
 
-    /** Whether each transaction may run on a different server session. */
+    /** {@return whether each transaction may run on a different server session} */
     public boolean sharesSessionsPerTransaction() {
         return this == TRANSACTION || this == TRANSACTION_WITH_PREPARED_STATEMENTS;
     }

@@ -15,7 +15,7 @@ package dev.slotpool;
 public record PreparedSwitchover(String from, String to, String lastPosition, String replayedPosition,
                                  long drainMillis, long catchUpMillis, boolean aborted) {
 
-    /** What happened and what the operator does next, for an answer or a log line. */
+    /** {@return what happened and what the operator does next}, for an answer or a log line. */
     public String summary() {
         return "writes paused on '" + from + "' (its transactions " + (aborted ? "still running at the timeout were "
                 + "aborted" : "finished") + " and its connections closed in " + drainMillis + " ms); '" + to

@@ -13,16 +13,21 @@ public interface SlotPoolEngine {
     /**
      * Starts a pool with these settings and returns once it runs, without waiting for a first connection: it fills
      * in the background.
+     *
+     * @param config the validated settings
+     * @return the running pool
      */
     SlotPool start(PoolConfig config);
 
     /**
      * Starts a pool and waits for a first connection as {@link PoolConfig#initializationFailTimeout()} says.
      *
+     * @param config the validated settings
+     * @return the running pool
      * @throws PoolInitializationException when no origin gave a first connection in time (the pool is closed)
      */
     SlotPool startAndAwaitFirstConnection(PoolConfig config);
 
-    /** The interface set of each JDK proxy class the engine creates ({@link NativeImageProxies}). */
+    /** {@return the interface set of each JDK proxy class the engine creates} ({@link NativeImageProxies}) */
     List<List<Class<?>>> proxyInterfaceSets();
 }

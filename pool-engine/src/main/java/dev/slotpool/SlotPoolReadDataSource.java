@@ -19,7 +19,7 @@ public final class SlotPoolReadDataSource implements DataSource {
         this.pool = pool;
     }
 
-    /** The pool this view borrows from. */
+    /** {@return the pool this view borrows from} */
     public SlotPoolDataSource pool() {
         return pool;
     }

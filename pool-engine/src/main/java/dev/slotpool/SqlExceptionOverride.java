@@ -26,6 +26,11 @@ public interface SqlExceptionOverride {
         CONTINUE_WITH_BUILT_IN_RULES
     }
 
-    /** The decision for {@code e}, thrown by a lent connection or one of its statements or result sets. */
+    /**
+     * The decision for {@code e}, thrown by a lent connection or one of its statements or result sets.
+     *
+     * @param e the error
+     * @return what to do with the connection
+     */
     Decision adjudicate(SQLException e);
 }

@@ -12,6 +12,6 @@ public interface Ticker {
     /** The system's monotonic clock. */
     Ticker SYSTEM = System::nanoTime;
 
-    /** Current time in nanoseconds from an arbitrary origin; only differences matter. */
+    /** {@return the current time in nanoseconds from an arbitrary origin}: only differences matter. */
     long nanoTime();
 }
