@@ -144,6 +144,12 @@ public class SlotPoolAutoConfiguration {
         return new HikariPropertiesWarning(environment, dataSources, carryOver);
     }
 
+    /** One INFO line when spring.datasource.type makes slotpool back off, naming the type. */
+    @Bean
+    static DataSourceTypeNotice slotPoolDataSourceTypeNotice(Environment environment) {
+        return new DataSourceTypeNotice(environment);
+    }
+
     static DefaultConnection defaultConnection(SlotPoolProperties properties, DataSourceProperties dataSource,
                                                JdbcConnectionDetails details) {
         if (details != null && !details.getClass().getSimpleName().equals(PROPERTIES_DETAILS)) {
@@ -191,16 +197,23 @@ public class SlotPoolAutoConfiguration {
         }
     }
 
+    /** The class {@code spring.datasource.type} names when it is not slotpool's, else null. */
+    static String otherDataSourceType(Environment environment) {
+        String type = environment.getProperty(DataSourceTypeNotice.PROPERTY);
+        if (type == null || type.isBlank() || type.trim().equals(SlotPoolDataSource.class.getName())) {
+            return null;
+        }
+        return type.trim();
+    }
+
     /** Matches unless {@code spring.datasource.type} names a DataSource other than slotpool's. */
     static final class DataSourceTypeCondition extends SpringBootCondition {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String type = context.getEnvironment().getProperty("spring.datasource.type");
-            if (type == null || type.isBlank() || type.trim().equals(SlotPoolDataSource.class.getName())) {
-                return ConditionOutcome.match("spring.datasource.type is unset or names slotpool");
-            }
-            return ConditionOutcome.noMatch("spring.datasource.type names " + type.trim());
+            String other = otherDataSourceType(context.getEnvironment());
+            return other == null ? ConditionOutcome.match("spring.datasource.type is unset or names slotpool")
+                    : ConditionOutcome.noMatch("spring.datasource.type names " + other);
         }
     }
 
