@@ -19,7 +19,8 @@ import java.util.Set;
  * {@code spring.datasource.hikari}. Boot binds {@code slotpool.*} onto it as onto any properties bean;
  * {@link #afterPropertiesSet} then writes the pool's own values over them (a customizer's included). Not an
  * autowire candidate: {@link SlotPoolProperties} injection keeps meaning what was written. Credentials are not
- * copied; the default connection's URL is {@code spring.datasource.url}'s entry.
+ * copied; the default connection's URL is {@code spring.datasource.url}'s entry. Where no auto-configured pool was
+ * built (a test slice replaced the DataSource), it shows what Boot bound.
  */
 final class EffectiveSlotPoolProperties extends SlotPoolProperties implements InitializingBean {
 
@@ -27,14 +28,18 @@ final class EffectiveSlotPoolProperties extends SlotPoolProperties implements In
     private static final Set<String> NOT_SCALAR = Set.of("url", "driver-class-name", "origins",
             "connection-properties");
 
-    private final PoolConfig config;
+    private final PoolSettings settings;
 
-    EffectiveSlotPoolProperties(PoolConfig config) {
-        this.config = config;
+    EffectiveSlotPoolProperties(PoolSettings settings) {
+        this.settings = settings;
     }
 
     @Override
     public void afterPropertiesSet() {
+        PoolConfig config = settings.autoConfigured();
+        if (config == null) {
+            return;
+        }
         Map<String, Object> values = new LinkedHashMap<>();
         PoolSettings.values(config).forEach((name, value) -> {
             if (value != null && !NOT_SCALAR.contains(name)) {

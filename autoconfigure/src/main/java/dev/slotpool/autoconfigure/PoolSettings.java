@@ -105,6 +105,11 @@ public final class PoolSettings {
         this.autoConfigured = config;
     }
 
+    /** The auto-configured pool's settings, or null before it is built (or where none is). */
+    @Nullable PoolConfig autoConfigured() {
+        return autoConfigured;
+    }
+
     /** The pool's settings with their sources; {@code url} turns a URL into what this reader sees. */
     public List<Setting> of(SlotPoolDataSource pool, UnaryOperator<@Nullable String> url) {
         PoolConfig config = pool.config();

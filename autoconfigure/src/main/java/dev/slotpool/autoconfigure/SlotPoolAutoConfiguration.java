@@ -9,7 +9,6 @@ import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.autoconfigure.SlotPoolPropertiesMapper.DefaultConnection;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,6 +30,7 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.StringUtils;
@@ -163,14 +163,15 @@ public class SlotPoolAutoConfiguration {
 
     /**
      * The auto-configured pool's effective settings as a {@code slotpool} properties bean, for
-     * {@code /actuator/configprops} ({@link EffectiveSlotPoolProperties}).
+     * {@code /actuator/configprops} ({@link EffectiveSlotPoolProperties}). After the DataSource, whose building
+     * records them; a test slice that replaces that DataSource leaves none recorded.
      */
     @Bean(autowireCandidate = false)
     @ConfigurationProperties(prefix = "slotpool")
     @ConditionalOnBean(value = SlotPoolDataSource.class, name = "dataSource")
-    static SlotPoolProperties slotPoolEffectiveProperties(ListableBeanFactory beanFactory) {
-        SlotPoolDataSource pool = SlotPools.unwrap(beanFactory.getBean("dataSource", DataSource.class));
-        return new EffectiveSlotPoolProperties(pool.config());
+    @DependsOn("dataSource")
+    static SlotPoolProperties slotPoolEffectiveProperties(PoolSettings settings) {
+        return new EffectiveSlotPoolProperties(settings);
     }
 
     /** So Boot's {@code jdbc.connections.*} meters, the {@code db} health indicator and Spring Boot Admin see the pool. */
