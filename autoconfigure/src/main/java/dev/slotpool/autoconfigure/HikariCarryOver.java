@@ -19,10 +19,10 @@ import java.util.stream.Collectors;
  * The {@code spring.datasource.hikari.*} keys the auto-configured pool reads: those with an exact slotpool
  * equivalent, in HikariCP's meaning (durations in milliseconds, a {@code connection-timeout} of 0 waits without
  * limit, an isolation level also as its number). A {@code slotpool.*} key wins over its twin (per key for the
- * driver properties). {@code minimum-idle} is read only where it means what {@code min-size} means: 0, or at least
- * the maximum size (a fixed-size pool); in between HikariCP keeps that many idle connections on top of the busy
- * ones, which slotpool has no setting for, and the key stays in {@link HikariPropertiesWarning}'s WARN.
- * {@code docs/migrating-from-hikaricp.md} has the table.
+ * driver properties). {@code minimum-idle} is read as {@code min-size}, capped at the maximum size (whichever key
+ * set it): the connections HikariCP holds open at rest with the same numbers, so a fixed-size pool stays fixed and
+ * one next to a larger {@code slotpool.max-size} keeps its floor. {@code docs/migrating-from-hikaricp.md} has the
+ * table.
  */
 final class HikariCarryOver {
 
@@ -114,17 +114,13 @@ final class HikariCarryOver {
                 .findFirst().orElse(null);
     }
 
-    /** minimum-idle as min-size where the two mean the same, else null. */
+    /** minimum-idle as min-size: HikariCP reads a negative one, or one above the maximum, as the maximum. */
     private static Integer minSize(Integer minimumIdle, Integer max) {
         if (minimumIdle == null) {
             return null;
         }
         int effectiveMax = max != null ? max : HIKARI_DEFAULT_MAX;
-        if (minimumIdle == 0) {
-            return 0;
-        }
-        // HikariCP reads a negative minimumIdle, or one above the maximum, as the maximum.
-        return minimumIdle < 0 || minimumIdle >= effectiveMax ? effectiveMax : null;
+        return minimumIdle < 0 || minimumIdle > effectiveMax ? effectiveMax : minimumIdle;
     }
 
     /** HikariCP's {@code connectionTimeout} 0 is its longest wait, {@code Integer.MAX_VALUE} milliseconds. */

@@ -34,7 +34,7 @@ final class HikariPropertiesWarning implements SmartInitializingSingleton {
             Map.entry("password", "spring.datasource.password"),
             Map.entry("driver-class-name", "spring.datasource.driver-class-name"),
             Map.entry("maximum-pool-size", "slotpool.max-size"),
-            Map.entry("minimum-idle", "none (slotpool.min-size counts busy connections too; read where it means the same)"),
+            Map.entry("minimum-idle", "slotpool.min-size"),
             Map.entry("connection-timeout", "slotpool.borrow-timeout"),
             Map.entry("idle-timeout", "slotpool.inactive-timeout"),
             Map.entry("max-lifetime", "slotpool.max-lifetime"),

@@ -26,10 +26,14 @@ public final class PoolViews {
     private PoolViews() {
     }
 
-    /** The pool: sizes, waiting borrowers, counters since start, every origin with one summary per slot. */
+    /**
+     * The pool: sizes, waiting borrowers, counters since start, every origin with one summary per slot, and, in a
+     * read of {@code /actuator/pool}, every setting with its source ({@link PoolSettings}; null elsewhere).
+     */
     public record PoolView(String name, boolean closed, Sizes sizes, int waiting, long oldestWaitMillis, long borrows,
                            long timeouts, long connectionsOpened, long connectionsClosed,
-                           @Nullable String lastCreationFailure, List<OriginView> origins) {
+                           @Nullable String lastCreationFailure, List<OriginView> origins,
+                           @Nullable List<PoolSettings.Setting> settings) {
     }
 
     /** The pool's configured sizes and its connections by state (the meter {@code slotpool.connections{state=...}}). */
@@ -94,11 +98,16 @@ public final class PoolViews {
 
     /** The pool as {@code GET /actuator/pool} and the console's page show it: no slot names its holder. */
     public static PoolView pool(PoolSnapshot s, Reader r) {
+        return pool(s, r, null);
+    }
+
+    /** {@code GET /actuator/pool}: the pool with its settings and their sources. */
+    public static PoolView pool(PoolSnapshot s, Reader r, @Nullable List<PoolSettings.Setting> settings) {
         return new PoolView(s.name(), s.closed(),
                 new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.creating(), s.closing()),
                 s.waiting(), s.oldestWaitMillis(), s.borrows(), s.timeouts(), s.connectionsOpened(),
                 s.connectionsClosed(), r.text(s.lastCreationFailure().orElse(null)),
-                s.origins().stream().map(o -> origin(o, r, false)).toList());
+                s.origins().stream().map(o -> origin(o, r, false)).toList(), settings);
     }
 
     /** {@code GET /actuator/pool/{origin}}: the origin with its slots' holders, for a reader who may see them. */

@@ -1,7 +1,9 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.CredentialsProvider;
+import dev.slotpool.InvalidPoolConfigException;
 import dev.slotpool.LabelingCallback;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolListener;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
@@ -13,9 +15,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
@@ -26,6 +30,7 @@ import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.StringUtils;
@@ -86,7 +91,8 @@ public class SlotPoolAutoConfiguration {
                                          ObjectProvider<LabelingCallback> labeling,
                                          ObjectProvider<CredentialsProvider> credentials,
                                          ObjectProvider<SqlExceptionOverride> exceptionOverride,
-                                         HikariCarryOver hikari) {
+                                         HikariCarryOver hikari, PoolSettings settings,
+                                         Environment environment) {
         // As Boot's pools take it: several JdbcConnectionDetails beans (none primary) fail, not fall back.
         DefaultConnection connection = defaultConnection(properties, dataSourceProperties,
                 connectionDetails.getIfAvailable());
@@ -98,13 +104,74 @@ public class SlotPoolAutoConfiguration {
             builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
         }
         hikari.applyTo(builder, properties); // after spring.datasource.name, which hikari.pool-name overrides
+        PoolConfig beforeCustomizers = configOrNull(builder);
         labeling.ifUnique(builder::labeling);
         credentials.ifUnique(builder::credentialsProvider);
         exceptionOverride.ifUnique(builder::exceptionOverride);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(c -> c.customize(builder));
         SlotPoolPropertiesMapper.validate(builder, properties, connection, hikari::propertyOf);
-        return builder.build();
+        SlotPoolDataSource pool = builder.build();
+        settings.record(pool.config(), PoolSettings.sources(beforeCustomizers, pool.config(), environment,
+                setting -> writtenAs(setting, hikari, properties, dataSourceProperties, connection),
+                properties.getInitializationFailTimeout() == null));
+        return pool;
+    }
+
+    /** The settings as mapped so far, or null while they do not validate yet (a customizer may complete them). */
+    private static PoolConfig configOrNull(SlotPoolBuilder builder) {
+        try {
+            return builder.config();
+        } catch (InvalidPoolConfigException incomplete) {
+            return null;
+        }
+    }
+
+    /** The key other than {@code slotpool.*} that gave a setting: a hikari key, spring.datasource.*, or null. */
+    private static String writtenAs(String setting, HikariCarryOver hikari, SlotPoolProperties properties,
+                                    DataSourceProperties dataSource, DefaultConnection connection) {
+        String hikariKey = hikari.propertyOf(camel(setting));
+        if (hikariKey != null) {
+            return hikariKey;
+        }
+        return switch (setting) {
+            case "name" -> StringUtils.hasText(dataSource.getName()) ? "spring.datasource.name" : null;
+            case "url" -> connection.url() != null ? connection.source() + ".url" : null;
+            case "driver-class-name" -> connection.driverClassName() != null
+                    ? connection.source() + ".driver-class-name" : null;
+            case "origins" -> properties.getOrigins().isEmpty() && connection.url() != null
+                    ? connection.source() + ".url" : null;
+            default -> null;
+        };
+    }
+
+    private static String camel(String kebab) {
+        StringBuilder sb = new StringBuilder(kebab.length());
+        for (int i = 0; i < kebab.length(); i++) {
+            char c = kebab.charAt(i);
+            sb.append(c == '-' && i + 1 < kebab.length() ? Character.toUpperCase(kebab.charAt(++i)) : c);
+        }
+        return sb.toString();
+    }
+
+    /** The auto-configured pool's settings with their sources, for /actuator/pool and the console. */
+    @Bean
+    @ConditionalOnMissingBean
+    static PoolSettings slotPoolSettings() {
+        return new PoolSettings();
+    }
+
+    /**
+     * The auto-configured pool's effective settings as a {@code slotpool} properties bean, for
+     * {@code /actuator/configprops} ({@link EffectiveSlotPoolProperties}). After the DataSource, whose building
+     * records them; a test slice that replaces that DataSource leaves none recorded.
+     */
+    @Bean(autowireCandidate = false)
+    @ConfigurationProperties(prefix = "slotpool")
+    @ConditionalOnBean(value = SlotPoolDataSource.class, name = "dataSource")
+    @DependsOn("dataSource")
+    static SlotPoolProperties slotPoolEffectiveProperties(PoolSettings settings) {
+        return new EffectiveSlotPoolProperties(settings);
     }
 
     /** So Boot's {@code jdbc.connections.*} meters, the {@code db} health indicator and Spring Boot Admin see the pool. */
@@ -142,6 +209,12 @@ public class SlotPoolAutoConfiguration {
                                                                    ObjectProvider<DataSource> dataSources,
                                                                    ObjectProvider<HikariCarryOver> carryOver) {
         return new HikariPropertiesWarning(environment, dataSources, carryOver);
+    }
+
+    /** One INFO line when spring.datasource.type makes slotpool back off, naming the type. */
+    @Bean
+    static DataSourceTypeNotice slotPoolDataSourceTypeNotice(Environment environment) {
+        return new DataSourceTypeNotice(environment);
     }
 
     static DefaultConnection defaultConnection(SlotPoolProperties properties, DataSourceProperties dataSource,
@@ -191,16 +264,23 @@ public class SlotPoolAutoConfiguration {
         }
     }
 
+    /** The class {@code spring.datasource.type} names when it is not slotpool's, else null. */
+    static String otherDataSourceType(Environment environment) {
+        String type = environment.getProperty(DataSourceTypeNotice.PROPERTY);
+        if (type == null || type.isBlank() || type.trim().equals(SlotPoolDataSource.class.getName())) {
+            return null;
+        }
+        return type.trim();
+    }
+
     /** Matches unless {@code spring.datasource.type} names a DataSource other than slotpool's. */
     static final class DataSourceTypeCondition extends SpringBootCondition {
 
         @Override
         public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            String type = context.getEnvironment().getProperty("spring.datasource.type");
-            if (type == null || type.isBlank() || type.trim().equals(SlotPoolDataSource.class.getName())) {
-                return ConditionOutcome.match("spring.datasource.type is unset or names slotpool");
-            }
-            return ConditionOutcome.noMatch("spring.datasource.type names " + type.trim());
+            String other = otherDataSourceType(context.getEnvironment());
+            return other == null ? ConditionOutcome.match("spring.datasource.type is unset or names slotpool")
+                    : ConditionOutcome.noMatch("spring.datasource.type names " + other);
         }
     }
 

@@ -154,11 +154,24 @@ public class SlotPoolProperties {
     /** The admin console (module slotpool-console). */
     private final Console console = new Console();
 
+    /** The pool's meters. */
+    private final Metrics metrics = new Metrics();
+
     /** Spring Security roles (without the ROLE_ prefix) whose users may act on the pool through the console and see who holds its connections, at the console and /actuator/pool/{origin}; none named means nobody (docs/console.md, Security model). */
     private List<String> operatorRoles = new ArrayList<>();
 
     /** Host names (or IP literals, IPv6 in brackets), besides loopback ones, that an action on the pool (a POST to the console or /actuator/pool) may be addressed to in the request's Host header when Spring Security is absent; the request's Origin, when sent, must name that Host too. Against DNS rebinding (docs/console.md, Security model). */
     private List<String> allowedHosts = new ArrayList<>();
+
+    /** The pool's meters beyond slotpool.* (docs/operations.md, Meters). */
+    public static class Metrics {
+
+        /** Whether to register HikariCP's meter names too (hikaricp.connections, .active, .idle, .pending, .max, .min, .timeout, .acquire, .usage; tag pool), so dashboards and alerts written for HikariCP keep reading. */
+        private boolean hikaricp;
+
+        public boolean isHikaricp() { return hikaricp; }
+        public void setHikaricp(boolean hikaricp) { this.hikaricp = hikaricp; }
+    }
 
     /** One origin of the pool. */
     public static class Origin {
@@ -390,6 +403,7 @@ public class SlotPoolProperties {
     public void setOrigins(List<Origin> origins) { this.origins = origins; }
     public Oracle getOracle() { return oracle; }
     public Console getConsole() { return console; }
+    public Metrics getMetrics() { return metrics; }
     public List<String> getOperatorRoles() { return operatorRoles; }
     public void setOperatorRoles(List<String> operatorRoles) { this.operatorRoles = operatorRoles; }
     public List<String> getAllowedHosts() { return allowedHosts; }

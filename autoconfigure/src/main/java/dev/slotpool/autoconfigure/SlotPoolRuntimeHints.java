@@ -87,6 +87,7 @@ public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
     static Class<?>[] endpointViews() {
         List<Class<?>> views = new ArrayList<>(List.of(PoolViews.class.getDeclaredClasses()));
         views.add(PoolEndpoint.PoolsView.class);
+        views.add(PoolSettings.Setting.class);
         views.add(PoolActions.Outcome.class);
         views.add(PoolActions.Problem.class);
         return views.toArray(Class<?>[]::new);

@@ -24,11 +24,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * docs/operations.md's Prometheus alert rules use only series a real pool exposes: every metric name in every
+ * The shipped Prometheus alert rules (docs/prometheus/slotpool-alerts.yml, shown whole in docs/operations.md) use
+ * only series a real pool exposes: every metric name in every
  * {@code expr}, with each label it filters on (and the value, for an equality), and every label an annotation or
  * a {@code by} clause names, is checked against the Prometheus scrape of a registry that a pool's
  * {@code SlotPoolMetrics} registered into.
@@ -58,7 +60,8 @@ class AlertRulesDocTest {
     void everyExpressionUsesSeriesThatARealPoolExposes() throws Exception {
         List<Rule> rules = rules();
         assertThat(rules).extracting(Rule::alert).contains("SlotPoolBorrowTimeouts", "SlotPoolOriginDown",
-                "SlotPoolBorrowersWaiting", "SlotPoolCreationFailures");
+                "SlotPoolBorrowersWaiting", "SlotPoolCreationFailures", "SlotPoolSaturated",
+                "SlotPoolOriginRefusingNewSessions", "SlotPoolReplicaLag");
         List<Series> scrape = scrape();
         for (Rule rule : rules) {
             String expr = rule.expr();
@@ -112,14 +115,23 @@ class AlertRulesDocTest {
         return at > 0 && Character.isDigit(text.charAt(at - 1));
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Rule> rules() throws Exception {
+    static final Path RULES = Path.of("../docs/prometheus/slotpool-alerts.yml");
+
+    @Test
+    void operationsMdShowsTheShippedRulesWhole() throws Exception {
         String doc = Files.readString(Path.of("../docs/operations.md"));
         int start = doc.indexOf("## Prometheus alert rules");
         assertThat(start).as("section in operations.md").isNotNegative();
         Matcher block = YAML_BLOCK.matcher(doc);
         assertThat(block.find(start)).as("a yaml block in the section").isTrue();
-        Map<String, Object> yaml = new Yaml().load(block.group(1));
+        String shipped = Files.readString(RULES).lines().filter(l -> !l.startsWith("#"))
+                .collect(Collectors.joining("\n", "", "\n"));
+        assertThat(block.group(1)).isEqualTo(shipped);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Rule> rules() throws Exception {
+        Map<String, Object> yaml = new Yaml().load(Files.readString(RULES));
         List<Rule> rules = new ArrayList<>();
         for (Map<String, Object> group : (List<Map<String, Object>>) yaml.get("groups")) {
             for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {

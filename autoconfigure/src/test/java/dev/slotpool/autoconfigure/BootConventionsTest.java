@@ -176,7 +176,7 @@ class BootConventionsTest {
             assertThat(metadata.getMax()).isEqualTo(pool.getMaxSize());
             assertThat(metadata.getDefaultAutoCommit()).isNull();
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            SlotPoolMetrics.fromSnapshots(registry, "unstarted", pool);
+            SlotPoolMetrics.fromSnapshots(registry, "unstarted", pool, false);
             registry.getMeters().forEach(Meter::measure);
             pool.setMaxSize(3); // still configurable: neither started it
             assertThat(metadata.getMax()).isEqualTo(3);

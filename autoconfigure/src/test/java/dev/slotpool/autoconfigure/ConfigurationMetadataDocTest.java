@@ -36,6 +36,7 @@ class ConfigurationMetadataDocTest {
     private static final Path METADATA = Path.of("target/classes/META-INF/spring-configuration-metadata.json");
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z][a-z0-9.\\-\\[\\]]*)` \\|", Pattern.MULTILINE);
     private static final String ORIGIN_ROW = "slotpool.origins[n].";
+    private static final String ORIGIN_ENTRY = "slotpool.origins[0].";
 
     private static Set<String> documented() throws Exception {
         String doc = Files.readString(Path.of("../docs/configuration.md"));
@@ -58,11 +59,33 @@ class ConfigurationMetadataDocTest {
     void everyPropertyInTheMetadataHasARowAndEveryRowIsInTheMetadata() throws Exception {
         Set<String> inMetadata = new TreeSet<>();
         for (JsonNode p : metadata().get("properties")) {
-            inMetadata.add(p.get("name").asString());
+            inMetadata.add(p.get("name").asString().replace(ORIGIN_ENTRY, ORIGIN_ROW));
         }
-        Set<String> rows = documented().stream().filter(r -> !r.startsWith(ORIGIN_ROW))
-                .collect(Collectors.toCollection(TreeSet::new));
-        assertThat(rows).isEqualTo(inMetadata);
+        assertThat(documented()).isEqualTo(inMetadata);
+    }
+
+    /**
+     * The metadata names each origin field once, as {@code slotpool.origins[0].<field>} (the format has no name
+     * for "any index"), with the field's type, so IDEs complete and check the origins' keys.
+     */
+    @Test
+    void everyOriginFieldIsInTheMetadataWithItsType() throws Exception {
+        Map<String, String> inMetadata = new TreeMap<>();
+        for (JsonNode p : metadata().get("properties")) {
+            String name = p.get("name").asString();
+            if (name.startsWith(ORIGIN_ENTRY)) {
+                inMetadata.put(name, p.get("type").asString());
+            }
+        }
+        Map<String, String> fields = new TreeMap<>();
+        for (Field f : SlotPoolProperties.Origin.class.getDeclaredFields()) {
+            if (!Modifier.isStatic(f.getModifiers())) {
+                fields.put(ORIGIN_ENTRY + SlotPoolPropertiesMapper.kebab(f.getName()),
+                        f.getGenericType().getTypeName().replace(", ", ","));
+            }
+        }
+        assertThat(fields).hasSize(14);
+        assertThat(inMetadata).isEqualTo(fields);
     }
 
     @Test

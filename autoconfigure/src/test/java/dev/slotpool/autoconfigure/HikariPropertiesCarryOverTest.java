@@ -158,7 +158,7 @@ class HikariPropertiesCarryOverTest {
     }
 
     @Test
-    void minimumIdleIsReadOnlyWhereItMeansWhatMinSizeMeans(CapturedOutput output) {
+    void minimumIdleIsReadAsTheFloorHikariKeepsOpen(CapturedOutput output) {
         // A fixed-size pool (minimum-idle ≥ maximum-pool-size) and no pre-filled pool (0) mean the same in both.
         runner.withPropertyValues("spring.datasource.url=" + stubUrl("hikari-fixed"),
                         "spring.datasource.hikari.maximum-pool-size=3", "spring.datasource.hikari.minimum-idle=5")
@@ -169,16 +169,40 @@ class HikariPropertiesCarryOverTest {
         runner.withPropertyValues("spring.datasource.url=" + stubUrl("hikari-idle-0"),
                         "spring.datasource.hikari.minimum-idle=0")
                 .run(ctx -> assertThat(config(ctx).minSize()).isZero());
-        // 0 < minimum-idle < maximum-pool-size: HikariCP keeps that many idle on top of the busy ones, slotpool's
-        // min-size counts busy ones too; not read, and named in the WARN.
-        runner.withPropertyValues("spring.datasource.url=" + stubUrl("hikari-idle-2"), "slotpool.min-size=1",
+        // 0 < minimum-idle < maximum-pool-size: HikariCP holds at least that many open at rest, up to the maximum.
+        runner.withPropertyValues("spring.datasource.url=" + stubUrl("hikari-idle-2"),
                         "spring.datasource.hikari.maximum-pool-size=6", "spring.datasource.hikari.minimum-idle=2")
                 .run(ctx -> {
-                    assertThat(config(ctx).minSize()).isEqualTo(1);
-                    assertThat(output.getOut().lines().filter(l -> l.contains(WARNING))).singleElement()
-                            .satisfies(l -> assertThat(l).contains("spring.datasource.hikari.minimum-idle → none")
-                                    .doesNotContain("maximum-pool-size"));
+                    assertThat(config(ctx)).satisfies(c -> {
+                        assertThat(c.minSize()).isEqualTo(2);
+                        assertThat(c.maxSize()).isEqualTo(6);
+                    });
+                    assertThat(output.getOut().lines().filter(l -> l.contains(WARNING))).isEmpty();
                 });
+    }
+
+    @Test
+    void aSlotpoolMaxSizeAboveMinimumIdleKeepsMinimumIdleAsTheFloor(CapturedOutput output) {
+        // A fixed pool of 7 on HikariCP with slotpool.max-size=9 next to it: HikariCP with these numbers keeps at
+        // least 7 open; the pool must not fall to the engine's default min-size.
+        runner.withPropertyValues("spring.datasource.url=" + stubUrl("hikari-floor"), "slotpool.max-size=9",
+                        "spring.datasource.hikari.maximum-pool-size=7", "spring.datasource.hikari.minimum-idle=7")
+                .run(ctx -> {
+                    assertThat(config(ctx)).satisfies(c -> {
+                        assertThat(c.minSize()).isEqualTo(7);
+                        assertThat(c.maxSize()).isEqualTo(9);
+                    });
+                    assertThat(output.getOut().lines().filter(l -> l.contains(WARNING))).singleElement()
+                            .satisfies(l -> assertThat(l).contains("maximum-pool-size")
+                                    .doesNotContain("minimum-idle"));
+                });
+    }
+
+    @Test
+    void aSlotpoolMinSizeWinsOverMinimumIdle() {
+        runner.withPropertyValues("spring.datasource.url=" + stubUrl("hikari-min-wins"), "slotpool.min-size=1",
+                        "spring.datasource.hikari.maximum-pool-size=6", "spring.datasource.hikari.minimum-idle=2")
+                .run(ctx -> assertThat(config(ctx).minSize()).isEqualTo(1));
     }
 
     @Test

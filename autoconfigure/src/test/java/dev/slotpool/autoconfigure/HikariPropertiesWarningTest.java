@@ -44,7 +44,7 @@ class HikariPropertiesWarningTest {
 
     @Test
     void warnsOnceWithTwoSlotpoolPools(CapturedOutput output) {
-        runner.withPropertyValues("spring.datasource.hikari.minimum-idle=2")
+        runner.withPropertyValues("spring.datasource.hikari.register-mbeans=true")
                 .withBean("first", SlotPoolDataSource.class, () -> SlotPoolDataSource.builder().name("first")
                         .url(StubDatabase.reset("hikari-keys-1").url()).minSize(0).build())
                 .withBean("second", SlotPoolDataSource.class, () -> SlotPoolDataSource.builder().name("second")
@@ -52,7 +52,7 @@ class HikariPropertiesWarningTest {
                 .run(ctx -> {
                     assertThat(ctx).hasNotFailed();
                     assertThat(output.getOut().lines().filter(l -> l.contains(WARNING))).singleElement()
-                            .satisfies(l -> assertThat(l).contains("spring.datasource.hikari.minimum-idle → none"));
+                            .satisfies(l -> assertThat(l).contains("spring.datasource.hikari.register-mbeans → spring.jmx.enabled"));
                 });
     }
 

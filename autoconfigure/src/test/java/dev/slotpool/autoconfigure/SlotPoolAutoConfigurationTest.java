@@ -6,6 +6,7 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -13,6 +14,8 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadata;
 import org.springframework.boot.jdbc.metadata.DataSourcePoolMetadataProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import javax.sql.DataSource;
@@ -23,6 +26,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The DataSource conditions and the property mapping, without booting an app. */
+@ExtendWith(OutputCaptureExtension.class)
 class SlotPoolAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -62,12 +66,27 @@ class SlotPoolAutoConfigurationTest {
     }
 
     @Test
-    void backsOffForAnotherSpringDatasourceType() {
+    void backsOffForAnotherSpringDatasourceTypeWithOneInfoLineSayingWhy(CapturedOutput output) {
         runner.withPropertyValues("spring.datasource.url=" + stubUrl("other-type"),
                         "spring.datasource.type=" + HikariDataSource.class.getName())
                 .run(ctx -> {
                     assertThat(ctx).doesNotHaveBean(SlotPoolDataSource.class);
                     assertThat(ctx.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
+                    assertThat(output.getOut().lines().filter(l -> l.contains("spring.datasource.type")))
+                            .singleElement().satisfies(l -> assertThat(l).contains("INFO")
+                                    .contains("slotpool is not the DataSource")
+                                    .contains(HikariDataSource.class.getName())
+                                    .contains(SlotPoolDataSource.class.getName()));
+                });
+    }
+
+    @Test
+    void saysNothingAboutSpringDatasourceTypeWhenItNamesSlotpool(CapturedOutput output) {
+        runner.withPropertyValues("spring.datasource.url=" + stubUrl("own-type-quiet"),
+                        "spring.datasource.type=" + SlotPoolDataSource.class.getName())
+                .run(ctx -> {
+                    assertThat(ctx).hasSingleBean(SlotPoolDataSource.class);
+                    assertThat(output.getOut()).doesNotContain("slotpool is not the DataSource");
                 });
     }
 

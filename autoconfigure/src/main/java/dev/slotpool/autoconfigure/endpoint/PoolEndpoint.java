@@ -7,6 +7,7 @@ import dev.slotpool.autoconfigure.PoolActionInput;
 import dev.slotpool.autoconfigure.PoolActions;
 import dev.slotpool.autoconfigure.PoolActions.Outcome;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
+import dev.slotpool.autoconfigure.PoolSettings;
 import dev.slotpool.autoconfigure.PoolViews;
 import dev.slotpool.autoconfigure.SlotPools;
 import org.jspecify.annotations.Nullable;
@@ -54,19 +55,22 @@ public class PoolEndpoint {
     private final Show showValues;
     private final Set<String> roles;
     private final Sanitizer sanitizer;
+    private final PoolSettings settings;
 
     /**
      * @param showValues when URLs are shown ({@code management.endpoint.pool.show-values})
      * @param roles      the roles {@link Show#WHEN_AUTHORIZED} asks for ({@code management.endpoint.pool.roles})
      * @param sanitizer  the application's sanitizing functions, applied to a URL that is shown
+     * @param settings   each pool's settings with their sources
      */
     public PoolEndpoint(SlotPools pools, PoolAccessPolicy policy, Show showValues, Set<String> roles,
-                        Sanitizer sanitizer) {
+                        Sanitizer sanitizer, PoolSettings settings) {
         this.pools = pools;
         this.policy = policy;
         this.showValues = showValues;
         this.roles = Set.copyOf(roles);
         this.sanitizer = sanitizer;
+        this.settings = settings;
     }
 
     /** One pool's view; without {@code pool} and with several pools, every pool's view by key. */
@@ -74,11 +78,15 @@ public class PoolEndpoint {
     public WebEndpointResponse<Object> pool(@Nullable SecurityContext reader, @Nullable String pool) {
         if (pool == null && pools.size() != 1) {
             Map<String, PoolViews.PoolView> all = new LinkedHashMap<>();
-            pools.all().forEach((key, p) -> all.put(key, PoolViews.pool(p.snapshot(), reader(reader, p))));
+            pools.all().forEach((key, p) -> all.put(key, withSettings(p, reader(reader, p))));
             return new WebEndpointResponse<>(new PoolsView(all));
         }
         return find(pool, WebEndpointResponse.STATUS_NOT_FOUND,
-                p -> new WebEndpointResponse<>(PoolViews.pool(p.snapshot(), reader(reader, p))));
+                p -> new WebEndpointResponse<>(withSettings(p, reader(reader, p))));
+    }
+
+    private PoolViews.PoolView withSettings(SlotPoolDataSource pool, PoolViews.Reader reader) {
+        return PoolViews.pool(pool.snapshot(), reader, settings.of(pool, reader.url()));
     }
 
     @ReadOperation

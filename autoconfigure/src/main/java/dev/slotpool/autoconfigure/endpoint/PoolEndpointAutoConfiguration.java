@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure.endpoint;
 
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.autoconfigure.PoolAccessPolicy;
+import dev.slotpool.autoconfigure.PoolSettings;
 import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.SlotPoolAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -50,12 +51,14 @@ public class PoolEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(endpoint = PoolOperationsEndpoint.class, exposure = EndpointExposure.WEB)
     PoolEndpoint poolEndpoint(Map<String, DataSource> dataSources, Environment environment,
-                              ObjectProvider<SanitizingFunction> sanitizingFunctions, ResourceLoader resourceLoader) {
+                              ObjectProvider<SanitizingFunction> sanitizingFunctions, ResourceLoader resourceLoader,
+                              ObjectProvider<PoolSettings> settings) {
         Binder binder = Binder.get(environment);
         return new PoolEndpoint(SlotPools.of(dataSources),
                 PoolAccessPolicy.of(environment, resourceLoader.getClassLoader()),
                 binder.bind(SHOW_VALUES, Show.class).orElse(Show.NEVER),
                 binder.bind(ROLES, Bindable.setOf(String.class)).orElse(Set.of()),
-                new Sanitizer(sanitizingFunctions.orderedStream().toList()));
+                new Sanitizer(sanitizingFunctions.orderedStream().toList()),
+                settings.getIfAvailable(PoolSettings::new)); // none where slotpool.enabled=false: every pool is the app's
     }
 }

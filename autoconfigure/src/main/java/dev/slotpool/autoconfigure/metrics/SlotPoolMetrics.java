@@ -45,6 +45,10 @@ public final class SlotPoolMetrics implements PoolListener {
     private final MeterRegistry registry;
     /** Whether the meters fed by listener callbacks (timers, event counters) are registered. */
     private final boolean events;
+    /** Whether HikariCP's meter names are registered too ({@code slotpool.metrics.hikaricp}). */
+    private final boolean hikaricp;
+    private volatile Timer hikariAcquire;
+    private volatile Timer hikariUsage;
     private final Map<String, OriginMeters> origins = new ConcurrentHashMap<>();
     private final Map<String, Counter> closes = new ConcurrentHashMap<>();
     private volatile Tags poolTags = Tags.empty();
@@ -53,20 +57,27 @@ public final class SlotPoolMetrics implements PoolListener {
     private volatile long cachedAt;
 
     public SlotPoolMetrics(MeterRegistry registry) {
-        this(registry, true);
+        this(registry, true, false);
     }
 
-    private SlotPoolMetrics(MeterRegistry registry, boolean events) {
+    /** With {@code hikaricp}, HikariCP's meter names too ({@link #hikariMeters}). */
+    public SlotPoolMetrics(MeterRegistry registry, boolean hikaricp) {
+        this(registry, true, hikaricp);
+    }
+
+    private SlotPoolMetrics(MeterRegistry registry, boolean events, boolean hikaricp) {
         this.registry = registry;
         this.events = events;
+        this.hikaricp = hikaricp;
     }
 
     /**
      * Registers the snapshot meters of a pool that has no {@code SlotPoolMetrics} listener, tagged
      * {@code pool=key}, with a meter per origin configured.
      */
-    public static SlotPoolMetrics fromSnapshots(MeterRegistry registry, String key, SlotPoolDataSource pool) {
-        SlotPoolMetrics metrics = new SlotPoolMetrics(registry, false);
+    public static SlotPoolMetrics fromSnapshots(MeterRegistry registry, String key, SlotPoolDataSource pool,
+                                                boolean hikaricp) {
+        SlotPoolMetrics metrics = new SlotPoolMetrics(registry, false, hikaricp);
         metrics.attach(pool::snapshot);
         metrics.register(key, pool.config());
         return metrics;
@@ -92,11 +103,44 @@ public final class SlotPoolMetrics implements PoolListener {
                 .description("Configured minimum number of connections").tags(poolTags).register(registry);
         FunctionCounter.builder("slotpool.borrow.timeouts", this, m -> m.poolValue(PoolSnapshot::timeouts))
                 .description("Borrows that timed out").tags(poolTags).register(registry);
+        if (hikaricp) {
+            hikariMeters();
+        }
         for (OriginConfig origin : config.origins()) {
             origin(origin.name());
             if (origin.poolerAdminUrl() != null && origin.originQuery() == null) {
                 poolerMeters(origin.name());
             }
+        }
+    }
+
+    /**
+     * HikariCP's meters under its names, descriptions and one tag, {@code pool}, read from the same snapshots and
+     * callbacks as the {@code slotpool.*} ones, so dashboards and alerts written for HikariCP keep reading: idle is
+     * {@code available}, active {@code borrowed}, pending {@code waiting}; {@code hikaricp.connections.acquire} gets
+     * the wait each borrow already measured. HikariCP's {@code hikaricp.connections.creation} has no twin: the
+     * pool's events do not carry a connect's duration.
+     */
+    private void hikariMeters() {
+        Gauge.builder("hikaricp.connections", this, m -> m.poolValue(PoolSnapshot::total))
+                .description("Total connections").tags(poolTags).register(registry);
+        Gauge.builder("hikaricp.connections.idle", this, m -> m.poolValue(PoolSnapshot::available))
+                .description("Idle connections").tags(poolTags).register(registry);
+        Gauge.builder("hikaricp.connections.active", this, m -> m.poolValue(PoolSnapshot::borrowed))
+                .description("Active connections").tags(poolTags).register(registry);
+        Gauge.builder("hikaricp.connections.pending", this, m -> m.poolValue(PoolSnapshot::waiting))
+                .description("Pending threads").tags(poolTags).register(registry);
+        Gauge.builder("hikaricp.connections.max", this, m -> m.poolValue(PoolSnapshot::maxSize))
+                .description("Max connections").tags(poolTags).register(registry);
+        Gauge.builder("hikaricp.connections.min", this, m -> m.poolValue(PoolSnapshot::minSize))
+                .description("Min connections").tags(poolTags).register(registry);
+        FunctionCounter.builder("hikaricp.connections.timeout", this, m -> m.poolValue(PoolSnapshot::timeouts))
+                .description("Connection timeout total count").tags(poolTags).register(registry);
+        if (events) {
+            hikariAcquire = Timer.builder("hikaricp.connections.acquire").description("Connection acquire time")
+                    .tags(poolTags).register(registry);
+            hikariUsage = Timer.builder("hikaricp.connections.usage").description("Connection usage time")
+                    .tags(poolTags).register(registry);
         }
     }
 
@@ -130,11 +174,19 @@ public final class SlotPoolMetrics implements PoolListener {
     @Override
     public void onBorrow(String origin, long waitNanos) {
         origin(origin).borrowWait.record(waitNanos, TimeUnit.NANOSECONDS);
+        Timer acquire = hikariAcquire;
+        if (acquire != null) {
+            acquire.record(waitNanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     @Override
     public void onReturn(String origin, long heldNanos) {
         origin(origin).usage.record(heldNanos, TimeUnit.NANOSECONDS);
+        Timer usage = hikariUsage;
+        if (usage != null) {
+            usage.record(heldNanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     @Override
@@ -214,8 +266,9 @@ public final class SlotPoolMetrics implements PoolListener {
         OriginMeters(String origin) {
             Tags tags = poolTags.and("origin", origin);
             if (events) {
-                borrowWait = Timer.builder("slotpool.borrow.wait").description("Time a borrow took, waiting included")
-                        .tags(tags).publishPercentiles(0.5, 0.95, 0.99).register(registry);
+                // Its distribution (percentiles, histogram) is Boot's management.metrics.distribution.* and BorrowWaitDistribution's.
+                borrowWait = Timer.builder(BorrowWaitDistribution.METER).description("Time a borrow took, waiting included")
+                        .tags(tags).register(registry);
                 usage = Timer.builder("slotpool.connections.usage")
                         .description("Time connections were held by borrowers").tags(tags).register(registry);
                 // Not "...created": Prometheus strips a _created suffix, which would clash with slotpool.connections.
@@ -257,6 +310,10 @@ public final class SlotPoolMetrics implements PoolListener {
                     .description("A standby's replay lag as the pool last read it; NaN where none is known (a primary,"
                             + " or a lag that could not be read)")
                     .tags(tags).register(registry);
+            Gauge.builder("slotpool.origin.refusing.new.sessions", SlotPoolMetrics.this,
+                            m -> m.originValue(origin, o -> o.refusingNewSessions() ? 1 : 0))
+                    .description("1 while the UP origin's server refuses new sessions (those the pool has still serve),"
+                            + " else 0").tags(tags).register(registry);
             Gauge.builder("slotpool.origin.weight", SlotPoolMetrics.this, m -> m.originValue(origin, OriginSnapshot::weight))
                     .description("The origin's current target weight").tags(tags).register(registry);
         }

@@ -10,6 +10,7 @@ import dev.slotpool.autoconfigure.PoolActions.Problem;
 import dev.slotpool.autoconfigure.SlotPools;
 import dev.slotpool.autoconfigure.PoolActions.Outcome;
 import dev.slotpool.autoconfigure.PoolViews;
+import dev.slotpool.autoconfigure.PoolSettings;
 import dev.slotpool.autoconfigure.PoolViews.OriginView;
 import dev.slotpool.autoconfigure.PoolViews.PoolView;
 import dev.slotpool.testsupport.StubDatabase;
@@ -65,7 +66,8 @@ class PoolEndpointTest {
      */
     private static PoolEndpoint endpoint(SlotPoolDataSource pool) {
         return new PoolEndpoint(SlotPools.of(Map.of("dataSource", pool)),
-                new PoolAccessPolicy(null, List.of("OPS"), true), Show.ALWAYS, Set.of(), new Sanitizer());
+                new PoolAccessPolicy(null, List.of("OPS"), true), Show.ALWAYS, Set.of(), new Sanitizer(),
+                new PoolSettings());
     }
 
     private static final SecurityContext OPERATOR = new SecurityContext() {
