@@ -434,7 +434,9 @@
               .then(function (j) { return { ok: r.ok, status: r.status, body: j }; });
           })
           .then(function (r) {
-            outcome.className = 'outcome ' + (r.ok ? 'outcome-ok' : 'outcome-error');
+            // An action that changed nothing (a mark up of an UP origin) is told apart from one that did.
+            var noop = r.ok && /^nothing changed/.test(r.body.outcome);
+            outcome.className = 'outcome ' + (noop ? 'outcome-noop' : r.ok ? 'outcome-ok' : 'outcome-error');
             // The endpoint's answer: the outcome, led here by the selector it acted on.
             show(outcome, r.ok ? (r.body.origin ? r.body.origin + ': ' : '') + r.body.outcome
               : 'refused (' + r.status + '): ' + r.body.message);
