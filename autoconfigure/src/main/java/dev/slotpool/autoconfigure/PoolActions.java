@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  * {@link Outcome} or a {@link Problem} (400) with the pool unchanged: the engine's operations are all-or-nothing,
  * so a refusal at any step changes nothing (docs/operations.md, Write operations). Every action applied or refused
  * here is one INFO line of the {@value #AUDIT_LOGGER} logger naming the pool, the action, who asked (when known)
- * and through which door, and the outcome (docs/operations.md, Audit log).
+ * and through which door, and the outcome (docs/console.md, Audit log).
  */
 public final class PoolActions {
 
