@@ -58,7 +58,7 @@ public final class PoolActions {
 
         @Override
         public String toString() {
-            return (user == null ? "an unauthenticated caller" : "'" + user + "'") + " through " + door;
+            return "via " + door + (user == null ? ", no user" : ", user '" + user + "'");
         }
     }
 
@@ -168,8 +168,8 @@ public final class PoolActions {
         try {
             action = request.read();
         } catch (IllegalArgumentException e) {
-            audit.info("pool " + pool.getPoolName() + ": a request by " + caller + " on "
-                    + (selector == null ? "the pool" : "'" + PoolActionInput.quoted(selector) + "'")
+            audit.info("pool " + pool.getPoolName() + ": a request on "
+                    + (selector == null ? "the pool" : "'" + PoolActionInput.quoted(selector) + "'") + " " + caller
                     + " refused: " + e.getMessage());
             return Problem.badRequest(e.getMessage());
         }
@@ -185,7 +185,7 @@ public final class PoolActions {
     public static Result apply(SlotPoolDataSource pool, @Nullable String selector, Action action, Caller caller) {
         Result result = applied(pool, selector, action);
         String what = action.kind().label() + (selector == null ? "" : " '" + PoolActionInput.quoted(selector) + "'");
-        audit.info("pool " + pool.getPoolName() + ": " + what + " by " + caller + (result instanceof Outcome o
+        audit.info("pool " + pool.getPoolName() + ": " + what + " " + caller + (result instanceof Outcome o
                 ? ": " + o.outcome() : " refused: " + ((Problem) result).message()));
         return result;
     }

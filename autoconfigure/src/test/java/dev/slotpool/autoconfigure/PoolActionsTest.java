@@ -115,9 +115,9 @@ class PoolActionsTest {
         assertThat(output.getAll().lines().filter(l -> l.contains(PoolActions.AUDIT_LOGGER)))
                 .hasSize(3)
                 .allMatch(l -> l.contains("INFO"))
-                .anyMatch(l -> l.endsWith("pool actions: down 'host=db2' by 'alice' through console: marked DOWN"))
-                .anyMatch(l -> l.endsWith("pool actions: down 'south' by an unauthenticated caller through jmx refused: "
+                .anyMatch(l -> l.endsWith("pool actions: down 'host=db2' via console, user 'alice': marked DOWN"))
+                .anyMatch(l -> l.endsWith("pool actions: down 'south' via jmx, no user refused: "
                         + "unknown origin 'south' (known origins: east, west)"))
-                .anyMatch(l -> l.contains("pool actions: a request by 'bob' through actuator on 'east' refused: "));
+                .anyMatch(l -> l.contains("pool actions: a request on 'east' via actuator, user 'bob' refused: "));
     }
 }

@@ -102,6 +102,9 @@ class ConsoleHistoryBrowserTest {
         assertThat(browser.driver().findElement(By.cssSelector("[data-panel='connections'] figcaption")).getText())
                 .startsWith("connections");
         assertNoHorizontalOverflow(1400);
+        // A viewer may not open a slot's detail (the chain refuses it), so the cells are not buttons to click.
+        assertThat(browser.driver().findElements(By.cssSelector("ul.slots button.slot"))).as("slot buttons").isEmpty();
+        assertThat(browser.driver().findElements(By.cssSelector("ul.slots span.slot[data-borrows]"))).isNotEmpty();
         // The whole page at 1,400 px, as docs/img/console.png shows it.
         org.openqa.selenium.Dimension window = browser.driver().manage().window().getSize();
         int page = ((Number) browser.driver().executeScript("return document.documentElement.scrollHeight;")).intValue();
