@@ -222,11 +222,12 @@
   // scaled to the seconds present (up to the 15 minutes kept), labelled in the browser's time zone. Hand-drawn SVG:
   // its axes and labels are text a screen reader and a test can read. A gap of more than 2 s (a missed second)
   // breaks a line, as does a value the point has not got.
+  // Each panel's lines by the point's value names; its caption (units, keys) is the template's.
   var PANELS = [
-    { id: 'connections', unit: 'connections', counts: true, series: [['borrowed', 'borrowed'], ['available', 'available'], ['creating', 'opening']] },
-    { id: 'rate', unit: 'borrows / s', series: [['borrowRate', 'borrows/s']] },
-    { id: 'wait', unit: 'wait p99, ms', series: [['waitP99Millis', 'wait p99']], empty: 'no wait timer (no MeterRegistry)' },
-    { id: 'waiting', unit: 'waiting borrowers', counts: true, series: [['waiting', 'waiting']], poolOnly: true }
+    { id: 'connections', counts: true, series: ['borrowed', 'available', 'creating'] },
+    { id: 'rate', series: ['borrowRate'] },
+    { id: 'wait', series: ['waitP99Millis'], empty: 'no wait timer (no MeterRegistry)' },
+    { id: 'waiting', counts: true, series: ['waiting'], poolOnly: true }
   ];
   var SVG = 'http://www.w3.org/2000/svg';
   var MIN_SPAN = 10000; // a frame never narrower than 10 s, so the first seconds are not one vertical smear
@@ -276,7 +277,7 @@
     svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
     var top = 0, known = 0;
     shown.forEach(function (p) {
-      panel.series.forEach(function (s) { var v = p.v ? p.v[s[0]] : null; if (v != null) { known++; top = Math.max(top, v); } });
+      panel.series.forEach(function (s) { var v = p.v ? p.v[s] : null; if (v != null) { known++; top = Math.max(top, v); } });
     });
     var ystep = stepFor(top > 0 ? top : 1, 4, valueSteps(top > 0 ? top : 1, panel.counts));
     var ymax = Math.max(ystep, Math.ceil(top / ystep - 1e-9) * ystep);
@@ -301,13 +302,13 @@
     panel.series.forEach(function (s, n) {
       var d = '', last = null, drawn = 0;
       shown.forEach(function (p) {
-        var v = p.v ? p.v[s[0]] : null;
+        var v = p.v ? p.v[s] : null;
         if (v == null) { last = null; return; }
         d += (last == null || p.at - last > 2000 ? 'M' : 'L') + x(p.at).toFixed(1) + ',' + y(v).toFixed(1) + ' ';
         last = p.at;
         drawn++;
       });
-      nodes.push(svgEl('path', { 'class': 'series series-' + n, 'data-series': s[0], 'data-drawn': drawn, d: d.trim() }));
+      nodes.push(svgEl('path', { 'class': 'series series-' + n, 'data-series': s, 'data-drawn': drawn, d: d.trim() }));
     });
     if (!known && panel.empty) {
       nodes.push(svgEl('text', { 'class': 'no-data', x: L + w / 2, y: T + h / 2, 'text-anchor': 'middle' }, panel.empty));
