@@ -15,6 +15,7 @@
   var lastEvents = null;
   var streamState = document.getElementById('stream-state');
   var outcome = document.getElementById('outcome');
+  var mayAct = body.getAttribute('data-actions') === 'true';
 
   function meta(name) {
     var m = document.querySelector('meta[name="' + name + '"]');
@@ -38,10 +39,18 @@
     var pool = view.pool, live = view.live;
     document.querySelectorAll('section.pool [data-h]').forEach(function (el) { show(el, pick(pool, el.getAttribute('data-h'))); });
     document.querySelectorAll('section.pool [data-live]').forEach(function (el) { show(el, live[el.getAttribute('data-live')]); });
+    document.querySelector('[data-closed]').hidden = !pool.closed;
     pool.origins.forEach(function (o) {
       var card = document.querySelector('article.origin[data-origin="' + CSS.escape(o.name) + '"]');
       if (!card) { setStream('stale', 'origins changed: reload the page'); return; }
       card.querySelectorAll('[data-o]').forEach(function (el) { show(el, pick(o, el.getAttribute('data-o'))); });
+      // A field the origin has no value for (an H2 origin has no service, database or role) is not shown at all.
+      card.querySelectorAll('[data-hide-empty]').forEach(function (el) {
+        var v = pick(o, el.getAttribute('data-o'));
+        el.parentElement.hidden = v == null || v === 'UNKNOWN';
+      });
+      var switchover = card.querySelector('form.switchover');
+      if (switchover) { switchover.hidden = o.role !== 'PRIMARY'; }
       card.querySelectorAll('[data-live]').forEach(function (el) { show(el, (live.origins[o.name] || {})[el.getAttribute('data-live')]); });
       // An UP origin whose server refuses new sessions says so where the reason of its state is shown.
       if (o.refusingNewSessions) { show(card.querySelector('[data-o="stateReason"]'), 'refusing new sessions'); }
@@ -63,11 +72,23 @@
     box.querySelector('.pooler-view').hidden = o.pooler == null;
     box.querySelector('.pooler-error').hidden = o.poolerError == null;
     show(box.querySelector('[data-pooler="maxWait"]'), o.pooler ? Math.round(o.pooler.maxWaitMicros / 1000) / 1000 + ' s' : null);
-    show(box.querySelector('[data-pooler="readAt"]'), o.pooler ? readAt(o.pooler.readAt) : null);
+    var readAt = box.querySelector('[data-pooler="readAt"]');
+    if (o.pooler) { when(readAt, o.pooler.readAt, false); } else { show(readAt, null); }
   }
 
-  // An instant as the JSON has it (ISO-8601, UTC), to the second.
-  function readAt(iso) { return String(iso).replace(/\.\d+Z$/, 'Z'); }
+  // An instant as the JSON has it (ISO-8601, UTC, up to nanoseconds), shown in the browser's zone, to the second
+  // (with milliseconds for events, which come several a second); the date only when it is not today. The element
+  // keeps the instant in its datetime attribute and, in UTC, in its title.
+  function when(el, iso, millis) {
+    var d = new Date(String(iso).replace(/(\.\d{3})\d+/, '$1'));
+    if (isNaN(d.getTime())) { show(el, iso); return; }
+    var opts = { hour: '2-digit', minute: '2-digit', second: '2-digit' }; // 12 or 24 h as the browser's locale has it
+    if (millis) { opts.fractionalSecondDigits = 3; }
+    if (d.toDateString() !== new Date().toDateString()) { opts.year = 'numeric'; opts.month = 'short'; opts.day = 'numeric'; }
+    el.textContent = d.toLocaleString([], opts);
+    el.setAttribute('datetime', iso);
+    el.title = d.toISOString();
+  }
 
   // A stream event as a point of the history: the same values the server samples each second.
   function livePoint(view) {
@@ -77,11 +98,17 @@
     }
     var origins = {};
     view.pool.origins.forEach(function (o) { origins[o.name] = values(view.live.origins[o.name] || {}, o.sizes, null); });
-    return { pool: values(view.live, view.pool.sizes, view.pool.waiting), origins: origins };
+    return { at: view.live.at, pool: values(view.live, view.pool.sizes, view.pool.waiting), origins: origins };
   }
 
+  // Points stay in time order: a stream event taken before the history's last second is already in it.
   function addPoints(more) {
-    points = points.concat(more).slice(-HISTORY);
+    more.forEach(function (p) {
+      if (points.length && p.at <= points[points.length - 1].at) { return; }
+      points.push(p);
+    });
+    var newest = points.length ? points[points.length - 1].at : 0;
+    points = points.filter(function (p) { return p.at > newest - HISTORY * 1000; });
     chart.setAttribute('data-points', points.length);
     drawChart();
   }
@@ -140,13 +167,14 @@
       var li = kept[slot.index];
       if (!li) {
         li = document.createElement('li');
-        var created = document.createElement('button');
-        created.type = 'button';
+        var created = document.createElement(mayAct ? 'button' : 'span');
+        if (mayAct) { created.type = 'button'; } else { created.setAttribute('role', 'img'); }
         created.setAttribute('data-index', slot.index);
         li.appendChild(created);
       }
       var c = cell(slot), b = li.firstElementChild;
       b.className = 'slot slot-' + c.css;
+      b.setAttribute('data-borrows', slot.borrowCount);
       b.title = c.title;
       b.setAttribute('aria-label', c.title);
       if (b.textContent !== c.symbol) { b.textContent = c.symbol; }
@@ -163,12 +191,12 @@
       return (!origin || e.origin === origin) && (!type || e.type === type);
     }).map(function (e) {
       var li = document.createElement('li');
-      [['time', e.at], ['span.etype', e.type], ['span.eorigin', e.origin], ['span.ereason', e.reason],
+      [['time', null], ['span.etype', e.type], ['span.eorigin', e.origin], ['span.ereason', e.reason],
         ['span.edetail', e.detail]].forEach(function (p) {
         var parts = p[0].split('.');
         var el = document.createElement(parts[0]);
         if (parts[1]) { el.className = parts[1]; }
-        el.textContent = p[1] == null ? '' : p[1];
+        if (parts[0] === 'time') { when(el, e.at, true); } else { el.textContent = p[1] == null ? '' : p[1]; }
         li.appendChild(el);
         li.appendChild(document.createTextNode(' '));
       });
@@ -190,26 +218,111 @@
   filters.addEventListener('change', filterChanged);
   filters.addEventListener('submit', function (e) { e.preventDefault(); });
 
-  // Each line is scaled to its own maximum, which the legend states; a missing value leaves a gap in its line.
+  // The chart: one small panel per unit, each with its own y axis from zero and one time axis shared by all,
+  // scaled to the seconds present (up to the 15 minutes kept), labelled in the browser's time zone. Hand-drawn SVG:
+  // its axes and labels are text a screen reader and a test can read. A gap of more than 2 s (a missed second)
+  // breaks a line, as does a value the point has not got.
+  // Each panel's lines by the point's value names; its caption (units, keys) is the template's.
+  var PANELS = [
+    { id: 'connections', counts: true, series: ['borrowed', 'available', 'creating'] },
+    { id: 'rate', series: ['borrowRate'] },
+    { id: 'wait', series: ['waitP99Millis'], empty: 'no wait timer (no MeterRegistry)' },
+    { id: 'waiting', counts: true, series: ['waiting'], poolOnly: true }
+  ];
+  var SVG = 'http://www.w3.org/2000/svg';
+  var MIN_SPAN = 10000; // a frame never narrower than 10 s, so the first seconds are not one vertical smear
+
+  function svgEl(name, attrs, text) {
+    var el = document.createElementNS(SVG, name);
+    Object.keys(attrs || {}).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    if (text != null) { el.textContent = text; }
+    return el;
+  }
+
+  // A round step giving at most `most` ticks over `span`, from a list of steps a reader counts in.
+  function stepFor(span, most, steps) {
+    for (var i = 0; i < steps.length; i++) { if (span / steps[i] <= most) { return steps[i]; } }
+    return steps[steps.length - 1];
+  }
+  var TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900].map(function (s) { return s * 1000; });
+  // Steps of 1, 2 or 5 times a power of ten around max; whole ones only for a panel that counts.
+  function valueSteps(max, counts) {
+    var e = Math.pow(10, Math.floor(Math.log10(Math.max(max, 1e-9))));
+    return [0.1, 0.2, 0.5, 1, 2, 5, 10].map(function (m) { return m * e; })
+      .filter(function (step) { return !counts || step >= 1; });
+  }
+
+  function clock(t, withSeconds) {
+    return new Date(t).toLocaleTimeString([], withSeconds ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
+      : { hour: '2-digit', minute: '2-digit' });
+  }
+  function number(v) { return Math.abs(v) >= 100 || v === Math.round(v) ? String(Math.round(v)) : String(Math.round(v * 10) / 10); }
+
   function drawChart() {
     var key = chartOf.value;
-    var shown = points.map(function (p) { return key ? (p.origins && p.origins[key]) || null : p.pool; });
-    [['rate', 'borrowRate'], ['waiting', 'waiting'], ['p99', 'waitP99Millis'], ['borrowed', 'borrowed']]
-      .forEach(function (line) {
-        var values = shown.map(function (v) { return v ? v[line[1]] : null; });
-        var known = values.filter(function (v) { return v != null; });
-        var top = Math.max.apply(null, known.concat([0]));
-        var max = top > 0 ? top : 1; // an all-zero line lies on the baseline
-        var xy = [];
-        values.forEach(function (v, i) {
-          if (v == null) { return; }
-          var x = (600 * (HISTORY - values.length + i) / (HISTORY - 1)).toFixed(1);
-          xy.push(x + ',' + (135 - 130 * v / max).toFixed(1));
-        });
-        chart.querySelector('.line-' + line[0]).setAttribute('points', xy.join(' '));
-        show(document.getElementById('chart-max-' + line[0]), known.length ? Math.round(top * 10) / 10 : null);
-      });
+    var shown = points.map(function (p) { return { at: p.at, v: key ? (p.origins && p.origins[key]) || null : p.pool }; });
+    var t1 = shown.length ? shown[shown.length - 1].at : Date.now();
+    var t0 = shown.length ? Math.min(shown[0].at, t1 - MIN_SPAN) : t1 - MIN_SPAN;
+    chart.setAttribute('data-span-seconds', Math.round((t1 - t0) / 1000));
+    PANELS.forEach(function (panel) { drawPanel(panel, shown, t0, t1, key); });
   }
+
+  function drawPanel(panel, shown, t0, t1, key) {
+    var box = chart.querySelector('[data-panel="' + panel.id + '"]');
+    box.hidden = !!(panel.poolOnly && key);
+    if (box.hidden) { return; }
+    var svg = box.querySelector('svg');
+    var width = Math.max(240, Math.round(svg.getBoundingClientRect().width) || 320), height = 150;
+    var L = 44, R = 12, T = 8, B = 22, w = width - L - R, h = height - T - B;
+    svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    var top = 0, known = 0;
+    shown.forEach(function (p) {
+      panel.series.forEach(function (s) { var v = p.v ? p.v[s] : null; if (v != null) { known++; top = Math.max(top, v); } });
+    });
+    var ystep = stepFor(top > 0 ? top : 1, 4, valueSteps(top > 0 ? top : 1, panel.counts));
+    var ymax = Math.max(ystep, Math.ceil(top / ystep - 1e-9) * ystep);
+    function x(t) { return L + w * (t - t0) / (t1 - t0); }
+    function y(v) { return T + h - h * v / ymax; }
+    var nodes = [];
+    for (var i = 0; i * ystep <= ymax + ystep / 2; i++) {
+      var v = i * ystep;
+      nodes.push(svgEl('line', { 'class': 'grid', x1: L, x2: L + w, y1: y(v).toFixed(1), y2: y(v).toFixed(1) }));
+      nodes.push(svgEl('text', { 'class': 'tick y-tick', x: L - 6, y: (y(v) + 4).toFixed(1), 'text-anchor': 'end' }, number(v)));
+    }
+    var xstep = stepFor(t1 - t0, Math.max(2, Math.floor(w / 80)), TIME_STEPS);
+    for (var t = Math.ceil(t0 / xstep) * xstep; t <= t1; t += xstep) {
+      nodes.push(svgEl('line', { 'class': 'x-tickmark', x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1: T + h, y2: T + h + 4 }));
+      // A label at either end of the axis is anchored inward, so it stays inside the panel.
+      var anchor = x(t) > L + w - 30 ? 'end' : x(t) < L + 30 ? 'start' : 'middle';
+      nodes.push(svgEl('text', { 'class': 'tick x-tick', x: x(t).toFixed(1), y: height - 4, 'text-anchor': anchor },
+        clock(t, xstep < 60000)));
+    }
+    nodes.push(svgEl('line', { 'class': 'axis x-axis', x1: L, x2: L + w, y1: T + h, y2: T + h }));
+    nodes.push(svgEl('line', { 'class': 'axis y-axis', x1: L, x2: L, y1: T, y2: T + h }));
+    panel.series.forEach(function (s, n) {
+      var d = '', last = null, drawn = 0;
+      shown.forEach(function (p) {
+        var v = p.v ? p.v[s] : null;
+        if (v == null) { last = null; return; }
+        d += (last == null || p.at - last > 2000 ? 'M' : 'L') + x(p.at).toFixed(1) + ',' + y(v).toFixed(1) + ' ';
+        last = p.at;
+        drawn++;
+      });
+      nodes.push(svgEl('path', { 'class': 'series series-' + n, 'data-series': s, 'data-drawn': drawn, d: d.trim() }));
+    });
+    if (!known && panel.empty) {
+      nodes.push(svgEl('text', { 'class': 'no-data', x: L + w / 2, y: T + h / 2, 'text-anchor': 'middle' }, panel.empty));
+    }
+    svg.replaceChildren.apply(svg, nodes);
+    svg.setAttribute('data-max', ymax);
+    // The legend: each series with its latest value.
+    var latest = shown.length ? shown[shown.length - 1].v : null;
+    box.querySelectorAll('[data-latest]').forEach(function (el) {
+      var v = latest ? latest[el.getAttribute('data-latest')] : null;
+      show(el, v == null ? null : number(v));
+    });
+  }
+  window.addEventListener('resize', function () { drawChart(); });
   chartOf.addEventListener('change', drawChart);
 
   // The stream: EventSource reconnects by itself after an error; the page says so meanwhile.
@@ -235,7 +348,7 @@
 
   // Slot details on click or Enter/Space (buttons get both).
   document.addEventListener('click', function (e) {
-    var slot = e.target.closest('ul.slots button.slot');
+    var slot = e.target.closest('ul.slots button.slot'); // only who may act gets buttons
     if (!slot) { return; }
     var origin = slot.closest('article.origin').getAttribute('data-origin');
     openSlot(origin, slot.getAttribute('data-index'));
@@ -244,7 +357,9 @@
   function openSlot(origin, index) {
     fetch(base + '/origins/' + encodeURIComponent(origin) + '/slots/' + index + query,
       { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
-      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
+      .then(function (r) {
+        return r.json().catch(function () { return null; }).then(function (j) { return { ok: r.ok && j, status: r.status, body: j }; });
+      })
       .then(function (r) {
         var dialog = document.getElementById('slot-dialog');
         var dl = document.getElementById('slot-detail');
@@ -253,10 +368,10 @@
         // The slot as /actuator/pool/{origin} shows it; its holder only for who may see holders, else null.
         var slot = r.body, holder = r.ok ? slot.holder : null;
         var rows = r.ok ? [
-          ['state', cell(slot).label], ['borrows', slot.borrowCount], ['age', ms(slot.ageMillis)],
-          ['idle', ms(slot.idleMillis)], ['held', ms(slot.heldMillis)],
+          ['state', cell(slot).label], ['borrows', slot.borrowCount], ['age', age(slot.ageMillis)],
+          ['idle', age(slot.idleMillis)], ['held', age(slot.heldMillis)],
           ['holder thread', holder ? holder.thread : null], ['labels', holder ? labels(holder.labels) : null]
-        ] : [['error', r.body.message]];
+        ] : [['refused', 'HTTP ' + r.status + (r.body && r.body.message ? ': ' + r.body.message : '')]];
         dl.replaceChildren.apply(dl, [].concat.apply([], rows.map(function (row) {
           var dt = document.createElement('dt'); dt.textContent = row[0];
           var dd = document.createElement('dd'); dd.textContent = row[1] == null ? '—' : row[1];
@@ -269,7 +384,15 @@
       .catch(function () { show(outcome, 'could not load the slot'); });
   }
 
-  function ms(v) { return v < 0 ? '—' : v + ' ms'; }
+  // A duration in the units a reader counts in: 850 ms, 12.4 s, 2 min 9 s, 1 h 3 min; a negative one is not known.
+  function age(v) {
+    if (v == null || v < 0) { return '—'; }
+    if (v < 1000) { return v + ' ms'; }
+    var s = Math.floor(v / 1000);
+    if (s < 60) { return (Math.round(v / 100) / 10) + ' s'; }
+    if (s < 3600) { return Math.floor(s / 60) + ' min ' + (s % 60) + ' s'; }
+    return Math.floor(s / 3600) + ' h ' + Math.floor(s % 3600 / 60) + ' min';
+  }
   function labels(m) {
     var keys = m ? Object.keys(m) : [];
     return keys.length ? keys.map(function (k) { return k + '=' + m[k]; }).join(', ') : 'none';
@@ -312,7 +435,9 @@
               .then(function (j) { return { ok: r.ok, status: r.status, body: j }; });
           })
           .then(function (r) {
-            outcome.className = 'outcome ' + (r.ok ? 'outcome-ok' : 'outcome-error');
+            // An action that changed nothing (a mark up of an UP origin) is told apart from one that did.
+            var noop = r.ok && /^nothing changed/.test(r.body.outcome);
+            outcome.className = 'outcome ' + (noop ? 'outcome-noop' : r.ok ? 'outcome-ok' : 'outcome-error');
             // The endpoint's answer: the outcome, led here by the selector it acted on.
             show(outcome, r.ok ? (r.body.origin ? r.body.origin + ': ' : '') + r.body.outcome
               : 'refused (' + r.status + '): ' + r.body.message);
@@ -325,6 +450,8 @@
     });
   });
 
+  document.querySelectorAll('#events time[datetime]').forEach(function (el) { when(el, el.getAttribute('datetime'), true); });
+  document.querySelectorAll('time[data-pooler="readAt"][datetime]').forEach(function (el) { when(el, el.getAttribute('datetime'), false); });
   loadHistory();
   connect();
 })();

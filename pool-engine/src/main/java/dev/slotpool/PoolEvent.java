@@ -9,7 +9,8 @@ import java.time.Instant;
  * @param origin the origin it happened on, or null for pool-wide events
  * @param reason why a connection was closed (for {@link Type#CLOSED}) or taken back (for {@link Type#LEAK}: null
  *               when it was only held past the leak detection threshold), else null
- * @param detail a human-readable detail: never a password or URL credential
+ * @param detail a human-readable detail: never a password or URL credential; for {@link Type#CREATED} and
+ *               {@link Type#CLOSED}, the connection's slot ({@code slot 3}, the index of {@link SlotSnapshot#index()})
  * @param at     when
  */
 public record PoolEvent(Type type, String origin, CloseReason reason, String detail, Instant at) {

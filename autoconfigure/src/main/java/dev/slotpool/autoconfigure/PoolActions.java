@@ -1,6 +1,10 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.OriginSnapshot;
+import dev.slotpool.OriginState;
 import dev.slotpool.SlotPoolDataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -9,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * An operator's action on a pool, one way for the Actuator endpoint, the console, JMX and the Oracle FAN adapter:
@@ -17,14 +22,44 @@ import java.util.Objects;
  * engine operation with the selector as given ({@link SlotPoolDataSource#drain}: an origin's name or
  * {@code key=value[,key=value]} such as {@code host=db3}), which the engine resolves once. The answer is an
  * {@link Outcome} or a {@link Problem} (400) with the pool unchanged: the engine's operations are all-or-nothing,
- * so a refusal at any step changes nothing (docs/operations.md, Write operations).
+ * so a refusal at any step changes nothing (docs/operations.md, Write operations). Every action applied or refused
+ * here is one INFO line of the {@value #AUDIT_LOGGER} logger naming the pool, the action, who asked (when known)
+ * and through which door, and the outcome (docs/console.md, Audit log).
  */
 public final class PoolActions {
+
+    /** The logger of the audit lines: one per action, applied or refused. */
+    public static final String AUDIT_LOGGER = "dev.slotpool.audit";
+
+    private static final Log audit = LogFactory.getLog(AUDIT_LOGGER);
 
     /** Drain timeout when a drain names none: an operator's drain, and a planned FAN DOWN without one. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
     private PoolActions() {
+    }
+
+    /**
+     * Who asks for an action, for the audit line.
+     *
+     * @param door {@code console}, {@code actuator}, {@code jmx} or {@code oracle-fan}
+     * @param user the user Spring Security (or the container) authenticated, null when none is known
+     */
+    public record Caller(String door, @Nullable String user) {
+
+        public Caller {
+            Objects.requireNonNull(door, "door");
+        }
+
+        /** A caller through {@code door} with this principal, or none. */
+        public static Caller of(String door, java.security.@Nullable Principal principal) {
+            return new Caller(door, principal == null ? null : principal.getName());
+        }
+
+        @Override
+        public String toString() {
+            return "via " + door + (user == null ? ", no user" : ", user '" + user + "'");
+        }
     }
 
     /** What an answer carries: the outcome of an applied action, or the refusal. */
@@ -127,23 +162,35 @@ public final class PoolActions {
         Action read();
     }
 
-    /** Reads the request, then applies its action ({@link #apply(SlotPoolDataSource, String, Action)}). */
-    public static Result apply(SlotPoolDataSource pool, @Nullable String selector, Request request) {
+    /** Reads the request, then applies its action ({@link #apply(SlotPoolDataSource, String, Action, Caller)}). */
+    public static Result apply(SlotPoolDataSource pool, @Nullable String selector, Request request, Caller caller) {
         Action action;
         try {
             action = request.read();
         } catch (IllegalArgumentException e) {
+            audit.info("pool " + pool.getPoolName() + ": a request on "
+                    + (selector == null ? "the pool" : "'" + PoolActionInput.quoted(selector) + "'") + " " + caller
+                    + " refused: " + e.getMessage());
             return Problem.badRequest(e.getMessage());
         }
-        return apply(pool, selector, action);
+        return apply(pool, selector, action, caller);
     }
 
     /**
      * Applies an action to the origins {@code selector} names (null for a rebalance). The engine resolves the
      * selector, once; its refusal (an unknown origin, a selector matching nothing, a weight it rejects) is the
-     * problem's message, cut for an answer.
+     * problem's message, cut for an answer. A mark up or down that found every origin it names already so says
+     * that nothing changed. The audit line names {@code caller}.
      */
-    public static Result apply(SlotPoolDataSource pool, @Nullable String selector, Action action) {
+    public static Result apply(SlotPoolDataSource pool, @Nullable String selector, Action action, Caller caller) {
+        Result result = applied(pool, selector, action);
+        String what = action.kind().label() + (selector == null ? "" : " '" + PoolActionInput.quoted(selector) + "'");
+        audit.info("pool " + pool.getPoolName() + ": " + what + " " + caller + (result instanceof Outcome o
+                ? ": " + o.outcome() : " refused: " + ((Problem) result).message()));
+        return result;
+    }
+
+    private static Result applied(SlotPoolDataSource pool, @Nullable String selector, Action action) {
         String outcome;
         try {
             outcome = switch (action.kind()) {
@@ -160,12 +207,14 @@ public final class PoolActions {
                     yield "draining within " + print(action.timeout());
                 }
                 case DOWN -> {
+                    Map<String, OriginState> before = states(pool);
                     pool.markDown(selector);
-                    yield "marked DOWN";
+                    yield before.equals(states(pool)) ? "nothing changed: already DOWN" : "marked DOWN";
                 }
                 case UP -> {
+                    Map<String, OriginState> before = states(pool);
                     pool.markUp(selector);
-                    yield "marked UP";
+                    yield before.equals(states(pool)) ? "nothing changed: already UP" : "marked UP";
                 }
                 case SWITCHOVER -> pool.prepareSwitchover(selector, action.to(), action.timeout()).summary();
             };
@@ -173,6 +222,15 @@ public final class PoolActions {
             return Problem.badRequest(PoolActionInput.message(e));
         }
         return new Outcome(action.kind().label(), selector, outcome, null);
+    }
+
+    /**
+     * Each origin's state: a mark up or down that leaves them all as they were changed nothing (the engine
+     * resolves the selector, so the states of all origins are compared, not those of the origins it names).
+     */
+    private static Map<String, OriginState> states(SlotPoolDataSource pool) {
+        return pool.snapshot().origins().stream().collect(Collectors.toMap(OriginSnapshot::name,
+                OriginSnapshot::state, (a, b) -> a, LinkedHashMap::new));
     }
 
     /** {@code 30s}, {@code 1500ms}: a duration as a request would write it, not {@code PT30S}. */

@@ -43,6 +43,9 @@ public final class ConsoleStreams implements AutoCloseable {
     /** A stream lives this long; the browser's EventSource then reconnects by itself. */
     static final Duration STREAM_TIMEOUT = Duration.ofMinutes(10);
 
+    /** How long {@link #close} waits for writes under way to return before it finishes their streams. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
     /** Snapshots waiting for one stream's writer; one more, and the stream's reader is too slow: dropped. */
     static final int QUEUE = 5;
 
@@ -239,5 +242,15 @@ public final class ConsoleStreams implements AutoCloseable {
             s.end(true);
         }
         writers.shutdownNow();
+        try {
+            writers.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        // A write that shutdownNow dropped before it started leaves its stream busy and never finished; no writer
+        // runs now (or one is stuck on a reader past CLOSE_WAIT), so each stream left is finished here.
+        for (Stream s : streams.values()) {
+            s.finish();
+        }
     }
 }

@@ -81,9 +81,10 @@ public final class ConsoleViews {
      * What the console measures beside the snapshot. {@code freeSlots} are table slots no origin holds (drawn as
      * empty cells); {@code borrowRate} is borrows per second between the last two samples; the wait percentiles
      * are the slowest origin's, in milliseconds, or null without a MeterRegistry; {@code origins} each origin's
-     * own, by name.
+     * own, by name; {@code at} when the view was taken (epoch milliseconds, the server's clock, as the history's
+     * points), so the chart places a stream event on the history's time axis.
      */
-    public record Live(int freeSlots, double borrowRate, Double waitP50Millis, Double waitP99Millis,
+    public record Live(long at, int freeSlots, double borrowRate, Double waitP50Millis, Double waitP99Millis,
                        Map<String, OriginLive> origins) {
     }
 
@@ -141,7 +142,7 @@ public final class ConsoleViews {
     public record Percentiles(Double p50Millis, Double p99Millis) {
     }
 
-    static ConsoleView view(PoolSnapshot s, Rates rates, WaitPercentiles waits, List<EventRow> events,
+    static ConsoleView view(long at, PoolSnapshot s, Rates rates, WaitPercentiles waits, List<EventRow> events,
                             PoolViews.Reader reader) {
         Double p50 = null;
         Double p99 = null;
@@ -157,7 +158,7 @@ public final class ConsoleViews {
             origins.put(o.name(), new OriginLive(oneDecimal(rates.of(o.name())), p == null ? null : p.p50Millis(),
                     p == null ? null : p.p99Millis()));
         }
-        Live live = new Live(Math.max(0, s.maxSize() - held), oneDecimal(rates.pool()), p50, p99, origins);
+        Live live = new Live(at, Math.max(0, s.maxSize() - held), oneDecimal(rates.pool()), p50, p99, origins);
         return new ConsoleView(PoolViews.pool(s, reader), live,
                 events.stream().map(e -> forReaders(e, reader)).toList());
     }

@@ -209,7 +209,7 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> rebalance(@RequestParam(required = false) String weights,
                                             @RequestParam(required = false) String pool, HttpServletRequest request) {
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
-                PoolActions.apply(p.pool(), null, () -> PoolActionInput.rebalance(blankToNull(weights))))));
+                PoolActions.apply(p.pool(), null, () -> PoolActionInput.rebalance(blankToNull(weights)), caller(request)))));
     }
 
     /**
@@ -222,7 +222,8 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> drain(@PathVariable String origin, @RequestParam(required = false) String timeout,
                                         @RequestParam(required = false) String pool, HttpServletRequest request) {
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
-                PoolActions.apply(p.pool(), origin, () -> Action.drain(PoolActionInput.drainTimeout(blankToNull(timeout)))))));
+                PoolActions.apply(p.pool(), origin, () -> Action.drain(PoolActionInput.drainTimeout(blankToNull(timeout))),
+                        caller(request)))));
     }
 
     @PostMapping(path = "/origins/{origin}/down", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -230,7 +231,7 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> down(@PathVariable String origin, @RequestParam(required = false) String pool,
                                        HttpServletRequest request) {
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(p, request, PoolActions.apply(p.pool(), origin, Action.down()))));
+                p -> answer(p, request, PoolActions.apply(p.pool(), origin, Action.down(), caller(request)))));
     }
 
     @PostMapping(path = "/origins/{origin}/up", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -238,7 +239,7 @@ public class SlotPoolConsoleController {
     public ResponseEntity<Object> up(@PathVariable String origin, @RequestParam(required = false) String pool,
                                      HttpServletRequest request) {
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST,
-                p -> answer(p, request, PoolActions.apply(p.pool(), origin, Action.up()))));
+                p -> answer(p, request, PoolActions.apply(p.pool(), origin, Action.up(), caller(request)))));
     }
 
     /**
@@ -255,7 +256,7 @@ public class SlotPoolConsoleController {
                                              @RequestParam(required = false) String pool, HttpServletRequest request) {
         return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
                 PoolActions.apply(p.pool(), origin, () -> PoolActionInput.switchover(blankToNull(to),
-                        blankToNull(timeout))))));
+                        blankToNull(timeout)), caller(request)))));
     }
 
     /**
@@ -280,6 +281,11 @@ public class SlotPoolConsoleController {
     private static ResponseEntity<Object> answer(PoolActions.Result result) {
         Problem p = (Problem) result;
         return ResponseEntity.status(p.status()).contentType(MediaType.APPLICATION_JSON).body(p);
+    }
+
+    /** Who asks, for the audit line: the user the request's principal names, if any. */
+    private static PoolActions.Caller caller(HttpServletRequest request) {
+        return PoolActions.Caller.of("console", request.getUserPrincipal());
     }
 
     /** A form field left blank means "not given" (configured weights, the default drain timeout). */

@@ -51,7 +51,7 @@ class ConsolePoolerViewTest {
                         "<span data-o=\"pooler.serversActive\">10</span> / <span data-o=\"pooler.serversIdle\">0</span>"
                                 + " / <span data-o=\"pooler.serversUsed\">2</span>",
                         "<dd data-pooler=\"maxWait\">1.5 s</dd>", "<p class=\"pooler-error\" hidden=\"hidden\">")
-                        .containsPattern("<dd data-pooler=\"readAt\">\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ</dd>");
+                        .containsPattern("<time data-pooler=\"readAt\" datetime=\"\\d{4}-[^\"]+Z\">\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ</time>");
                 assertThat(article(html, "west")).contains("aria-label=\"pooler view of west\">",
                         "<dl class=\"counts pooler-view\" hidden=\"hidden\">", "<p class=\"pooler-error\">")
                         .containsPattern("admin console not answering:\\s*<span data-o=\"poolerError\">Connection refused");

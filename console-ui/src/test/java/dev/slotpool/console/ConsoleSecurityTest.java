@@ -41,13 +41,14 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * The chain docs/console.md recommends, built with {@link SlotPoolConsoleRequest}: viewers read, admins act, CSRF
  * on. The library registers no chain of its own; this test's configuration is the application's.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class ConsoleSecurityTest {
 
     /** The application names the role that may act (docs/console.md, Security model). */
     private static final String OPERATORS = "slotpool.operator-roles=ADMIN";
 
     @Test
-    void viewersReadAdminsActWithACsrfToken() {
+    void viewersReadAdminsActWithACsrfToken(org.springframework.boot.test.system.CapturedOutput output) {
         runner("security").withUserConfiguration(Chain.class).withPropertyValues(OPERATORS).run(ctx -> {
             assertThat(ctx).hasNotFailed().hasSingleBean(SecurityFilterChain.class);
             SlotPoolDataSource pool = ctx.getBean(SlotPoolDataSource.class);
@@ -94,6 +95,8 @@ class ConsoleSecurityTest {
             mvc.perform(post("/slotpool/origins/east/down").with(user("admin").roles("ADMIN")).with(csrf()).with(token))
                     .andExpect(status().isOk());
             assertThat(states(pool)).containsEntry("east", "DOWN");
+            // The audit line names the user Spring Security authenticated and the door (docs/console.md, Audit log).
+            assertThat(output.getAll()).contains("pool console-security: down 'east' via console, user 'admin': marked DOWN");
             mvc.perform(post("/slotpool/origins/east/up").with(user("admin").roles("ADMIN")).with(csrf().asHeader())
                             .with(token))
                     .andExpect(status().isOk());

@@ -53,7 +53,9 @@ class SlotPoolConsoleTest {
     private static final String ACTIONS_ON = "slotpool.console.actions-enabled=true";
     private static final FilteredClassLoader NO_SECURITY = new FilteredClassLoader("org.springframework.security");
 
-    private static final Pattern SLOT_CELL = Pattern.compile("<button type=\"button\" class=\"slot slot-(\\w+)\"");
+    /** A slot's cell as a reader who may not act gets it: no button, since a slot's detail is for who may act. */
+    private static final Pattern SLOT_CELL = Pattern.compile("<span role=\"img\" class=\"slot slot-(\\w+)\" data-index=\"\\d+\""
+            + " title=\"[^\"]+\" aria-label=\"[^\"]+\" data-borrows=\"\\d+\">");
 
     /** A POST with a form body, as the page's forms and script send. */
     private static MockHttpServletRequestBuilder form(String path) {
@@ -76,8 +78,15 @@ class SlotPoolConsoleTest {
             for (String origin : new String[] {"east", "west", "north"}) {
                 assertThat(html).contains("data-origin=\"" + origin + "\"", "aria-label=\"origin " + origin + "\"");
             }
-            assertThat(html).contains("class=\"badge badge-up\"", ">UP</span>", "<dd data-o=\"dimensions.instance\">east-1</dd>",
-                    "<dd data-o=\"dimensions.host\">db-east</dd>", "<dd data-o=\"reads\">—</dd>", "<span class=\"pool-name\">console-page</span>");
+            assertThat(html).contains("class=\"badge badge-up\"", ">UP</span>",
+                    "<div><dt>instance</dt><dd data-o=\"dimensions.instance\" data-hide-empty>east-1</dd></div>",
+                    "<div><dt>host</dt><dd data-o=\"dimensions.host\" data-hide-empty>db-east</dd></div>",
+                    "<span class=\"pool-name\">console-page</span>");
+            // A field without a value is not shown (console.js keeps it so), and an open pool says nothing of closing.
+            assertThat(html).contains("<div hidden=\"hidden\"><dt>reads</dt>", "<div hidden=\"hidden\"><dt>service</dt>",
+                    "<div hidden=\"hidden\"><dt>database</dt>", "<div hidden=\"hidden\"><dt>role</dt>",
+                    "<span class=\"badge badge-down\" data-closed hidden=\"hidden\">CLOSED</span>")
+                    .doesNotContain("<dt>closed</dt>");
             // Every connection is a cell with its state as class, a letter and a text title for hover and focus.
             Matcher cells = SLOT_CELL.matcher(html);
             int count = 0;
@@ -86,6 +95,7 @@ class SlotPoolConsoleTest {
                 count++;
             }
             assertThat(count).as("slot cells").isGreaterThanOrEqualTo(connections);
+            assertThat(html).as("a reader who may not act gets no slot button").doesNotContain("<button type=\"button\" class=\"slot");
             // Slots no origin holds are drawn too, one empty cell each, matching the count the page states.
             Matcher free = Pattern.compile("data-live=\"freeSlots\">(\\d+)<").matcher(html);
             assertThat(free.find()).isTrue();

@@ -142,7 +142,7 @@ final class Opening {
         // Published before the creating counts drop, so a snapshot never misses the connection in between.
         table.publish(slot, e);
         capacity.doneCreating(o);
-        events.emit(PoolEvent.Type.CREATED, landed.name, null, null);
+        events.emit(PoolEvent.Type.CREATED, landed.name, null, "slot " + slot.index());
         if (lifecycle.closed()) {
             // close() may have swept the table before this publish (it moves the lifecycle out of OPEN,
             // then sweeps; this publishes, then reads it: one of the two sees the other).

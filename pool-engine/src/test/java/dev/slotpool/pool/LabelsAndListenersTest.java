@@ -161,4 +161,31 @@ class LabelsAndListenersTest {
         assertThat(calls.stream().filter(c -> c.startsWith("start:"))).hasSize(1);
         assertThat(calls).contains("CREATED", "borrow");
     }
+
+    /** A CREATED and a CLOSED event name the connection's slot, as the pool's snapshot indexes it. */
+    @Test
+    void createdAndClosedEventsNameTheSlot() throws Exception {
+        java.util.List<PoolEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PoolListener recorder = new PoolListener() {
+            @Override
+            public void onEvent(PoolEvent event) {
+                events.add(event);
+            }
+        };
+        StubDatabase db = StubDatabase.reset("slotevents");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(db).minSize(2).maxSize(2).listener(recorder).config());
+        java.util.Set<String> slots;
+        try {
+            Pools.await(pool, s -> s.available() == 2, "2 idle");
+            slots = pool.snapshot().origins().get(0).slots().stream().map(s -> "slot " + s.index())
+                    .collect(java.util.stream.Collectors.toSet());
+        } finally {
+            pool.close();
+        }
+        Pools.closesDone(pool);
+        assertThat(events).filteredOn(e -> e.type() == PoolEvent.Type.CREATED).extracting(PoolEvent::detail)
+                .containsExactlyInAnyOrderElementsOf(slots);
+        assertThat(events).filteredOn(e -> e.type() == PoolEvent.Type.CLOSED).extracting(PoolEvent::detail)
+                .containsExactlyInAnyOrderElementsOf(slots);
+    }
 }

@@ -131,6 +131,24 @@ class ConsoleBrowserTest {
             wait.until(d -> slotCells(origin) > 0);
         }
         assertSamePage();
+        assertNoHorizontalOverflow("at 1,400 px");
+        // What an H2 origin has no value for is not shown; its role is unknown, so no switchover is offered.
+        for (String origin : SampleApp.ORIGINS) {
+            for (String field : List.of("role", "reads", "dimensions.service", "dimensions.database")) {
+                assertThat(card(origin).findElement(By.cssSelector("[data-o='" + field + "']")).isDisplayed())
+                        .as("%s of %s", field, origin).isFalse();
+            }
+            assertThat(card(origin).findElement(By.cssSelector("form.switchover")).isDisplayed())
+                    .as("switchover on %s", origin).isFalse();
+        }
+        assertThat(browser.driver().findElement(By.cssSelector("[data-closed]")).isDisplayed()).as("CLOSED badge").isFalse();
+        // Each cell shows its borrow count under its letter, as its title says.
+        WebElement cell = card("east").findElement(By.cssSelector("ul.slots button.slot"));
+        assertThat(js().executeScript("return getComputedStyle(arguments[0], '::after').content;", cell))
+                .isEqualTo("\"" + cell.getAttribute("data-borrows") + "\"");
+        assertThat(cell.getAttribute("title")).contains(cell.getAttribute("data-borrows") + " borrow");
+        // CREATED events name their slot; times are clock times in the browser's zone.
+        assertThat(eventLog()).anyMatch(e -> e.matches("\\d{1,2}:\\d\\d:\\d\\d[.,]\\d{3}( ?[AP]M)? CREATED \\w+\\s+slot \\d+\\s*"));
         screenshot("2-console-with-load");
 
         // 5. Drain north (timeout 20s) with its button and the confirmation; its badge turns DRAINING, and the
@@ -166,6 +184,11 @@ class ConsoleBrowserTest {
         confirm(wait, "Mark origin north UP?");
         wait.until(ExpectedConditions.textToBe(By.id("outcome"), "north: marked UP"));
         wait.until(d -> badge("north").equals("UP"));
+        // Marked up again, it says that changed nothing, and the page tells that apart from a change.
+        card("north").findElement(By.cssSelector("form.action[action$='/up'] button[type=submit]")).click();
+        confirm(wait, "Mark origin north UP?");
+        wait.until(ExpectedConditions.textToBe(By.id("outcome"), "north: nothing changed: already UP"));
+        assertThat(browser.driver().findElement(By.id("outcome")).getAttribute("class")).isEqualTo("outcome outcome-noop");
         wait.until(d -> slotCells("north") > 0 && Integer.parseInt(originText("north", "sizes.total")) > 0);
         waitForLiveStream(wait);
         assertSamePage();
@@ -190,17 +213,20 @@ class ConsoleBrowserTest {
             return false;
         });
         wait.until(d -> !browser.driver().findElement(By.id("slot-detail")).getText().isBlank());
-        assertThat(browser.driver().findElement(By.id("slot-detail")).getText()).contains("age");
+        assertThat(browser.driver().findElement(By.id("slot-detail")).getText()).as("ages in human units")
+                .containsPattern("age\\s+(\\d+ ms|\\d+(\\.\\d)? s|\\d+ min \\d+ s|\\d+ h \\d+ min)\\s");
         screenshot("6-slot-detail");
         browser.driver().findElement(By.cssSelector("#slot-dialog button[type=submit]")).click();
 
-        // 9. A phone-sized window: one column, nothing wider than the screen.
+        // 9. A narrow laptop's window, then a phone's: nothing wider than the window.
+        browser.driver().manage().window().setSize(new Dimension(800, 1000));
+        wait.until(d -> ((Number) js().executeScript("return window.innerWidth;")).intValue() <= 800);
+        assertNoHorizontalOverflow("at 800 px");
+        screenshot("7-800px");
         browser.driver().manage().window().setSize(new Dimension(412, 915));
         wait.until(d -> ((Number) js().executeScript("return window.innerWidth;")).intValue() < 500);
-        Number overflow = (Number) js().executeScript(
-                "return document.documentElement.scrollWidth - window.innerWidth;");
-        assertThat(overflow.intValue()).as("horizontal overflow at phone width, px").isLessThanOrEqualTo(0);
-        screenshot("7-phone");
+        assertNoHorizontalOverflow("at phone width");
+        screenshot("8-phone");
 
         // The load ran through all of it: the drain was planned, no transaction failed.
         LoadStatus status = load.status();
@@ -264,6 +290,11 @@ class ConsoleBrowserTest {
         } catch (StaleElementReferenceException e) {
             fail("slot " + index + " of " + origin + ": its cell was replaced by a redraw");
         }
+    }
+
+    private void assertNoHorizontalOverflow(String where) {
+        Number overflow = (Number) js().executeScript("return document.documentElement.scrollWidth - window.innerWidth;");
+        assertThat(overflow.intValue()).as("horizontal overflow %s, px", where).isLessThanOrEqualTo(0);
     }
 
     private void confirm(WebDriverWait wait, String question) {

@@ -19,6 +19,7 @@ import org.springframework.test.annotation.DirtiesContext;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -81,18 +82,44 @@ class ConsoleHistoryBrowserTest {
         browser.driver().get(base + "/slotpool");
         wait.until(d -> chartAttribute("data-history") >= MIN_POINTS);
         assertThat(chartAttribute("data-points")).as("points drawn").isGreaterThanOrEqualTo(MIN_POINTS);
-        assertThat(linePoints("rate")).as("borrows/s points").hasSizeGreaterThanOrEqualTo(MIN_POINTS);
-        assertThat(linePoints("rate")).as("a second with borrows is above the baseline").anyMatch(y -> y < 135);
-        assertThat(linePoints("borrowed")).hasSizeGreaterThanOrEqualTo(MIN_POINTS);
+        assertThat(drawn("rate", "borrowRate")).as("borrows/s points").isGreaterThanOrEqualTo(MIN_POINTS);
+        assertThat(panelMax("rate")).as("the borrows/s axis rises above one a second").isGreaterThan(1.0);
+        assertThat(drawn("connections", "borrowed")).isGreaterThanOrEqualTo(MIN_POINTS);
         assertThat(browser.driver().findElement(By.id("chart-title")).getText()).isEqualTo("Last 15 minutes");
+        // Each unit its own panel with both axes; the time axis spans the seconds present (not a 15-minute frame
+        // with the data against its right edge) and its labels are clock times in the browser's zone and locale.
+        for (String panel : List.of("connections", "rate", "wait", "waiting")) {
+            Map<?, ?> svg = panel(panel);
+            assertThat(svg.get("xAxes")).as(panel + " x axis").isEqualTo(1L);
+            assertThat(svg.get("yAxes")).as(panel + " y axis").isEqualTo(1L);
+            assertThat((List<?>) svg.get("times")).as(panel + " time labels").hasSizeGreaterThanOrEqualTo(2)
+                    .allMatch(t -> String.valueOf(t).matches("\\d{1,2}:\\d\\d(:\\d\\d)?( ?[AP]M)?"));
+            assertThat((List<?>) svg.get("values")).as(panel + " value labels").hasSizeGreaterThanOrEqualTo(2)
+                    .allMatch(v -> String.valueOf(v).matches("\\d+(\\.\\d)?"));
+        }
+        int span = chartAttribute("data-span-seconds");
+        assertThat(span).as("seconds the time axis spans").isBetween(MIN_POINTS - 1, 600);
+        assertThat(browser.driver().findElement(By.cssSelector("[data-panel='connections'] figcaption")).getText())
+                .startsWith("connections");
+        assertNoHorizontalOverflow(1400);
+        // A viewer may not open a slot's detail (the chain refuses it), so the cells are not buttons to click.
+        assertThat(browser.driver().findElements(By.cssSelector("ul.slots button.slot"))).as("slot buttons").isEmpty();
+        assertThat(browser.driver().findElements(By.cssSelector("ul.slots span.slot[data-borrows]"))).isNotEmpty();
+        // The whole page at 1,400 px, as docs/img/console.png shows it.
+        org.openqa.selenium.Dimension window = browser.driver().manage().window().getSize();
+        int page = ((Number) browser.driver().executeScript("return document.documentElement.scrollHeight;")).intValue();
+        browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(window.width, window.height + page - 1000));
+        browser.screenshot("history-0-whole-page");
+        browser.driver().manage().window().setSize(window);
         wait.until(ExpectedConditions.textToBe(By.id("stream-state"), "live"));
         int opened = chartAttribute("data-points");
         wait.until(d -> chartAttribute("data-points") > opened); // live points join the history
         browser.screenshot("history-1-chart-on-open");
 
-        // 3. The chart of one origin: its borrows/s; waiting is the pool's only.
+        // 3. The chart of one origin: its borrows/s; waiting is the pool's only, so its panel goes.
         new Select(browser.driver().findElement(By.id("chart-of"))).selectByValue("east");
-        wait.until(d -> linePoints("waiting").isEmpty() && linePoints("rate").size() >= MIN_POINTS);
+        wait.until(d -> !browser.driver().findElement(By.cssSelector("[data-panel='waiting']")).isDisplayed()
+                && drawn("rate", "borrowRate") >= MIN_POINTS);
 
         // 4. The event log filtered in the page: only east's CREATED events; the download link has the filters.
         WebElement filters = browser.driver().findElement(By.id("event-filters"));
@@ -113,7 +140,32 @@ class ConsoleHistoryBrowserTest {
                 + ".then(done, function (e) { done('failed: ' + e); });", href);
         assertThat(json).startsWith("{\"pool\":").contains("\"origins\":[\"east\"]", "\"types\":[\"CREATED\"]",
                 "\"type\":\"CREATED\"").doesNotContain("\"type\":\"CLOSED\"").doesNotContain("\"origin\":\"west\"");
+        // 6. Event times are clock times with milliseconds in the browser's zone and locale (12 or 24 h), the instant kept in datetime.
+        WebElement time = browser.driver().findElement(By.cssSelector("#events li time"));
+        assertThat(time.getText()).matches("\\d{1,2}:\\d\\d:\\d\\d[.,]\\d{3}( ?[AP]M)?");
+        assertThat(time.getAttribute("datetime")).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+
+        // 7. At a narrow laptop's width the panels stack and nothing overflows; the screenshot shows them.
+        browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(800, 1000));
+        new Select(browser.driver().findElement(By.id("chart-of"))).selectByValue("");
+        wait.until(d -> ((Number) browser.driver().executeScript("return window.innerWidth;")).intValue() <= 800);
+        assertNoHorizontalOverflow(800);
+        browser.driver().findElement(By.id("chart-title")).click();
+        browser.screenshot("history-3-chart-at-800px");
         assertThat(load.status().failed()).as("failed transactions; last: %s", load.status().lastFailure()).isZero();
+    }
+
+    /** Nothing on the page is wider than the window, nor any chart's labels than its panel. */
+    private static void assertNoHorizontalOverflow(int width) {
+        Number overflow = (Number) browser.driver().executeScript(
+                "return document.documentElement.scrollWidth - window.innerWidth;");
+        assertThat(overflow.intValue()).as("horizontal overflow at %d px", width).isLessThanOrEqualTo(0);
+        Number outside = (Number) browser.driver().executeScript(
+                "var n = 0; document.querySelectorAll('#chart svg').forEach(function (svg) {"
+                + " var box = svg.getBoundingClientRect();"
+                + " svg.querySelectorAll('text').forEach(function (t) { var r = t.getBoundingClientRect();"
+                + "  if (r.left < box.left - 1 || r.right > box.right + 1) { n++; } }); }); return n;");
+        assertThat(outside.intValue()).as("chart labels outside their panel at %d px", width).isZero();
     }
 
     /** Points of the history whose pool borrowed at least once a second. */
@@ -132,11 +184,30 @@ class ConsoleHistoryBrowserTest {
         return Integer.parseInt(browser.driver().findElement(By.id("chart")).getAttribute(name));
     }
 
-    /** The y of each point of a chart line (135 is zero, 5 the line's maximum). */
-    private static List<Double> linePoints(String line) {
-        String points = browser.driver().findElement(By.cssSelector("#chart .line-" + line)).getAttribute("points").trim();
-        return points.isEmpty() ? List.of() : java.util.Arrays.stream(points.split(" "))
-                .map(p -> Double.parseDouble(p.substring(p.indexOf(',') + 1))).toList();
+    /**
+     * A panel as drawn now, read in one script (the page redraws its chart every second, so elements found in
+     * one command may be gone in the next): its axes, time and value labels, the top of its value axis and the
+     * points each line draws.
+     */
+    private static Map<?, ?> panel(String panel) {
+        return (Map<?, ?>) browser.driver().executeScript("var svg = document.querySelector("
+                + "'#chart [data-panel=\"' + arguments[0] + '\"] svg'); var drawn = {};"
+                + "svg.querySelectorAll('path[data-series]').forEach(function (p) {"
+                + " drawn[p.getAttribute('data-series')] = Number(p.getAttribute('data-drawn')); });"
+                + "function texts(sel) { return Array.from(svg.querySelectorAll(sel), function (t) { return t.textContent; }); }"
+                + "return { xAxes: svg.querySelectorAll('.x-axis').length, yAxes: svg.querySelectorAll('.y-axis').length,"
+                + " times: texts('.x-tick'), values: texts('.y-tick'), max: Number(svg.getAttribute('data-max')), drawn: drawn };",
+                panel);
+    }
+
+    /** How many points a panel's line for one value draws. */
+    private static int drawn(String panel, String series) {
+        return ((Number) ((Map<?, ?>) panel(panel).get("drawn")).get(series)).intValue();
+    }
+
+    /** The top of a panel's value axis. */
+    private static double panelMax(String panel) {
+        return ((Number) panel(panel).get("max")).doubleValue();
     }
 
     private static List<String> eventRows() {

@@ -128,7 +128,7 @@ public class PoolEndpoint {
     public WebEndpointResponse<Object> poolAction(@Nullable SecurityContext reader, String action,
                                                   @Nullable String weights, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.apply(p, null, () -> PoolActionInput.poolAction(action, weights)),
+                p -> answer(p, PoolActions.apply(p, null, () -> PoolActionInput.poolAction(action, weights), caller(reader)),
                         reader(reader, p)));
     }
 
@@ -144,8 +144,14 @@ public class PoolEndpoint {
                                                     String action, @Nullable String timeout, @Nullable String to,
                                                     @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout, to)),
+                p -> answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout, to),
+                        caller(reader)),
                         reader(reader, p)));
+    }
+
+    /** Who asks, for the audit line: the principal Actuator passes, none when it passes none. */
+    private static PoolActions.Caller caller(@Nullable SecurityContext context) {
+        return PoolActions.Caller.of("actuator", context == null ? null : context.getPrincipal());
     }
 
     /**

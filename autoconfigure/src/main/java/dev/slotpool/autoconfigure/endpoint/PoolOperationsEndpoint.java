@@ -34,6 +34,9 @@ import java.util.Map;
 @Endpoint(id = "pool", defaultAccess = Access.READ_ONLY)
 public class PoolOperationsEndpoint {
 
+    /** JMX names no caller: the audit line says the door. */
+    private static final PoolActions.Caller JMX = new PoolActions.Caller("jmx", null);
+
     private final SlotPools pools;
 
     public PoolOperationsEndpoint(SlotPools pools) {
@@ -64,7 +67,7 @@ public class PoolOperationsEndpoint {
     @WriteOperation
     public Outcome poolAction(String action, @Nullable String weights, @Nullable String pool) {
         SlotPoolDataSource p = find(pool);
-        return answer(p, PoolActions.apply(p, null, () -> PoolActionInput.poolAction(action, weights)));
+        return answer(p, PoolActions.apply(p, null, () -> PoolActionInput.poolAction(action, weights), JMX));
     }
 
     /** {@code action} {@code drain} (with {@code timeout}, e.g. {@code 30s}), {@code down} or {@code up}. */
@@ -72,7 +75,7 @@ public class PoolOperationsEndpoint {
     public Outcome originAction(@Selector String origin, String action, @Nullable String timeout,
                                 @Nullable String pool) {
         SlotPoolDataSource p = find(pool);
-        return answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout)));
+        return answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout), JMX));
     }
 
     private SlotPoolDataSource find(@Nullable String key) {

@@ -48,6 +48,9 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
 
     private static final Log logger = LogFactory.getLog(PoolMBeans.class);
 
+    /** JMX names no caller: the audit line says the door. */
+    private static final PoolActions.Caller JMX = new PoolActions.Caller("jmx", null);
+
     /** What the MBeans may do: {@code management.endpoint.pool.access}, one setting for the endpoint and JMX. */
     public enum Access { NONE, READ_ONLY, UNRESTRICTED }
 
@@ -253,23 +256,23 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
 
         @Override
         public String rebalance(String weights) {
-            return outcome(PoolActions.apply(pool, null, () -> PoolActionInput.rebalance(orNull(weights))));
+            return outcome(PoolActions.apply(pool, null, () -> PoolActionInput.rebalance(orNull(weights)), JMX));
         }
 
         @Override
         public String drain(String origin, String timeout) {
             return outcome(PoolActions.apply(pool, origin,
-                    () -> PoolActions.Action.drain(PoolActionInput.drainTimeout(orNull(timeout)))));
+                    () -> PoolActions.Action.drain(PoolActionInput.drainTimeout(orNull(timeout))), JMX));
         }
 
         @Override
         public String markDown(String origin) {
-            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.down()));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.down(), JMX));
         }
 
         @Override
         public String markUp(String origin) {
-            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.up()));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.up(), JMX));
         }
     }
 
@@ -309,17 +312,17 @@ public final class PoolMBeans implements SmartInitializingSingleton, DisposableB
         @Override
         public String drain(String timeout) {
             return outcome(PoolActions.apply(pool, origin,
-                    () -> PoolActions.Action.drain(PoolActionInput.drainTimeout(orNull(timeout)))));
+                    () -> PoolActions.Action.drain(PoolActionInput.drainTimeout(orNull(timeout))), JMX));
         }
 
         @Override
         public String markDown() {
-            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.down()));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.down(), JMX));
         }
 
         @Override
         public String markUp() {
-            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.up()));
+            return outcome(PoolActions.apply(pool, origin, PoolActions.Action.up(), JMX));
         }
     }
 

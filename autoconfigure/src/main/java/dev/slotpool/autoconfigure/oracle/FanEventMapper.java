@@ -62,6 +62,9 @@ public final class FanEventMapper implements FanUpEventListener {
 
     private static final Log log = LogFactory.getLog(FanEventMapper.class);
 
+    /** The database's own notices act, not a user: the audit line says the door. */
+    private static final PoolActions.Caller FAN = new PoolActions.Caller("oracle-fan", null);
+
     private final SlotPoolDataSource pool;
     private final Duration drainTimeoutDefault;
     /** The advisory round per service of a database; guarded by {@code this}. */
@@ -148,7 +151,7 @@ public final class FanEventMapper implements FanUpEventListener {
         }
         log.info("FAN " + event + " [" + d + "] (" + detail + "): " + operation + " " + matched);
         for (String origin : matched) {
-            if (PoolActions.apply(pool, origin, action) instanceof PoolActions.Problem refusal) {
+            if (PoolActions.apply(pool, origin, action, FAN) instanceof PoolActions.Problem refusal) {
                 log.warn("FAN " + event + " [" + d + "]: " + operation + "(" + origin + ") refused by the pool: "
                         + refusal.message());
             }
@@ -202,7 +205,7 @@ public final class FanEventMapper implements FanUpEventListener {
             return;
         }
         log.info("FAN " + what + ": rebalance " + weights);
-        if (PoolActions.apply(pool, null, Action.rebalance(weights)) instanceof PoolActions.Problem refusal) {
+        if (PoolActions.apply(pool, null, Action.rebalance(weights), FAN) instanceof PoolActions.Problem refusal) {
             log.warn("FAN " + what + ": rebalance " + weights + " refused by the pool, weights unchanged: "
                     + refusal.message());
         }

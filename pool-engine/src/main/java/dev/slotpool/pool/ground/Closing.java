@@ -119,7 +119,7 @@ public final class Closing {
         if (reason == CloseReason.BROKEN || reason == CloseReason.VALIDATION_FAILED) {
             e.origin.load.brokenClose();
         }
-        events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, null);
+        events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, "slot " + e.slot.index());
         after.closed(e, reason);
     }
 }
