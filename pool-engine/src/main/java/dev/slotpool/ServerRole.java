@@ -15,7 +15,7 @@ public enum ServerRole {
     /** Not a standby, but refuses writes: PostgreSQL with {@code default_transaction_read_only} on in the server's
      * configuration; Oracle's primary opened READ ONLY. */
     READ_ONLY,
-    /** Not asked (a database the pool has no role query for) or the question failed: served as before roles were
-     * known, as one that takes writes. */
+    /** Not asked (a database the pool has no role query for) or the question failed: served as a server whose
+     * role is not read, one that takes writes. */
     UNKNOWN
 }

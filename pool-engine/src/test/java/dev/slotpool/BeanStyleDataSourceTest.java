@@ -94,7 +94,7 @@ class BeanStyleDataSourceTest {
     }
 
     /**
-     * Issue 22 item 13: first uses racing against a database that refuses every connect. Each borrow ends by its
+     * First uses racing against a database that refuses every connect. Each borrow ends by its
      * own borrow timeout (within the pool's promise: 10 % plus 50 ms, docs/reliability.md "Faults") with the
      * connect failure chained, and one pool serves them all: it is started once and not torn down and rebuilt
      * by each caller in turn.

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 23: a Boot app on the starter starts as it does on HikariCP whether its database is slow or down
+ * A Boot app on the starter starts as it does on HikariCP whether its database is slow or down
  * (docs/configuration.md, "Starting when the database is slow or down"): real SpringApplication starts with
  * every auto-configuration on the class path, Actuator's health included.
  */

@@ -38,7 +38,7 @@ import java.lang.invoke.VarHandle;
  * fields on each side (superclass fields come first in the JVM's layout, subclass fields after). The slots are
  * allocated together, and a JOL walk of a running pool found two to four of them on one 64-byte line in some runs
  * (and the slot array, which every scan reads, beside a slot in others), so that two threads borrowing different
- * connections CASed the same line (docs/benchmarks.md, "Round four").
+ * connections CASed the same line (docs/benchmarks.md, "Cache lines: the slot, the means and the entry padded").
  *
  * @param <T> the entry; the table never looks inside it
  */

@@ -465,7 +465,7 @@ public final class SlotTable<T> {
     }
 
     /**
-     * Unlinks a waiter whose wait is over. A head told to look (signalled, or polling, which returners no longer
+     * Unlinks a waiter whose wait is over. A head told to look (signalled, or polling, which returners do not
      * signal) answers for the slots made available meanwhile: however it leaves (a hand-off of another slot, its
      * timeout, an interrupt), if one is still free the next head is told. Dekker with release: the leave is a
      * volatile write before the read of the slots; a returner's store of AVAILABLE precedes its look at the

@@ -7,7 +7,8 @@ import java.lang.reflect.Modifier;
 /**
  * Where the JVM put one instance field of a class among the others: the field offsets {@code sun.misc.Unsafe}
  * reports, as JOL reads them (reached by reflection: the engine's module does not read {@code jdk.unsupported}).
- * For the padded classes whose word must have a cache line to itself (docs/benchmarks.md, "Round four").
+ * For the padded classes whose word must have a cache line to itself (docs/benchmarks.md, "Cache lines: the slot, the
+ * means and the entry padded").
  */
 public final class FieldLayout {
 

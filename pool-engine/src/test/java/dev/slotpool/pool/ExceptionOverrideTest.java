@@ -63,7 +63,7 @@ class ExceptionOverrideTest {
 
     /**
      * One statement fails with {@code sqlState} on a one-connection pool; whether the next borrow gets the same
-     * physical connection: what eviction means. It used to count the driver's opens, which a full build at load 12
+     * physical connection: what eviction means. It does not count the driver's opens, which a full build at load 12
      * once saw at 3 for one eviction (not explained; the model check's S2 bounds open connections, not opens).
      */
     private boolean keptAfterOneError(StubDatabase db, String sqlState, SqlExceptionOverride override)

@@ -52,7 +52,7 @@ class FailureDetectionTest {
     }
 
     /**
-     * Issue 23: a first connect that is merely slow (a cold database, a busy machine) is no failure, while an origin
+     * A first connect that is merely slow (a cold database, a busy machine) is no failure, while an origin
      * that has answered before and then leaves a connect unanswered is still counted within seconds (the silent
      * origin of docs/failover.md), not after the long first-connect budget.
      */

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Keepalive validations that hang in the driver (a server that stopped answering: each validation lasts its
- * validationTimeout) do not hold the housekeeper's timers: with k idle connections they used to freeze every timer
+ * validationTimeout) do not hold the housekeeper's timers: run on its thread, k of them would freeze every timer
  * for k × validationTimeout.
  */
 class HungKeepaliveTest {

@@ -45,7 +45,7 @@ class InitializationFailTimeoutTest {
         }
     }
 
-    /** Issue 23: a first connect that takes 3 s (a cold database, a busy machine) starts the pool. */
+    /** A first connect that takes 3 s (a cold database, a busy machine) starts the pool. */
     @Test
     void aSlowFirstConnectStartsThePool() throws Exception {
         StubDatabase db = StubDatabase.reset("init-slow").connectDelay(Duration.ofSeconds(3));

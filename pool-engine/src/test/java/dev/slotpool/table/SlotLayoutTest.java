@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A slot's state word, CASed by whoever borrows its connection, shares no cache line with another slot or the
- * slot array (docs/benchmarks.md, "Round four"): at least 64 bytes of the slot's own fields lie on each side of
+ * slot array (docs/benchmarks.md, "Cache lines: the slot, the means and the entry padded"): at least 64 bytes of the
+ * slot's own fields lie on each side of
  * the words written after construction, the state and the entry. (The final index may take the 4 bytes between
  * the object's header and the padding, as it does on JDK 17: it is never written again.)
  */

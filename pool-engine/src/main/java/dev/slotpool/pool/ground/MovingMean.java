@@ -9,7 +9,8 @@ package dev.slotpool.pool.ground;
  * in the JVM's layout, subclass fields after, so the order holds). The hold-time means are written by every 16th
  * return of each connection, from every borrowing thread; a pool object read on every return that shared their
  * line (the pool's lifecycle did, in some runs) missed in the other core's cache after each such write. JOL
- * layout and the connection cycle before and after: docs/benchmarks.md, "Round four".
+ * layout and the connection cycle before and after: docs/benchmarks.md, "Cache lines: the slot, the means and the
+ * entry padded".
  */
 public final class MovingMean extends MovingMeanValue {
 

@@ -38,7 +38,7 @@ import java.util.concurrent.Executor;
  * to themselves: padding before them ({@link LeadingPadding}) and after them (the {@code after} references,
  * declared last: the JVM lays out references after primitives, in declaration order). A JOL walk of a running pool
  * found an entry on one line with the return path, which every return on every thread reads (docs/benchmarks.md,
- * "Round four").
+ * "Cache lines: the slot, the means and the entry padded").
  */
 public final class PooledConnection extends LeadingPadding implements ConnectionLease {
 

@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The hold-time mean, written by returns on every borrowing thread, shares no cache line with another object
- * (docs/benchmarks.md, "Round four"): at least 64 bytes of the object's own fields lie on each side of its word.
+ * (docs/benchmarks.md, "Cache lines: the slot, the means and the entry padded"): at least 64 bytes of the object's
+ * own fields lie on each side of its word.
  */
 class MovingMeanLayoutTest {
 

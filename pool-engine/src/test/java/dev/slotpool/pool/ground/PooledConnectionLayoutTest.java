@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An entry, written by its holder at every lend and return, shares no cache line with another object
- * (docs/benchmarks.md, "Round four"): at least 64 bytes of padding fields lie on each side of its own fields, so
+ * (docs/benchmarks.md, "Cache lines: the slot, the means and the entry padded"): at least 64 bytes of padding fields
+ * lie on each side of its own fields, so
  * neither the object before it nor the one after it (the return path, which every return reads, in a JOL walk)
  * sits on a line the holder writes.
  */
