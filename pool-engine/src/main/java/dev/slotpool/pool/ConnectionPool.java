@@ -124,15 +124,16 @@ public final class ConnectionPool {
                 lifecycle);
         Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
                 ? new Keepalive(config, table, closing, drains, validation, lifecycle) : null;
+        KnownOutage outage = new KnownOutage(name, origins);
         this.housekeeper = new Housekeeper(config, table, capacity, closing, drains, operations,
                 new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
-                new LeakWarnings(config.leakDetectionThreshold(), events), wakeCreators, lifecycle);
+                new LeakWarnings(config.leakDetectionThreshold(), events), outage, wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, capacity::sessions, config.housekeepingPeriod());
         this.poolerViews = new PoolerViews(config, lifecycle);
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
                 poolerViews, roleWatch.roles());
         this.borrows = new Borrows(config, table, origins, closing, drains, validation, detector, events, userCode,
-                snapshots::counts, timeouts, creator::shortage, lifecycle);
+                snapshots::counts, timeouts, creator::shortage, outage, lifecycle);
         ProxyConnection.prepareClasses();
         events.started(config);
         try {

@@ -49,12 +49,13 @@ final class Housekeeper {
     private final long abandonedNanos;
     private final long ttlNanos;
     private final LeakWarnings leaks;
+    private final KnownOutage outage;
     private Thread thread;
 
     /** {@code keepalive}: null when keepaliveInterval is 0. */
     Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
                 PacedDrains drains, OriginOperations operations, DetectionRounds detection, Keepalive keepalive,
-                LeakWarnings leaks, Runnable wakeCreators, PoolLifecycle lifecycle) {
+                LeakWarnings leaks, KnownOutage outage, Runnable wakeCreators, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
@@ -73,6 +74,7 @@ final class Housekeeper {
         this.ttlNanos = c.timeToLive().toNanos();
         this.keepalive = keepalive;
         this.leaks = leaks;
+        this.outage = outage;
     }
 
     void start() {
@@ -139,6 +141,11 @@ final class Housekeeper {
                 // nextDue names only instants still ahead, so gating on it lost such a deadline for good.
                 operations.dueWork(now);
                 detection.check(now);
+                // The detector wakes this thread when it marks an origin DOWN: borrowers waiting since before the
+                // last one went are told at once (docs/architecture.md, "Borrow", step 4).
+                if (outage.known()) {
+                    table.turnAwayWaiters();
+                }
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
                     next += periodNanos;
