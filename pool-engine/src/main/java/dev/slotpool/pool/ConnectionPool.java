@@ -12,6 +12,7 @@ import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -136,6 +137,8 @@ public final class ConnectionPool {
                 snapshots::counts, timeouts, creator::shortage, outage, lifecycle);
         ProxyConnection.prepareClasses();
         events.started(config);
+        Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + name + "] starting: " + FirstConnection.describe(origins)
+                + "; minSize " + config.minSize() + ", maxSize " + config.maxSize());
         try {
             closer.start();
             creator.start();

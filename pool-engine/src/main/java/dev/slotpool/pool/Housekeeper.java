@@ -6,6 +6,7 @@ import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.LentBorrows;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
@@ -157,7 +158,7 @@ final class Housekeeper {
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
                 failedInARow++;
-                System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
+                Loggers.POOL.log(failedInARow == 1 ? System.Logger.Level.ERROR
                         : System.Logger.Level.DEBUG, "[" + poolName + "] housekeeping failed", e);
                 Parking.park(this, threads.backoffNanos(failedInARow));
             }
