@@ -128,7 +128,7 @@ public final class ConnectionPool {
         KnownOutage outage = new KnownOutage(name, origins);
         this.housekeeper = new Housekeeper(config, table, capacity, closing, drains, operations,
                 new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
-                new LeakWarnings(config.leakDetectionThreshold(), events), outage, wakeCreators, lifecycle);
+                new LeakWarnings(config.leakDetectionThreshold(), events, ticker.nanoTime()), outage, wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, capacity::sessions, config.housekeepingPeriod());
         this.poolerViews = new PoolerViews(config, lifecycle);
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,

@@ -147,13 +147,16 @@ final class Housekeeper {
                 if (outage.known()) {
                     table.turnAwayWaiters();
                 }
+                if (leaks.due(now)) {
+                    lookForLeaks(now);
+                }
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
                     next += periodNanos;
                     pass();
                     continue;
                 }
-                long dueAt = Math.min(operations.nextDue(now), detection.nextDue(now));
+                long dueAt = Math.min(Math.min(operations.nextDue(now), detection.nextDue(now)), leaks.nextDue(now));
                 failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
@@ -163,6 +166,18 @@ final class Housekeeper {
                 Parking.park(this, threads.backoffNanos(failedInARow));
             }
         }
+    }
+
+    /** A look at the borrowed connections for leaks only, between visits ({@link LeakWarnings#nextDue}). */
+    void lookForLeaks(long now) {
+        leaks.looking(now);
+        table.visit((state, e) -> {
+            long stamp = LentBorrows.stamp(state, e);
+            if (stamp != LentBorrows.NONE) {
+                leaks.visit(e, stamp, now);
+            }
+            return true;
+        });
     }
 
     /** One visit of the table. */
