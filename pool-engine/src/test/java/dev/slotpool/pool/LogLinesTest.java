@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -108,6 +109,22 @@ class LogLinesTest {
                 .isTrue();
         assertThat(records).as("the recovery is no warning").noneMatch(r -> r.getLevel().equals(Level.WARNING)
                 && r.getMessage().contains("-> UP"));
+    }
+
+    @Test
+    void aLeakIsAWarningOnTheLeakLogger() throws Exception {
+        StubDatabase db = StubDatabase.reset("log-leak");
+        ManualTicker clock = new ManualTicker();
+        pool = new ConnectionPool(Pools.stub(db).ticker(clock).minSize(1).maxSize(1)
+                .leakDetectionThreshold(Duration.ofSeconds(1)).config());
+        Pools.await(pool, s -> s.available() == 1, "one idle connection");
+        try (Connection held = pool.borrow()) {
+            clock.advance(Duration.ofSeconds(2));
+            pool.housekeeper.pass();
+            assertThat(logged("dev.slotpool.leak", Level.WARNING, "LEAK default: connection held by thread '"))
+                    .as(seen()).isTrue();
+            assertThat(held.isValid(1)).isTrue();
+        }
     }
 
     @Test
