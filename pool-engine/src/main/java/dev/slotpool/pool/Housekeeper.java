@@ -124,8 +124,10 @@ final class Housekeeper {
 
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
-     * ({@link OriginOperations#nextDue}) or the next thing the failure detector has to look at
-     * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
+     * ({@link OriginOperations#nextDue}), the next thing the failure detector has to look at
+     * ({@link FailureDetector#nextDue}) or the next look for leaks ({@link LeakWarnings#nextDue}), so a drain's
+     * pace, its deadline, detection and leak warnings do not depend on the period. At every wake, a known outage
+     * turns the waiting borrowers away ({@link KnownOutage}).
      * It survives anything a visit throws (an {@code Error} included): the pool's timers must not stop because one
      * connection or listener misbehaved. A failure that repeats (a probe thread that cannot start while its origin
      * stays due) is tried again after a back-off (50 ms doubling to creationBackoffMax; a wake cuts it short), not
