@@ -10,11 +10,13 @@ import java.sql.SQLTransientConnectionException;
 
 /**
  * Whether the pool knows that no borrow can be served until an origin comes back (docs/architecture.md, "Borrow",
- * step 4): every configured origin is DOWN by the failure detector's own finding, and none of the origins
- * connections belong to (a discovery group's discovered ones included) is UP. No connection of such an origin is
- * lent (S7) and none is opened for it but a probe's, so a borrow would only wait for its timeout. Not known: an
- * origin UP, however slow or refusing new sessions, or not yet tried; a DOWN set by an operator, a suspension or
- * the role watch (each ends by a decision, often within a borrow timeout, as a failover or a checkpoint does).
+ * step 4): every configured origin is DOWN by the failure detector's own finding and its connects keep failing
+ * (its last connect or probe failed, none succeeded since), and none of the origins connections belong to (a
+ * discovery group's discovered ones included) is UP. No connection of such an origin is lent (S7) and none is
+ * opened for it but a probe's, so a borrow would only wait for its timeout. Not known: an origin UP, however slow
+ * or refusing new sessions, or not yet tried; a DOWN for broken sessions whose server still takes connects (its
+ * probe usually brings it back within a borrow timeout) until a probe fails; a DOWN set by an operator, a
+ * suspension or the role watch (each ends by a decision, often within a borrow timeout).
  * Read on the borrow's slow path only, and by the housekeeper at each wake.
  */
 final class KnownOutage {
@@ -40,7 +42,7 @@ final class KnownOutage {
     boolean known() {
         for (Origin o : origins.configured()) {
             OriginStatus st = o.status();
-            if (st.state() != OriginState.DOWN || !st.detected()) {
+            if (st.state() != OriginState.DOWN || !st.detected() || o.health.currentFailure() == null) {
                 return false;
             }
         }
@@ -61,8 +63,8 @@ final class KnownOutage {
 
     /**
      * The failure a borrow gets at once: each configured origin with its current reason, the last connect or probe
-     * failure while its run lasts (it follows the cause as it changes), else the reason it went DOWN; the last
-     * such failure, in configuration order, chained.
+     * failure (it follows the cause as it changes), else the reason it went DOWN (a run that ended meanwhile); the
+     * last such failure, in configuration order, chained.
      */
     SQLException failure() {
         StringBuilder msg = new StringBuilder("pool '").append(poolName)

@@ -104,7 +104,7 @@ class KnownOutageTest {
     void aBorrowerAlreadyWaitingWhenTheLastOriginGoesDownIsTold() throws Exception {
         StubDatabase db = StubDatabase.reset("ko-waiter");
         pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1).borrowTimeout(LONG_TIMEOUT)
-                .downAfterFailures(1).creationBackoffMax(Duration.ofMillis(200)).config());
+                .creationBackoffMax(Duration.ofMillis(200)).config());
         Pools.await(pool, s -> s.available() == 1, "one idle connection");
         Connection held = pool.borrow();
         AtomicReference<Throwable> waiterGot = new AtomicReference<>();
@@ -120,7 +120,7 @@ class KnownOutageTest {
 
         db.down(true).killLiveConnections();
         assertThatThrownBy(() -> held.createStatement().execute("SELECT 1")).isInstanceOf(SQLException.class);
-        held.close(); // evicted for a connection-level error: DOWN at the first (downAfterFailures 1)
+        held.close(); // evicted; its replacement's connects fail: DOWN at the third, with no session left
 
         waiter.join(BROKEN.toMillis());
         assertThat(waiter.isAlive()).as("the waiter was told, not left to its ten-minute timeout").isFalse();
@@ -133,6 +133,23 @@ class KnownOutageTest {
         try (Connection c = pool.borrow()) {
             assertThat(c.isValid(1)).isTrue();
         }
+    }
+
+    /** A DOWN for broken sessions while the server still takes connects: not known, the borrow waits, and the
+     * probe that brings the origin back serves it. */
+    @Test
+    void aDownForBrokenSessionsWhoseServerTakesConnectsIsRiddenThrough() throws Exception {
+        StubDatabase db = StubDatabase.reset("ko-sessions");
+        pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1).borrowTimeout(LONG_TIMEOUT)
+                .downAfterFailures(1).creationBackoffMax(Duration.ofMillis(200)).config());
+        Pools.await(pool, s -> s.available() == 1, "one idle connection");
+        Connection held = pool.borrow();
+        db.killLiveConnections();
+        assertThatThrownBy(() -> held.createStatement().execute("SELECT 1")).isInstanceOf(SQLException.class);
+        held.close(); // evicted: DOWN at the first (downAfterFailures 1); connects still succeed
+        Connection again = assertTimeoutPreemptively(BROKEN, () -> pool.borrow());
+        assertThat(again.isValid(1)).as("served once a probe brought the origin back").isTrue();
+        again.close();
     }
 
     /** An origin UP but not yet answering (its first connect hangs): the pool does not know, the timeout bounds. */
