@@ -70,7 +70,8 @@ class StartWithoutTheDatabaseTest {
     /**
      * The database refuses connections (a closed port): the app starts and {@code /actuator/health} answers 503.
      * The {@code slotpool} contributor reads a snapshot and answers at once; Boot's {@code db} contributor borrows,
-     * so it answers within the borrow timeout (3 s here, to keep the test short).
+     * and once the origin is DOWN that borrow fails at once (HealthWithTheDatabaseDownTest times it at the default
+     * borrow timeout).
      */
     @Test
     void anAppWhoseDatabaseIsDownStartsAndItsHealthAnswers503() throws IOException {

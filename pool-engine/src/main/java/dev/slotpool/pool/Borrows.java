@@ -69,13 +69,16 @@ final class Borrows {
     /** The counts a timeout's message shows ({@link Snapshots#counts}). */
     private final Supplier<PoolSnapshot> counts;
     private final AtomicLong timeouts;
-    /** Passed to the table's slow path; a field so a borrow allocates no lambda. */
+    /** Passed to the table's slow path: refuses the borrow when the outage is known, else tells the creators;
+     * a field so a borrow allocates no lambda. */
     private final Runnable onShortage;
+    private final KnownOutage outage;
     private final PoolLifecycle lifecycle;
 
     Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
             PacedDrains drains, Validation validation, FailureDetector detector, Events events, UserCode userCode,
-            Supplier<PoolSnapshot> counts, AtomicLong timeouts, Runnable onShortage, PoolLifecycle lifecycle) {
+            Supplier<PoolSnapshot> counts, AtomicLong timeouts, Runnable shortage, KnownOutage outage,
+            PoolLifecycle lifecycle) {
         this.name = config.name();
         this.ticker = config.ticker();
         this.timeoutNanos = config.borrowTimeout().toNanos();
@@ -94,7 +97,13 @@ final class Borrows {
         this.userCode = userCode;
         this.counts = counts;
         this.timeouts = timeouts;
-        this.onShortage = onShortage;
+        this.outage = outage;
+        // Run before the borrower joins the queue and again once it is in it: a known outage found by either is
+        // refused at once; one that begins later turns the queue away (Housekeeper, SlotTable.turnAwayWaiters).
+        this.onShortage = () -> {
+            outage.refuseIfKnown();
+            shortage.run();
+        };
         this.lifecycle = lifecycle;
     }
 
@@ -218,9 +227,18 @@ final class Borrows {
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     throw new SQLException("pool '" + name + "': interrupted while waiting for a connection", ie);
+                } catch (KnownOutage.Refusal refused) {
+                    checkOpen();
+                    throw outage.failure();
                 }
                 if (s == null) {
                     checkOpen();
+                    if (outage.known()) {
+                        throw outage.failure();
+                    }
+                    if (deadline - ticker.nanoTime() > 0) {
+                        continue; // turned away, and an origin came back meanwhile: wait on
+                    }
                     throw timeout(deadline);
                 }
             }

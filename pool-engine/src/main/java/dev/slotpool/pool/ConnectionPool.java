@@ -12,6 +12,7 @@ import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -124,17 +125,20 @@ public final class ConnectionPool {
                 lifecycle);
         Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
                 ? new Keepalive(config, table, closing, drains, validation, lifecycle) : null;
+        KnownOutage outage = new KnownOutage(name, origins);
         this.housekeeper = new Housekeeper(config, table, capacity, closing, drains, operations,
                 new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
-                new LeakWarnings(config.leakDetectionThreshold(), events), wakeCreators, lifecycle);
+                new LeakWarnings(config.leakDetectionThreshold(), events, ticker.nanoTime()), outage, wakeCreators, lifecycle);
         this.suspension = new Suspension(operations, this::counts, capacity::sessions, config.housekeepingPeriod());
         this.poolerViews = new PoolerViews(config, lifecycle);
         this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
                 poolerViews, roleWatch.roles());
         this.borrows = new Borrows(config, table, origins, closing, drains, validation, detector, events, userCode,
-                snapshots::counts, timeouts, creator::shortage, lifecycle);
+                snapshots::counts, timeouts, creator::shortage, outage, lifecycle);
         ProxyConnection.prepareClasses();
         events.started(config);
+        Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + name + "] starting: " + FirstConnection.describe(origins)
+                + "; minSize " + config.minSize() + ", maxSize " + config.maxSize());
         try {
             closer.start();
             creator.start();

@@ -6,6 +6,7 @@ import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.ConnectAttempt;
 import dev.slotpool.pool.ground.HoldTime;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
@@ -146,7 +147,7 @@ final class Creator {
             } catch (Throwable e) {
                 failedInARow++;
                 long backoff = poolThreads.backoffNanos(failedInARow);
-                System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
+                Loggers.POOL.log(failedInARow == 1 ? System.Logger.Level.ERROR
                         : System.Logger.Level.DEBUG, "[" + poolName + "] creator failed (" + failedInARow
                         + " in a row), next try in " + TimeUnit.NANOSECONDS.toMillis(backoff) + " ms", e);
                 long until = ticker.nanoTime() + backoff;

@@ -2,6 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolInitializationException;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.table.Parking;
@@ -34,6 +35,9 @@ final class FirstConnection {
     static void await(PoolConfig config, Origins origins, Runnable closePool) {
         long timeout = config.initializationFailTimeout().toNanos();
         if (timeout < 0 || config.initialSize() == 0) {
+            Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + config.name() + "] start completed without "
+                    + "waiting for a first connection (" + (timeout < 0 ? "initializationFailTimeout is negative"
+                    : "initialSize is 0") + ")");
             return;
         }
         long start = System.nanoTime();
@@ -46,6 +50,18 @@ final class FirstConnection {
             }
             Parking.park(FirstConnection.class, POLL_NANOS);
         }
+        long waited = System.nanoTime() - start;
+        Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + config.name() + "] start completed: first connection in "
+                + TimeUnit.NANOSECONDS.toMillis(waited) + " ms; " + describe(origins));
+    }
+
+    /** The configured origins, named with their redacted URLs, for the start lines. */
+    static String describe(Origins origins) {
+        StringBuilder sb = new StringBuilder(origins.configured().length == 1 ? "origin " : "origins ");
+        for (Origin o : origins.configured()) {
+            sb.append(sb.charAt(sb.length() - 1) == ' ' ? "" : ", ").append(Origin.describe(o.config));
+        }
+        return sb.toString();
     }
 
     /** Whether an origin's last connect gave a usable connection: its mean connect time is kept from the first

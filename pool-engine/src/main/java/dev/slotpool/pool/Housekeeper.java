@@ -6,6 +6,7 @@ import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.LentBorrows;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
@@ -49,12 +50,13 @@ final class Housekeeper {
     private final long abandonedNanos;
     private final long ttlNanos;
     private final LeakWarnings leaks;
+    private final KnownOutage outage;
     private Thread thread;
 
     /** {@code keepalive}: null when keepaliveInterval is 0. */
     Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
                 PacedDrains drains, OriginOperations operations, DetectionRounds detection, Keepalive keepalive,
-                LeakWarnings leaks, Runnable wakeCreators, PoolLifecycle lifecycle) {
+                LeakWarnings leaks, KnownOutage outage, Runnable wakeCreators, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
@@ -73,6 +75,7 @@ final class Housekeeper {
         this.ttlNanos = c.timeToLive().toNanos();
         this.keepalive = keepalive;
         this.leaks = leaks;
+        this.outage = outage;
     }
 
     void start() {
@@ -121,8 +124,10 @@ final class Housekeeper {
 
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
-     * ({@link OriginOperations#nextDue}) or the next thing the failure detector has to look at
-     * ({@link FailureDetector#nextDue}), so a drain's pace, its deadline and detection do not depend on the period.
+     * ({@link OriginOperations#nextDue}), the next thing the failure detector has to look at
+     * ({@link FailureDetector#nextDue}) or the next look for leaks ({@link LeakWarnings#nextDue}), so a drain's
+     * pace, its deadline, detection and leak warnings do not depend on the period. At every wake, a known outage
+     * turns the waiting borrowers away ({@link KnownOutage}).
      * It survives anything a visit throws (an {@code Error} included): the pool's timers must not stop because one
      * connection or listener misbehaved. A failure that repeats (a probe thread that cannot start while its origin
      * stays due) is tried again after a back-off (50 ms doubling to creationBackoffMax; a wake cuts it short), not
@@ -139,22 +144,42 @@ final class Housekeeper {
                 // nextDue names only instants still ahead, so gating on it lost such a deadline for good.
                 operations.dueWork(now);
                 detection.check(now);
+                // The detector wakes this thread when it marks an origin DOWN: borrowers waiting since before the
+                // last one went are told at once (docs/architecture.md, "Borrow", step 4).
+                if (outage.known()) {
+                    table.turnAwayWaiters();
+                }
+                if (leaks.due(now)) {
+                    lookForLeaks(now);
+                }
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
                     next += periodNanos;
                     pass();
                     continue;
                 }
-                long dueAt = Math.min(operations.nextDue(now), detection.nextDue(now));
+                long dueAt = Math.min(Math.min(operations.nextDue(now), detection.nextDue(now)), leaks.nextDue(now));
                 failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {
                 failedInARow++;
-                System.getLogger("dev.slotpool").log(failedInARow == 1 ? System.Logger.Level.ERROR
+                Loggers.POOL.log(failedInARow == 1 ? System.Logger.Level.ERROR
                         : System.Logger.Level.DEBUG, "[" + poolName + "] housekeeping failed", e);
                 Parking.park(this, threads.backoffNanos(failedInARow));
             }
         }
+    }
+
+    /** A look at the borrowed connections for leaks only, between visits ({@link LeakWarnings#nextDue}). */
+    void lookForLeaks(long now) {
+        leaks.looking(now);
+        table.visit((state, e) -> {
+            long stamp = LentBorrows.stamp(state, e);
+            if (stamp != LentBorrows.NONE) {
+                leaks.visit(e, stamp, now);
+            }
+            return true;
+        });
     }
 
     /** One visit of the table. */

@@ -4,6 +4,7 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -111,7 +112,7 @@ final class Keepalive {
                     validate(e);
                 }
             } catch (Throwable ex) {
-                System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR,
+                Loggers.POOL.log(System.Logger.Level.ERROR,
                         "[" + poolName + "] keepalive failed", ex);
             } finally {
                 batch.set(null); // this thread alone ends a batch

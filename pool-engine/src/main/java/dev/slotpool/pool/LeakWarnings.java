@@ -2,6 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.PoolEvent;
 import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.StackTexts;
 
@@ -12,16 +13,40 @@ import java.util.concurrent.TimeUnit;
  * Reports a connection borrowed longer than {@code leakDetectionThreshold}, once per borrow and without taking it
  * back (the abandoned and time-to-live timers reclaim; this one only warns): a LEAK event with no close reason,
  * logged at WARNING, naming the holder's thread, the time held and the borrow stack. Runs on the housekeeper, so
- * the borrow path pays nothing but recording the stack (docs/architecture.md, "Housekeeping").
+ * the borrow path pays nothing but recording the stack (docs/architecture.md, "Housekeeping"): besides every
+ * visit, the housekeeper looks at the borrowed connections at {@link #nextDue}, the earliest threshold of a borrow
+ * it has seen and at most a tenth of the threshold after its last look, so a borrow that began since is reported
+ * at most that much after its threshold, not a housekeeping period after.
+ * Read and written by the housekeeper's thread only (tests call it from theirs while that one parks).
  */
 final class LeakWarnings {
 
     private final long thresholdNanos;
+    private final long lookNanos;
     private final Events events;
+    /** When the next look is due (ticker time); lowered by each visit to a borrow's threshold still ahead. */
+    private long nextLookAt;
 
-    LeakWarnings(Duration threshold, Events events) {
+    LeakWarnings(Duration threshold, Events events, long now) {
         this.thresholdNanos = threshold.toNanos();
+        this.lookNanos = thresholdNanos / 10; // the threshold is at least 1 s: looks at least 100 ms apart
         this.events = events;
+        this.nextLookAt = now + lookNanos;
+    }
+
+    /** Whether leak detection is on and a look at the borrowed connections is due. */
+    boolean due(long now) {
+        return thresholdNanos > 0 && now - nextLookAt >= 0;
+    }
+
+    /** A look begins: the next is due a spacing from now unless a borrow's threshold comes sooner. */
+    void looking(long now) {
+        nextLookAt = now + lookNanos;
+    }
+
+    /** When the housekeeper must look next (ticker time); far ahead when leak detection is off. */
+    long nextDue(long now) {
+        return thresholdNanos == 0 ? now + OriginStatus.NEVER : nextLookAt;
     }
 
     /** Visits the borrow {@code stamp} of a connection (read by the caller before anything else), before any
@@ -37,6 +62,10 @@ final class LeakWarnings {
         }
         long held = now - e.borrowedAt;
         if (held < thresholdNanos) {
+            long dueAt = e.borrowedAt + thresholdNanos;
+            if (dueAt - nextLookAt < 0) {
+                nextLookAt = dueAt;
+            }
             return;
         }
         Thread holder = e.holder;

@@ -5,6 +5,7 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
 import dev.slotpool.pool.ground.Closer;
 import dev.slotpool.pool.ground.Closing;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.ConnectAttempt;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -63,24 +64,27 @@ final class Shutdown {
     }
 
     void run() {
+        long began = System.nanoTime();
         roleWatch.close();
         switchovers.close();
         creator.stop();
         housekeeper.stop();
         table.shutdown();
         drains.closeAll(CloseReason.POOL_CLOSED);
-        closeIdle();
+        int idleClosed = closeIdle();
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         // An interrupted caller stops waiting for the holders (a park would return at once: a busy loop).
         while (table.count(SlotState.BORROWED) > 0 && System.nanoTime() - deadline < 0
                 && !Thread.currentThread().isInterrupted()) {
             Parking.park(TimeUnit.MILLISECONDS.toNanos(10));
         }
+        int[] swept = new int[2]; // taken back from holders, idle closed
         table.visit((state, e) -> {
             if (state == SlotState.BORROWED) {
-                closing.reclaim(e, e.stamp(), CloseReason.POOL_CLOSED); // whatever borrow is still out
+                // whatever borrow is still out
+                swept[0] += closing.reclaim(e, e.stamp(), CloseReason.POOL_CLOSED) ? 1 : 0;
             } else if (state == SlotState.AVAILABLE) {
-                closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
+                swept[1] += closing.closeIfIdle(e, CloseReason.POOL_CLOSED) ? 1 : 0;
             }
             return true;
         });
@@ -92,8 +96,15 @@ final class Shutdown {
         endAttempts(deadline);
         // A creation that published, or a keepalive that released, after the sweeps above closes its connection
         // itself (each reads the lifecycle after its store); this sweep catches one that stored before it was told.
-        closeIdle();
+        idleClosed += swept[1] + closeIdle();
         closer.finish(System.nanoTime() + GRACE_NANOS);
+        int takenBack = swept[0];
+        int closedIdle = idleClosed;
+        Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + config.name() + "] shutdown completed in "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) + " ms: " + closedIdle
+                + " idle connection(s) closed, " + takenBack + " borrowed one(s) taken back after shutdownTimeout ("
+                + config.shutdownTimeout().toMillis() + " ms)" + (closer.pending() == 0 ? ""
+                : "; " + closer.pending() + " close(s) still in the driver"));
     }
 
     /** Waits for running connects and probes until the deadline, then interrupts them and waits a little more;
@@ -119,13 +130,15 @@ final class Shutdown {
         }
     }
 
-    /** close()'s sweep of idle connections. */
-    private void closeIdle() {
+    /** close()'s sweep of idle connections; returns how many it closed. */
+    private int closeIdle() {
+        int[] closed = {0};
         table.visit((state, e) -> {
-            if (state == SlotState.AVAILABLE) {
-                closing.closeIfIdle(e, CloseReason.POOL_CLOSED);
+            if (state == SlotState.AVAILABLE && closing.closeIfIdle(e, CloseReason.POOL_CLOSED)) {
+                closed[0]++;
             }
             return true;
         });
+        return closed[0];
     }
 }

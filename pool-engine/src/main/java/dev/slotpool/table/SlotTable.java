@@ -53,6 +53,8 @@ public final class SlotTable<T> {
             () -> new Borrower((int) (Thread.currentThread().getId() & Integer.MAX_VALUE)));
     /** Set once by {@link #shutdown()}; waiters read it after each wake. */
     private volatile boolean closed;
+    /** Counts {@link #turnAwayWaiters()} calls; a waiter reads it once it is enqueued and again after each wake. */
+    private final AtomicInteger turnAways = new AtomicInteger();
     /** The clock of borrow deadlines. */
     private final Ticker clock;
     /**
@@ -232,6 +234,19 @@ public final class SlotTable<T> {
         waiters.signalAll();
     }
 
+    /**
+     * Ends the wait of every thread enqueued before this call: each wakes and gets null, as at its timeout (a slot
+     * handed to it first is still its own). For an owner that knows no slot can come before the waiters' deadlines;
+     * a borrower that enqueues after this call waits as usual, so the owner checks its own condition once the
+     * borrower is enqueued ({@code onShortage}'s second run, {@link #borrow}). The count is written before the
+     * queue is read, and a waiter reads it after its enqueue (Dekker): either it sees the new count or it is
+     * signalled.
+     */
+    public void turnAwayWaiters() {
+        turnAways.incrementAndGet();
+        waiters.signalAll();
+    }
+
     // ---- borrow ------------------------------------------------------------------------------------------
 
     /** {@link #tryBorrow(EntryFilter, long)} now. */
@@ -371,7 +386,7 @@ public final class SlotTable<T> {
     /**
      * Borrows a slot, waiting until {@code deadline} (an absolute time on the table's clock, see
      * {@link Ticker}). A slot {@code preferred} accepts is taken first when one is available; otherwise any.
-     * Returns the owned slot, or null on timeout.
+     * Returns the owned slot, or null on timeout, at shutdown or when turned away ({@link #turnAwayWaiters}).
      *
      * @param onShortage the caller's, run when no slot is free and again once enqueued; whatever it throws is
      *                   rethrown, and leaves no waiter behind
@@ -418,6 +433,7 @@ public final class SlotTable<T> {
             throws InterruptedException {
         Waiter w = new Waiter(Thread.currentThread(), System.nanoTime());
         waiters.enqueue(w);
+        int turnedAway = turnAways.get();
         try {
             // Tell the creators again now that this waiter is counted: their first look may have come before it.
             onShortage.run();
@@ -432,7 +448,7 @@ public final class SlotTable<T> {
                     return s;
                 }
                 long remaining = deadline - clock.nanoTime();
-                if (remaining <= 0 || closed) {
+                if (remaining <= 0 || closed || turnAways.get() != turnedAway) {
                     return w.cancel() ? null : w.handed();
                 }
                 // A polling head wakes once per turn on its own: a slot made available by a thread in its turn

@@ -176,8 +176,16 @@ class PostgresFaultsTest {
                 long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 elapsed.add(millis);
                 assertThat(millis).as("%s: borrow %d took %d ms; borrow timeout %d ms", fault, i, millis,
-                                BORROW_TIMEOUT.toMillis())
-                        .isGreaterThanOrEqualTo(BORROW_TIMEOUT.toMillis()).isLessThanOrEqualTo(ALLOWED_MILLIS);
+                        BORROW_TIMEOUT.toMillis()).isLessThanOrEqualTo(ALLOWED_MILLIS);
+                if (e.getMessage().contains("every origin is DOWN")) {
+                    // The detector marked the origin DOWN and its connects keep failing: the borrow fails at once
+                    // with the current failure (docs/architecture.md, "Borrow", step 4).
+                    assertThat(((SQLException) e.getCause()).getSQLState()).startsWith("08");
+                    namedFailure++;
+                    continue;
+                }
+                assertThat(millis).as("%s: borrow %d took %d ms; borrow timeout %d ms", fault, i, millis,
+                        BORROW_TIMEOUT.toMillis()).isGreaterThanOrEqualTo(BORROW_TIMEOUT.toMillis());
                 assertThat(e.getMessage()).contains("borrow timeout " + BORROW_TIMEOUT.toMillis() + " ms");
                 if (failureKnown) {
                     // A failure the pool had seen before this borrow began is named and chained.

@@ -106,7 +106,7 @@ public final class Closer {
             try {
                 r.run();
             } catch (Throwable ex) {
-                System.getLogger("dev.slotpool").log(System.Logger.Level.ERROR, "closing a connection failed", ex);
+                Loggers.CONNECTION.log(System.Logger.Level.ERROR, "closing a connection failed", ex);
             }
         }
     }

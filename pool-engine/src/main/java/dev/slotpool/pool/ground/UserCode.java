@@ -28,8 +28,6 @@ import java.util.Map;
  */
 public final class UserCode {
 
-    private static final System.Logger LOG = System.getLogger("dev.slotpool");
-
     private final String poolName;
 
     public UserCode(String poolName) {
@@ -150,7 +148,7 @@ public final class UserCode {
      */
     private void failed(String what, Throwable t) {
         try {
-            LOG.log(System.Logger.Level.WARNING, "[" + poolName + "] " + what + " failed", t);
+            Loggers.USER_CODE.log(System.Logger.Level.WARNING, "[" + poolName + "] " + what + " failed", t);
         } catch (Throwable ignored) {
             // Nowhere left to report it; the pool goes on.
         }

@@ -4,7 +4,6 @@ import dev.slotpool.Balancing;
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolConfig;
-import dev.slotpool.PoolEvent;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Closing;
@@ -426,8 +425,7 @@ public final class OriginOperations {
         if (o.parent != null) {
             origins.splitGroupWeights(); // its group's weight is split among its UP origins
         }
-        events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, from.state() + " -> " + to.state() + ": "
-                + to.reason());
+        events.originChanged(o.name, from.state(), to.state(), to.reason());
         roles.look(); // a watcher closes or reopens its session by the new status
         return true;
     }

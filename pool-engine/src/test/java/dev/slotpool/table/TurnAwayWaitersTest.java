@@ -1,0 +1,59 @@
+package dev.slotpool.table;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link SlotTable#turnAwayWaiters}: the threads waiting when it is called leave with null, as at their timeout,
+ * and leave nothing behind in the queue; a thread that enqueues afterwards waits and is handed the next return
+ * (FIFO and hand-off unchanged, S1 and S6). Deadlines are minutes away: only the turn-away can end these waits.
+ */
+class TurnAwayWaitersTest {
+
+    private static final long FAR_NANOS = TimeUnit.MINUTES.toNanos(10);
+
+    private static CompletableFuture<Slot<String>> waiter(SlotTable<String> table) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return table.borrow(System.nanoTime() + FAR_NANOS, null, () -> { });
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private static void awaitWaiting(SlotTable<String> table, int n) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (table.waiting() != n) {
+            assertThat(System.nanoTime() - deadline).as(n + " waiting").isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    @Test
+    void waitersQueuedBeforeLeaveWithNullAndLaterOnesAreHandedTheReturn() throws Exception {
+        SlotTable<String> table = new SlotTable<>(1, 0);
+        Slot<String> slot = table.reserve();
+        slot.publishBorrowed("only"); // the test holds it as a borrower would
+
+        CompletableFuture<Slot<String>> first = waiter(table);
+        CompletableFuture<Slot<String>> second = waiter(table);
+        awaitWaiting(table, 2);
+        table.turnAwayWaiters();
+        assertThat(first.get(20, TimeUnit.SECONDS)).as("turned away").isNull();
+        assertThat(second.get(20, TimeUnit.SECONDS)).as("turned away").isNull();
+        assertThat(table.waiting()).isZero();
+        assertThat(table.waiters().linked()).as("nodes left in the queue").isZero();
+
+        CompletableFuture<Slot<String>> later = waiter(table);
+        awaitWaiting(table, 1);
+        table.release(slot); // strict FIFO: handed to the one waiter, not to a turned-away node
+        assertThat(later.get(20, TimeUnit.SECONDS)).as("the later waiter got the return").isSameAs(slot);
+        assertThat(table.waiters().linked()).isZero();
+    }
+}
