@@ -103,6 +103,7 @@ final class RoleHistory {
         row.put("timeline", standby ? null : timeline);
         row.put("lag_bytes", standby ? (lagMillis == null || lagMillis > 0 ? 8192L : 0L) : null);
         row.put("lag_millis", standby ? lagMillis : null);
+        row.put("receiver", standby ? "streaming" : null);
         servers[i].answer("pg_is_in_recovery", row).readOnly(standby).down(roles[i] == Role.DEAD);
     }
 

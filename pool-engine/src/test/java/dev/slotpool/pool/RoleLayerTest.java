@@ -57,6 +57,7 @@ class RoleLayerTest {
         row.put("timeline", inRecovery ? null : timeline);
         row.put("lag_bytes", inRecovery ? 0L : null);
         row.put("lag_millis", inRecovery ? 0L : null);
+        row.put("receiver", inRecovery ? "streaming" : null);
         return row;
     }
 
