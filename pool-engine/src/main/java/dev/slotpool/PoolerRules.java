@@ -1,5 +1,7 @@
 package dev.slotpool;
 
+import dev.slotpool.pooler.PgBouncerAdmin;
+
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +42,12 @@ final class PoolerRules {
         if (!ok) {
             v.add(new ConfigViolation(label + ".poolerAdminUrl", JdbcUrls.redact(url),
                     "must be postgresql://host:port/pgbouncer?user=name (PgBouncer's admin console)"));
+            return;
+        }
+        try {
+            PgBouncerAdmin.at(url); // its settings: allowCleartextPassword, sslmode
+        } catch (IllegalArgumentException e) {
+            v.add(new ConfigViolation(label + ".poolerAdminUrl", JdbcUrls.redact(url), e.getMessage()));
         }
     }
 
