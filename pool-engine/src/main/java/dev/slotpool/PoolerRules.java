@@ -1,7 +1,5 @@
 package dev.slotpool;
 
-import dev.slotpool.pooler.PgBouncerAdmin;
-
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -44,10 +42,13 @@ final class PoolerRules {
                     "must be postgresql://host:port/pgbouncer?user=name (PgBouncer's admin console)"));
             return;
         }
-        try {
-            PgBouncerAdmin.at(url); // its settings: allowCleartextPassword, sslmode
-        } catch (IllegalArgumentException e) {
-            v.add(new ConfigViolation(label + ".poolerAdminUrl", JdbcUrls.redact(url), e.getMessage()));
+        String query = "&" + URI.create(u).getRawQuery() + "&";
+        for (String mode : new String[] {"disable", "require", "verify-full"}) {
+            query = query.replace("&sslmode=" + mode + "&", "&");
+        }
+        if (query.contains("&sslmode=")) {
+            v.add(new ConfigViolation(label + ".poolerAdminUrl", JdbcUrls.redact(url),
+                    "sslmode must be disable, require or verify-full (PgBouncerAdmin's SslMode)"));
         }
     }
 

@@ -38,10 +38,10 @@ public final class ConnectAttempt implements Runnable {
     /** Unanswered periods already counted as failures (detector only). */
     public int countedPeriods;
 
-    private ConnectAttempt(OriginHealth health, long startedAt, boolean probe, long unansweredAfterNanos,
-                           Runnable work, Runnable ended) {
-        this.listedIn = health.attempts();
-        this.startedIn = health.startedAttempts();
+    private ConnectAttempt(Collection<ConnectAttempt> listedIn, Collection<ConnectAttempt> startedIn, long startedAt,
+                           boolean probe, long unansweredAfterNanos, Runnable work, Runnable ended) {
+        this.listedIn = listedIn;
+        this.startedIn = startedIn;
         this.startedAt = startedAt;
         this.probe = probe;
         this.unansweredAfterNanos = unansweredAfterNanos;
@@ -54,9 +54,9 @@ public final class ConnectAttempt implements Runnable {
      * ({@code Placement.mayStart}) before it {@link #start}s the attempt or {@link #unlist}s it. Listed first, so
      * that the thread's end always finds it listed and whoever looks at the origin meanwhile sees it.
      */
-    public static ConnectAttempt list(OriginHealth health, long now, boolean probe, long unansweredAfterNanos,
-                                      Runnable work, Runnable ended) {
-        ConnectAttempt a = new ConnectAttempt(health, now, probe, unansweredAfterNanos, work, ended);
+    public static ConnectAttempt list(Collection<ConnectAttempt> attempts, Collection<ConnectAttempt> started, long now,
+                                      boolean probe, long unansweredAfterNanos, Runnable work, Runnable ended) {
+        ConnectAttempt a = new ConnectAttempt(attempts, started, now, probe, unansweredAfterNanos, work, ended);
         a.listedIn.add(a);
         return a;
     }

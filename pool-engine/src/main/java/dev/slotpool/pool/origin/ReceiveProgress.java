@@ -12,7 +12,7 @@ import java.util.function.Function;
 
 /**
  * Whether a standby's replication stream still moves (docs/failover.md, "Reads to standbys"), for one standby's
- * watcher ({@link RoleWatch}). A stream can stall while the standby's WAL receiver still says "streaming" (a
+ * watcher ({@code RoleWatch}). A stream can stall while the standby's WAL receiver still says "streaming" (a
  * network path that swallows packets: the receiver notices only at its {@code wal_receiver_timeout}, 60 s by
  * default); its received WAL then stops growing, replay catches up with it, and WAL received against WAL replayed
  * reads as no lag. So at each reading the standby's receive position is compared with the primary's flushed
@@ -25,13 +25,26 @@ import java.util.function.Function;
  */
 final class ReceiveProgress {
 
+    /** What the watch needs of the primary's origin to hold a session to it (see {@link RoleWatch.Watched}). */
+    interface Reachable {
+        boolean watchable();
+
+        boolean mayHoldSession();
+
+        boolean claimRoom();
+
+        void releaseRoom();
+
+        Connection connect() throws SQLException;
+    }
+
     /** The network timeout of the session to the primary, the pool's own: a silent primary fails the read. */
     private static final int NETWORK_TIMEOUT_MILLIS = 10_000;
     private static final Executor INLINE = Runnable::run;
     private static final long NONE = Long.MIN_VALUE;
 
     private final OriginRoles roles;
-    private final Function<String, RoleWatch.Watched> origins;
+    private final Function<String, Reachable> origins;
     private final WalPositions positions;
 
     /** The standby's receive position last read, and when it was first read at that value (nanoTime). */
@@ -45,10 +58,10 @@ final class ReceiveProgress {
 
     /** The session to the family's primary, its origin, and whether its room is held. */
     private Connection primary;
-    private RoleWatch.Watched primaryOrigin;
+    private Reachable primaryOrigin;
     private boolean room;
 
-    ReceiveProgress(OriginRoles roles, Function<String, RoleWatch.Watched> origins, int timeoutSeconds) {
+    ReceiveProgress(OriginRoles roles, Function<String, Reachable> origins, int timeoutSeconds) {
         this.roles = roles;
         this.origins = origins;
         this.positions = new WalPositions(timeoutSeconds);
@@ -67,7 +80,6 @@ final class ReceiveProgress {
         if (r.role() != ServerRole.STANDBY || r.lagMillis() < 0 || r.cluster() == null) {
             return r;
         }
-        long at;
         long now;
         try {
             long position = positions.received(session);
@@ -82,10 +94,10 @@ final class ReceiveProgress {
                 close(); // a moving stream needs no comparison
                 return r;
             }
-            at = System.nanoTime();
             long flushed = primaryFlushed(r.cluster());
             if (behindSince == NONE && flushed > position) {
-                behindSince = at;
+                // Taken after the primary answered: by then it had flushed past the position, no earlier known.
+                behindSince = System.nanoTime();
             }
         } catch (SQLException | RuntimeException e) {
             return r; // the standby's own position unread: the role reading alone decides
@@ -112,7 +124,7 @@ final class ReceiveProgress {
     /** The primary's flushed position, or -1 when there is no primary to ask or it did not answer. */
     private long primaryFlushed(String cluster) {
         String name = roles.primaryOf(cluster);
-        RoleWatch.Watched origin = name == null ? null : origins.apply(name);
+        Reachable origin = name == null ? null : origins.apply(name);
         if (primaryOrigin != null && (origin != primaryOrigin || !primaryOrigin.mayHoldSession())) {
             close();
         }

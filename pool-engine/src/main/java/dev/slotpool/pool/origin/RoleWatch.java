@@ -35,7 +35,7 @@ import java.util.function.Function;
 public final class RoleWatch {
 
     /** The pool's side of one origin, as the watch needs it. */
-    public interface Watched {
+    public interface Watched extends ReceiveProgress.Reachable {
         String name();
 
         /** Claims room for the watch's session (S3); false when the pool or the origin is full. */
