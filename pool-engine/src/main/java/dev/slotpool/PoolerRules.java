@@ -40,6 +40,15 @@ final class PoolerRules {
         if (!ok) {
             v.add(new ConfigViolation(label + ".poolerAdminUrl", JdbcUrls.redact(url),
                     "must be postgresql://host:port/pgbouncer?user=name (PgBouncer's admin console)"));
+            return;
+        }
+        String query = "&" + URI.create(u).getRawQuery() + "&";
+        for (String mode : new String[] {"disable", "require", "verify-full"}) {
+            query = query.replace("&sslmode=" + mode + "&", "&");
+        }
+        if (query.contains("&sslmode=")) {
+            v.add(new ConfigViolation(label + ".poolerAdminUrl", JdbcUrls.redact(url),
+                    "sslmode must be disable, require or verify-full (PgBouncerAdmin's SslMode)"));
         }
     }
 

@@ -119,6 +119,17 @@ class PoolerSettingsTest {
     }
 
     @Test
+    void aPoolerAdminUrlsSslmodeIsCheckedAtStartup() {
+        assertThat(pg().origin(OriginConfig.named("a")
+                .poolerAdminUrl("postgresql://127.0.0.1:6432/pgbouncer?user=stats&sslmode=verify-full")).config())
+                .isNotNull();
+        InvalidPoolConfigException e = refused(pg().origin(OriginConfig.named("a")
+                .poolerAdminUrl("postgresql://127.0.0.1:6432/pgbouncer?user=stats&password=Pw-9x&sslmode=prefer")));
+        assertThat(e.violations()).extracting(ConfigViolation::property).containsExactly("origins[a].poolerAdminUrl");
+        assertThat(e.getMessage()).contains("sslmode must be disable, require or verify-full").doesNotContain("Pw-9x");
+    }
+
+    @Test
     void drcpNeedsAPooledServerAndGivesTheDriverAConnectionClassAndPurityUnlessSet() {
         String pooled = "jdbc:oracle:thin:@//db:1521/SALES:POOLED";
         PoolConfig c = SlotPoolDataSource.builder().name("orders").url(pooled).pooler(Pooler.DRCP).config();

@@ -270,7 +270,8 @@ final class Creator {
             return;
         }
         long start = ticker.nanoTime();
-        ConnectAttempt attempt = ConnectAttempt.list(o.health.attempts(), start, false, detector.unansweredAfterNanos(o),
+        ConnectAttempt attempt = ConnectAttempt.list(o.health.attempts(), o.health.startedAttempts(), start, false,
+                detector.unansweredAfterNanos(o),
                 () -> opening.open(o, slot, start), this::signal);
         if (!placement.mayStart(o, attempt)) {
             // Another creator or a probe got there first: this one plans again (and waits for that attempt).

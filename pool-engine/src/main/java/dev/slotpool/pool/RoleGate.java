@@ -126,6 +126,11 @@ final class RoleGate {
             operations.inForRole(o, "kept for reads: " + reason);
         }
 
+        @Override
+        public long lagBoundMillis() {
+            return readsToStandbys ? maxLagMillis : -1;
+        }
+
         /** Racy but benign: the watch's thread and a creator's (a new connection's reading) may each store their
          * verdict, the older last; the watch's next reading, within {@code RoleWatch.CHECK_NANOS}, sets it right. */
         @Override

@@ -112,7 +112,9 @@ final class Shutdown {
     private void endAttempts(long deadline) {
         List<ConnectAttempt> running = new ArrayList<>();
         for (Origin o : origins.configured()) {
-            running.addAll(o.health.attempts()); // no new ones: the creators and the housekeeper have ended
+            // No new ones: the creators and the housekeeper have ended. The started ones, not the listed: an
+            // attempt is unlisted when its work ends, before its thread does.
+            running.addAll(o.health.startedAttempts());
         }
         try {
             for (ConnectAttempt a : running) {

@@ -25,6 +25,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Reads PgBouncer's admin console (the virtual database {@code pgbouncer}) over the PostgreSQL wire protocol: one
@@ -46,19 +49,50 @@ public final class PgBouncerAdmin {
     static final int MAX_ANSWER_BYTES = 16 << 20;
     /** The URL parameter that allows sending the password in cleartext when the console asks for it. */
     static final String ALLOW_CLEARTEXT = "allowCleartextPassword";
+    /** The URL parameter that asks for TLS ({@link SslMode}). */
+    static final String SSLMODE = "sslmode";
+    /** PostgreSQL's SSLRequest code, sent in place of a protocol version. */
+    private static final int SSL_REQUEST = 80877103;
+
+    /** Whether the console's connection is encrypted, and what of the server's certificate is checked. */
+    enum SslMode {
+        /** Plain TCP. */
+        DISABLE("disable"),
+        /** TLS; the certificate's chain is checked against the JVM's default trust store, its host name is not. */
+        REQUIRE("require"),
+        /** TLS; the certificate's chain and its host name (the URL's) are checked. */
+        VERIFY_FULL("verify-full");
+
+        final String setting;
+
+        SslMode(String setting) {
+            this.setting = setting;
+        }
+
+        static SslMode of(String setting) {
+            for (SslMode m : values()) {
+                if (m.setting.equals(setting)) {
+                    return m;
+                }
+            }
+            throw new IllegalArgumentException(SSLMODE + " must be disable, require or verify-full");
+        }
+    }
 
     private final String host;
     private final int port;
     private final String user;
     private final String password;
     private final boolean allowCleartext;
+    private final SslMode ssl;
 
-    private PgBouncerAdmin(String host, int port, String user, String password, boolean allowCleartext) {
+    private PgBouncerAdmin(String host, int port, String user, String password, boolean allowCleartext, SslMode ssl) {
         this.host = host;
         this.port = port;
         this.user = user;
         this.password = password;
         this.allowCleartext = allowCleartext;
+        this.ssl = ssl;
     }
 
     /**
@@ -66,9 +100,12 @@ public final class PgBouncerAdmin {
      * {@code jdbc:} prefix is allowed; port 6432 when absent). A console asking for the password in cleartext
      * (PgBouncer's {@code auth_type = plain}) is refused unless the URL says {@code allowCleartextPassword=true}:
      * the connection is not encrypted, so anyone on the path, or a server posing as the console, would read it.
+     * {@code sslmode=require} or {@code verify-full} encrypts it ({@link SslMode}: PostgreSQL's SSLRequest, then a
+     * TLS handshake by the JVM's default {@link SSLSocketFactory}; a console that offers no TLS is refused), and a
+     * cleartext password is then sent over TLS only; {@code disable} (the default) does not.
      *
-     * @throws IllegalArgumentException when the URL names no host or user, or allowCleartextPassword is neither
-     *                                  true nor false
+     * @throws IllegalArgumentException when the URL names no host or user, allowCleartextPassword is neither
+     *                                  true nor false, or sslmode is none of disable, require and verify-full
      */
     public static PgBouncerAdmin at(String url) {
         String u = url.startsWith("jdbc:") ? url.substring(5) : url;
@@ -92,8 +129,9 @@ public final class PgBouncerAdmin {
         if (!cleartext.equals("true") && !cleartext.equals("false")) {
             throw new IllegalArgumentException(ALLOW_CLEARTEXT + " must be true or false");
         }
+        SslMode ssl = SslMode.of(params.getOrDefault(SSLMODE, SslMode.DISABLE.setting));
         return new PgBouncerAdmin(uri.getHost(), uri.getPort() < 0 ? 6432 : uri.getPort(), params.get("user"),
-                params.get("password"), cleartext.equals("true"));
+                params.get("password"), cleartext.equals("true"), ssl);
     }
 
     /** {@code SHOW POOLS} summed over the users of {@code database}; zeros when PgBouncer has no pool for it yet. */
@@ -121,9 +159,8 @@ public final class PgBouncerAdmin {
     /** Runs one console command, all of it within {@code timeout}; its rows (column label to text), if any. */
     public List<Map<String, String>> run(String command, Duration timeout) throws IOException, SQLException {
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-        try (Socket s = new Socket()) {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            s.connect(new InetSocketAddress(host, port), millis);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        try (Socket plain = new Socket(); Socket s = secured(plain, millis, deadline)) {
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
             Messages in = new Messages(s, deadline);
             startup(out);
@@ -143,6 +180,52 @@ public final class PgBouncerAdmin {
             }
             return rows;
         }
+    }
+
+    /** Connects {@code plain} within {@code millis}; the socket to talk on: {@code plain}, or TLS over it as
+     * {@link #ssl} asks, negotiated before {@code deadline} (the command's). */
+    private Socket secured(Socket plain, int millis, long deadline) throws IOException, SQLException {
+        plain.connect(new InetSocketAddress(host, port), millis);
+        if (ssl == SslMode.DISABLE) {
+            return plain;
+        }
+        DataOutputStream out = new DataOutputStream(plain.getOutputStream());
+        out.writeInt(8);
+        out.writeInt(SSL_REQUEST);
+        out.flush();
+        int answer;
+        try {
+            Messages.timeoutUntil(plain, deadline);
+            answer = plain.getInputStream().read(); // one byte, nothing buffered past it
+        } catch (SocketTimeoutException e) {
+            throw Messages.late();
+        }
+        if (answer == 'N') {
+            throw new SQLException("pooler console offers no TLS, which " + SSLMODE + "=" + ssl.setting
+                    + " in the console URL requires", "08001");
+        }
+        if (answer != 'S') {
+            throw new SQLException("pooler console answered the TLS request with "
+                    + (answer < 0 ? "the end of the connection" : "byte " + answer), "08P01");
+        }
+        SSLSocket tls = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                .createSocket(plain, host, port, true);
+        if (ssl == SslMode.VERIFY_FULL) {
+            SSLParameters p = tls.getSSLParameters();
+            p.setEndpointIdentificationAlgorithm("HTTPS");
+            tls.setSSLParameters(p);
+        }
+        try {
+            Messages.timeoutUntil(tls, deadline);
+            tls.startHandshake();
+        } catch (SocketTimeoutException e) {
+            tls.close();
+            throw Messages.late();
+        } catch (IOException | RuntimeException e) {
+            tls.close();
+            throw e;
+        }
+        return tls;
     }
 
     private void startup(DataOutputStream out) throws IOException {
@@ -172,10 +255,11 @@ public final class PgBouncerAdmin {
                 if (kind < 0 || kind == AUTH_MD5 && msg.length < 8) {
                     throw malformed("authentication request");
                 }
-                if (kind == AUTH_CLEARTEXT && !allowCleartext) {
+                if (kind == AUTH_CLEARTEXT && !allowCleartext && ssl == SslMode.DISABLE) {
                     throw new SQLException("pooler console asks for the password in cleartext, which the pool does "
                             + "not send over an unencrypted connection (" + ALLOW_CLEARTEXT + "=true in the console "
-                            + "URL allows it; PgBouncer's auth_type md5 needs no such thing)", "28000");
+                            + "URL allows it, as does " + SSLMODE + "=require or verify-full; PgBouncer's auth_type "
+                            + "md5 needs no such thing)", "28000");
                 }
                 if (kind == AUTH_CLEARTEXT || kind == AUTH_MD5) {
                     if (password == null) {
@@ -314,6 +398,11 @@ public final class PgBouncerAdmin {
         }
 
         private void waitAtMostWhatIsLeft() throws IOException {
+            timeoutUntil(socket, deadline);
+        }
+
+        /** Makes the socket's reads wait at most until {@code deadline} (System.nanoTime). */
+        static void timeoutUntil(Socket socket, long deadline) throws IOException {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left < 1) {
                 throw late();
@@ -321,7 +410,7 @@ public final class PgBouncerAdmin {
             socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
         }
 
-        private static SocketTimeoutException late() {
+        static SocketTimeoutException late() {
             return new SocketTimeoutException("pooler console did not answer in time");
         }
     }

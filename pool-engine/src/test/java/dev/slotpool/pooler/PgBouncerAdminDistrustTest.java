@@ -46,6 +46,64 @@ class PgBouncerAdminDistrustTest {
     }
 
     @Test
+    void sslmodeRequireAsksForTlsAndRefusesAConsoleThatOffersNone() throws Exception {
+        try (ScriptedConsole console = new ScriptedConsole((in, out) -> {
+            out.writeByte('N');
+            out.flush();
+            authentication(out, 3); // a console that goes on in plain text, asking for the password
+            message(in);
+        })) {
+            Throwable refused = catchThrowable(() -> PgBouncerAdmin.at(console.url("&sslmode=require"))
+                    .showPools("app", TIMEOUT));
+
+            assertThat(console.firstCode()).as("PostgreSQL's SSLRequest first").isEqualTo(80877103);
+            assertThat(refused).isInstanceOf(SQLException.class).hasMessageContaining("offers no TLS")
+                    .hasMessageContaining("sslmode=require").hasMessageNotContaining(ScriptedConsole.PASSWORD);
+            assertThat(console.received()).as("nothing after the refusal").isEmpty();
+        }
+    }
+
+    @Test
+    void sslmodeVerifyFullStartsATlsHandshakeOnceTheConsoleAgreesAndSendsNothingInPlainText() throws Exception {
+        try (ScriptedConsole console = new ScriptedConsole((in, out) -> {
+            out.writeByte('S');
+            out.flush();
+            in.readUnsignedByte(); // the client's first TLS record; the console has no certificate and hangs up
+        })) {
+            Throwable failed = catchThrowable(() -> PgBouncerAdmin.at(console.url("&sslmode=verify-full"))
+                    .showPools("app", TIMEOUT));
+
+            assertThat(console.firstCode()).isEqualTo(80877103);
+            assertThat(console.received()).as("a TLS handshake record (type 22) follows the console's 'S'")
+                    .startsWith("\u0016");
+            assertThat(failed).as("no TLS session with a console without a certificate")
+                    .isInstanceOf(IOException.class);
+            assertThat(console.received()).doesNotContain(ScriptedConsole.PASSWORD).doesNotContain("stats");
+        }
+    }
+
+    @Test
+    void sslmodeDisableSendsTheStartupInPlainText() throws Exception {
+        try (ScriptedConsole console = new ScriptedConsole((in, out) -> {
+            ScriptedConsole.trusted(out);
+            showPools(in, out, "app", 3);
+            message(in); // Terminate
+        })) {
+            PoolerView view = PgBouncerAdmin.at(console.url("&sslmode=disable")).showPools("app", TIMEOUT);
+
+            assertThat(view.clientsActive()).isEqualTo(3);
+            assertThat(console.firstCode()).as("protocol 3.0").isEqualTo(196608);
+        }
+    }
+
+    @Test
+    void anSslmodeOtherThanDisableRequireOrVerifyFullIsRefused() {
+        assertThatThrownBy(() -> PgBouncerAdmin.at("postgresql://127.0.0.1:6432/pgbouncer?user=stats&sslmode=prefer"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sslmode must be disable, require or verify-full");
+    }
+
+    @Test
     void theUrlMayAllowTheCleartextPassword() throws Exception {
         try (ScriptedConsole console = new ScriptedConsole((in, out) -> {
             authentication(out, 3);

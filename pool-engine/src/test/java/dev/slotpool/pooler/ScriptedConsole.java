@@ -26,6 +26,7 @@ public final class ScriptedConsole implements AutoCloseable {
     private final Thread acceptor;
     private final AtomicReference<Script> script;
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
+    private volatile int firstCode;
 
     public ScriptedConsole(Script script) throws IOException {
         this.script = new AtomicReference<>(script);
@@ -43,6 +44,12 @@ public final class ScriptedConsole implements AutoCloseable {
 
     /** The password {@link #url} carries. */
     public static final String PASSWORD = "Console-secret-9f3K";
+
+    /** The code that opened the last connection's first message: a protocol version, or PostgreSQL's SSLRequest
+     * ({@code 80877103}); 0 before any. */
+    public int firstCode() {
+        return firstCode;
+    }
 
     /** Replaces the script for the connections that come next. */
     public void script(Script next) {
@@ -62,6 +69,7 @@ public final class ScriptedConsole implements AutoCloseable {
                 DataInputStream raw = new DataInputStream(s.getInputStream());
                 byte[] startup = new byte[raw.readInt() - 4];
                 raw.readFully(startup);
+                firstCode = new DataInputStream(new java.io.ByteArrayInputStream(startup)).readInt();
                 DataInputStream in = new DataInputStream(new java.io.FilterInputStream(raw) {
                     @Override
                     public int read() throws IOException {

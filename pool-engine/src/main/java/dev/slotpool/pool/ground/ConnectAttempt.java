@@ -20,6 +20,8 @@ public final class ConnectAttempt implements Runnable {
 
     /** The list of running attempts it is in while it runs (its origin's). */
     private final Collection<ConnectAttempt> listedIn;
+    /** Its origin's started attempts whose thread may be alive, for close() to join ({@link #join}). */
+    private final Collection<ConnectAttempt> startedIn;
     /** When it started (ticker time). */
     public final long startedAt;
     /** Whether it probes an origin the pool doubts (DOWN, or whose connections stopped answering). */
@@ -36,9 +38,10 @@ public final class ConnectAttempt implements Runnable {
     /** Unanswered periods already counted as failures (detector only). */
     public int countedPeriods;
 
-    private ConnectAttempt(Collection<ConnectAttempt> listedIn, long startedAt, boolean probe,
-                           long unansweredAfterNanos, Runnable work, Runnable ended) {
+    private ConnectAttempt(Collection<ConnectAttempt> listedIn, Collection<ConnectAttempt> startedIn, long startedAt,
+                           boolean probe, long unansweredAfterNanos, Runnable work, Runnable ended) {
         this.listedIn = listedIn;
+        this.startedIn = startedIn;
         this.startedAt = startedAt;
         this.probe = probe;
         this.unansweredAfterNanos = unansweredAfterNanos;
@@ -51,17 +54,19 @@ public final class ConnectAttempt implements Runnable {
      * ({@code Placement.mayStart}) before it {@link #start}s the attempt or {@link #unlist}s it. Listed first, so
      * that the thread's end always finds it listed and whoever looks at the origin meanwhile sees it.
      */
-    public static ConnectAttempt list(Collection<ConnectAttempt> attempts, long now, boolean probe, long unansweredAfterNanos,
-                               Runnable work, Runnable ended) {
-        ConnectAttempt a = new ConnectAttempt(attempts, now, probe, unansweredAfterNanos, work, ended);
-        attempts.add(a);
+    public static ConnectAttempt list(Collection<ConnectAttempt> attempts, Collection<ConnectAttempt> started, long now,
+                                      boolean probe, long unansweredAfterNanos, Runnable work, Runnable ended) {
+        ConnectAttempt a = new ConnectAttempt(attempts, started, now, probe, unansweredAfterNanos, work, ended);
+        a.listedIn.add(a);
         return a;
     }
 
     /**
      * Starts the listed attempt's thread. A thread that cannot be made or started ({@link PoolThreads}) throws
      * here with the attempt unlisted and its work never run, so nothing counts it as a connect under way (an
-     * origin with one gets no other attempt): the caller releases what it claimed for it.
+     * origin with one gets no other attempt): the caller releases what it claimed for it. A started attempt is kept
+     * in its origin's {@code startedAttempts} until a later start finds its thread ended, so close() can wait for
+     * a thread whose work has ended but which has not.
      */
     public ConnectAttempt start(PoolThreads threads, String originName) {
         try {
@@ -71,6 +76,8 @@ public final class ConnectAttempt implements Runnable {
             listedIn.remove(this);
             throw e;
         }
+        startedIn.removeIf(a -> !a.thread.isAlive());
+        startedIn.add(this);
         return this;
     }
 

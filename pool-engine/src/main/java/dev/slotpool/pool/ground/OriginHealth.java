@@ -34,6 +34,9 @@ public final class OriginHealth {
     private volatile boolean answered;
     /** Connects and probes running now, on their own threads. */
     private final ConcurrentLinkedQueue<ConnectAttempt> attempts = new ConcurrentLinkedQueue<>();
+    /** Attempts started whose thread may still be alive, for close() to wait for: an attempt leaves
+     * {@link #attempts} when its work ends, before its thread does. */
+    private final ConcurrentLinkedQueue<ConnectAttempt> started = new ConcurrentLinkedQueue<>();
     /** A probe is wanted (a failed validation, or every connection stuck); cleared when one starts. */
     private volatile boolean probeWanted;
     /** Claimed by CAS by the thread that starts this origin's probe, released once its attempt is unlisted: one
@@ -155,6 +158,10 @@ public final class OriginHealth {
 
     public ConcurrentLinkedQueue<ConnectAttempt> attempts() {
         return attempts;
+    }
+
+    public ConcurrentLinkedQueue<ConnectAttempt> startedAttempts() {
+        return started;
     }
 
     public boolean probeWanted() {

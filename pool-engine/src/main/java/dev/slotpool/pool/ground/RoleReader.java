@@ -58,8 +58,8 @@ public final class RoleReader {
      * DBID, which a standby shares with its primary, as the family. */
     static final String ORACLE = "SELECT DATABASE_ROLE, OPEN_MODE, RESETLOGS_CHANGE#, DBID FROM V$DATABASE";
 
-    /** The role query's query timeout. */
-    static final int QUERY_TIMEOUT_SECONDS = 5;
+    /** The role query's query timeout, and that of the role watch's other questions. */
+    public static final int QUERY_TIMEOUT_SECONDS = 5;
     /** The role query's network timeout (unless the session has a shorter one): longer than the query timeout, so a
      * server that answers is cancelled first and keeps the session. */
     static final int NETWORK_TIMEOUT_MILLIS = 10_000;

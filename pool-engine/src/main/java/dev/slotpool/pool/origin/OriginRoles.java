@@ -111,6 +111,19 @@ public final class OriginRoles {
         } while (!state.compareAndSet(before, after));
     }
 
+    /** The origin that takes writes as the primary of the family {@code cluster} (its latest reading PRIMARY, not
+     * refused), or null when none does. */
+    public String primaryOf(String cluster) {
+        State s = state.get();
+        for (Map.Entry<String, Known> e : s.origins.entrySet()) {
+            RoleReading r = e.getValue().reading;
+            if (r.role() == ServerRole.PRIMARY && cluster.equals(r.cluster()) && refusal(s, e.getKey()) == null) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
     /** The origin's latest reading, or null if its role was never read. */
     public RoleReading reading(String origin) {
         Known k = state.get().origins.get(origin);

@@ -121,7 +121,8 @@ public final class Probes {
             int validationSeconds = (int) Math.max(1,
                     TimeUnit.NANOSECONDS.toSeconds(Math.min(validationNanos, unansweredAfter)));
             try {
-                ConnectAttempt.list(o.health.attempts(), now, true, unansweredAfter, () -> probe(o, status, validationSeconds),
+                ConnectAttempt.list(o.health.attempts(), o.health.startedAttempts(), now, true, unansweredAfter,
+                        () -> probe(o, status, validationSeconds),
                         () -> probeEnded(o)).start(threads, o.name);
             } catch (Throwable e) {
                 // No thread, so no probe: its room goes back and the origin stays due; the caller backs off.

@@ -35,7 +35,7 @@ import java.util.function.Function;
 public final class RoleWatch {
 
     /** The pool's side of one origin, as the watch needs it. */
-    public interface Watched {
+    public interface Watched extends ReceiveProgress.Reachable {
         String name();
 
         /** Claims room for the watch's session (S3); false when the pool or the origin is full. */
@@ -61,6 +61,10 @@ public final class RoleWatch {
         /** Puts an origin the role had taken out back in service (only if the role took it out). */
         void backForRole(String reason);
 
+        /** The replica-lag bound its reads are held to, in milliseconds, or -1 when its reads do not depend on its
+         * lag (reads to standbys off): then its stream's progress is not followed ({@link ReceiveProgress}). */
+        long lagBoundMillis();
+
         /** The origin's latest reading, after it was judged: from a new connection or the watch's session; null
          * when the watch lost its session, could not open one or closed it for the origin's status (a standby kept
          * for reads then takes none). */
@@ -78,6 +82,9 @@ public final class RoleWatch {
     /** The reason each origin is out of service for its role; absent when it serves. */
     private final Map<String, String> out = new ConcurrentHashMap<>();
     private final Map<String, Thread> watchers = new ConcurrentHashMap<>();
+    /** Each standby whose stream its watcher found stalled, with how long its receive position had not moved
+     * (ms): a new connection's reading of it, which cannot tell, is told so too ({@link #admits}). */
+    private final Map<String, Long> stalled = new ConcurrentHashMap<>();
     /** Every watcher started and not seen ended, for {@link #join}: a watcher leaves {@link #watchers} before its
      * thread ends. */
     private final Queue<Thread> started = new ConcurrentLinkedQueue<>();
@@ -115,7 +122,9 @@ public final class RoleWatch {
         applyAll();
         Watched w = origins.get(origin);
         if (w != null) {
-            w.read(role);
+            Long stalledFor = stalled.get(origin);
+            boolean lagKnown = role.role() == ServerRole.STANDBY && role.lagMillis() >= 0;
+            w.read(stalledFor != null && lagKnown ? ReceiveProgress.stalled(role, stalledFor) : role);
         }
         return refusal == null;
     }
@@ -199,12 +208,14 @@ public final class RoleWatch {
     private void watch(Watched w) {
         Connection session = null;
         boolean room = false;
+        ReceiveProgress stream = new ReceiveProgress(roles, origins::get, RoleReader.QUERY_TIMEOUT_SECONDS);
         try {
             while (!closed.get() && out.containsKey(w.name())) {
                 if (!w.mayHoldSession()) {
                     if (session != null) {
                         closeQuietly(session);
                         session = null;
+                        stream.close();
                         w.read(null);
                     }
                     if (room) {
@@ -228,11 +239,12 @@ public final class RoleWatch {
                     if (r == null || r.role() == ServerRole.UNKNOWN && !valid(session)) {
                         closeQuietly(session);
                         session = null;
+                        stream.close();
                         w.read(null);
                     } else {
                         roles.judge(w.name(), r);
                         applyAll();
-                        w.read(r);
+                        w.read(followStream(w, stream, r, session));
                     }
                 }
                 if (out.containsKey(w.name())) {
@@ -241,6 +253,8 @@ public final class RoleWatch {
             }
         } finally {
             watchers.remove(w.name(), Thread.currentThread());
+            stalled.remove(w.name());
+            stream.close();
             if (session != null) {
                 closeQuietly(session);
             }
@@ -252,6 +266,19 @@ public final class RoleWatch {
                 startWatching(w);
             }
         }
+    }
+
+    /** The reading as the standby's reads are judged by: {@code r}, or its lag unknown when its stream stalled. */
+    private RoleReading followStream(Watched w, ReceiveProgress stream, RoleReading r, Connection session) {
+        long bound = w.lagBoundMillis();
+        RoleReading seen = bound < 0 ? r : stream.check(r, session, bound);
+        long stalledFor = bound < 0 ? -1 : stream.stalledMillis();
+        if (stalledFor >= 0) {
+            stalled.put(w.name(), stalledFor);
+        } else {
+            stalled.remove(w.name());
+        }
+        return seen;
     }
 
     private void park() {

@@ -56,6 +56,8 @@ class RoleWatchTest {
         /** What {@link #read} was told, in order: a role and lag, or "lost". */
         final List<String> readings = new CopyOnWriteArrayList<>();
         final AtomicInteger room = new AtomicInteger(1);
+        /** {@link #lagBoundMillis}: -1, reads not by lag, unless a test sets it. */
+        volatile long lagBound = -1;
 
         Origin(StubDatabase db) {
             this.db = db;
@@ -89,6 +91,11 @@ class RoleWatchTest {
         @Override
         public boolean mayHoldSession() {
             return true;
+        }
+
+        @Override
+        public long lagBoundMillis() {
+            return lagBound;
         }
 
         @Override
@@ -162,6 +169,47 @@ class RoleWatchTest {
         await("the watch reads it on its schedule", () -> b.readings.size() >= 2);
         second.down(true).killLiveConnections();
         await("its session lost", () -> b.readings.contains("lost"));
+    }
+
+    @Test
+    void aStandbyWhoseReceivePositionStandsStillWhileThePrimarysMovesHasNoKnownLag() throws Exception {
+        Origin a = new Origin(first.answer("pg_is_in_recovery", pg(false, 1))
+                .answer("pg_current_wal_flush_lsn", Map.of("lsn", "0/3000100")));
+        Origin b = new Origin(second.answer("pg_is_in_recovery", pg(true, 0))
+                .answer("pg_last_wal_receive_lsn", Map.of("lsn", "0/3000000")));
+        b.lagBound = 100;
+        watch.register(a);
+        watch.register(b);
+        assertThat(admits(first)).isTrue();
+        assertThat(admits(second)).isFalse();
+
+        await("the standby's lag unknown", () -> b.readings.contains("STANDBY lag -1"));
+        assertThat(a.room).as("the session to the primary holds its room").hasValue(0);
+        assertThat(first.live()).isEqualTo(1);
+        assertThat(admits(second)).isFalse();
+        assertThat(b.readings).as("a new connection's reading, which cannot tell, is told too").last()
+                .isEqualTo("STANDBY lag -1");
+
+        second.answer("pg_last_wal_receive_lsn", Map.of("lsn", "0/3000100"));
+        await("its lag known again once its stream moves", () -> b.readings.get(b.readings.size() - 1)
+                .equals("STANDBY lag 0"));
+        watch.close();
+        await("the session to the primary closed with the watch", () -> a.room.get() == 1 && first.live() == 0);
+    }
+
+    @Test
+    void aStandbyCaughtUpWithAnIdlePrimaryKeepsItsLag() throws Exception {
+        Origin a = new Origin(first.answer("pg_is_in_recovery", pg(false, 1))
+                .answer("pg_current_wal_flush_lsn", Map.of("lsn", "0/3000100")));
+        Origin b = new Origin(second.answer("pg_is_in_recovery", pg(true, 0))
+                .answer("pg_last_wal_receive_lsn", Map.of("lsn", "0/3000100")));
+        b.lagBound = 100;
+        watch.register(a);
+        watch.register(b);
+        assertThat(admits(first)).isTrue();
+        assertThat(admits(second)).isFalse();
+        await("four of the watch's readings", () -> b.readings.size() >= 5);
+        assertThat(b.readings).as("received all the primary flushed: no stall").containsOnly("STANDBY lag 0");
     }
 
     @Test
