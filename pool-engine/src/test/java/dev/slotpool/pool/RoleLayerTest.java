@@ -175,6 +175,21 @@ class RoleLayerTest {
     }
 
     @Test
+    void anOperatorsMarkUpOfAStandbyNeverPutsItInWriteService() throws Exception {
+        try (SlotPoolDataSource ds = builder("layer-markup-standby", 2, 6, false).build()) {
+            await("the standby out for its role", ds, s -> stateIs(s, "standby", OriginState.DOWN));
+            ds.markDown("standby");
+            events.clear();
+            ds.markUp("standby");
+            assertThat(origin(ds, "standby").stateReason()).as("the role's DOWN takes the operator's place at once")
+                    .isEqualTo("standby (pg_is_in_recovery() is true)");
+            assertThat(events).as("no moment in which the standby took writes")
+                    .noneMatch(e -> e.startsWith("standby ") && e.contains("-> UP"));
+            assertThat(borrow(ds, 20)).containsOnlyKeys("primary");
+        }
+    }
+
+    @Test
     void anOperatorsMarkDownWhileSuspendedOutlivesTheResume() throws Exception {
         try (SlotPoolDataSource ds = builder("layer-markdown-suspended", 2, 6, false).build()) {
             await("connections to the primary", ds, s -> s.origin("primary").orElseThrow().total() > 0);

@@ -143,9 +143,18 @@ public final class OriginOperations {
      * brain is accepted, a standby taken out again ({@link RoleWatch#accepted}). Idempotent. */
     public void markUp(String selector) {
         for (Origin o : originSelector.resolve(selector)) {
-            roleVerdicts.remove(o); // the role judges it again at once (RoleWatch#accepted)
-            up(o, "marked up");
+            roleVerdicts.remove(o);
+            // The role judges again first (RoleWatch#accepted), so a standby's verdict is back before the status
+            // moves: the operator's UP would otherwise lend it writers' borrows until the role's next look.
             roles.accepted(o.name);
+            // Then UP, or the role's DOWN where the role holds it out; retried when the status moved meanwhile.
+            for (OriginStatus st = o.status(); st.state() != OriginState.UP && !heldForRole(o, st); ) {
+                restore(o, st, "marked up");
+                st = o.status();
+            }
+            if (o.status().state() == OriginState.UP) {
+                afterUp(o);
+            }
         }
     }
 
@@ -253,6 +262,11 @@ public final class OriginOperations {
         if (set != null && o.status() == set) {
             upIfStill(o, set, reason);
         }
+    }
+
+    /** Whether {@code st} is the role's own DOWN and the role still holds the origin out. */
+    private boolean heldForRole(Origin o, OriginStatus st) {
+        return st == setByRole.get(o) && roleVerdicts.containsKey(o);
     }
 
     /** Whether the origin's status is one a role watch may keep its session under: UP, a DOWN the pool detected,
@@ -377,15 +391,6 @@ public final class OriginOperations {
         if (change(o, from, forRole) && !roleVerdicts.containsKey(o)) {
             upIfStill(o, forRole, "role: takes writes");
         }
-    }
-
-    /** UP by an operator: wins over any state. */
-    private void up(Origin o, String reason) {
-        OriginStatus st = o.status();
-        while (st.state() != OriginState.UP && !change(o, st, OriginStatus.up(reason, ticker.nanoTime()))) {
-            st = o.status();
-        }
-        afterUp(o);
     }
 
     /** UP by the pool's own finding, only if the status is still {@code expected}: an operator's markDown or
