@@ -87,7 +87,7 @@ public final class ConnectionPool {
         this.name = config.name();
         this.ticker = config.ticker();
         // With reads to standbys, a standby's connections are reserved for read borrows: no other borrow or waiter
-        // is given one (docs/architecture.md, "Reads to standbys"); without, every entry is shared, as before.
+        // is given one (docs/architecture.md, "Reads to standbys"); without, every entry is shared.
         this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos(), ticker,
                 config.readsToStandbys() ? e -> e.origin.takesWrites() : null);
         this.userCode = new UserCode(name);

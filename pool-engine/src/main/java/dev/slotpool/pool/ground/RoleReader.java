@@ -13,7 +13,7 @@ import java.util.concurrent.Executor;
 /**
  * Asks a connection's server for its role (docs/failover.md, "Primary and standbys"), with one query chosen by the
  * product the driver reports: PostgreSQL and Oracle have one; any other database reads as
- * {@link ServerRole#UNKNOWN} and is served as before. Runs on a pool thread, on a connection no user holds; a
+ * {@link ServerRole#UNKNOWN} and takes writes. Runs on a pool thread, on a connection no user holds; a
  * query that fails reads UNKNOWN too (the reason in its detail) rather than failing the connection, so a user
  * without the privilege (Oracle's V$DATABASE needs SELECT_CATALOG_ROLE) keeps a working pool. A transaction the
  * query opened is rolled back, so the connection is left as it was found. The query is bounded whatever the

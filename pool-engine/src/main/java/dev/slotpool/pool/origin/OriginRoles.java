@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Decides, from the roles its servers report, which origins may serve borrows that may write (docs/failover.md,
- * "Primary and standbys"): a primary, or a server with no role query (UNKNOWN, as before roles were read); not a
+ * "Primary and standbys"): a primary, or a server with no role query (UNKNOWN: its role is not read); not a
  * standby or a read-only server; and not an old primary that still claims the role on a lower timeline of the same
  * family (cluster) than a primary seen since, until an operator accepts it ({@link #accept}). Independent primaries
  * (different families) never compare timelines. Written by the pool threads that read roles, read by all; the
