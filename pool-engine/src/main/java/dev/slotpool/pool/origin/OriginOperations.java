@@ -241,6 +241,11 @@ public final class OriginOperations {
         roleVerdicts.put(o, reason);
         for (OriginStatus st = o.status(); st.state() == OriginState.UP || st.detected() || st == setByRole.get(o);
                 st = o.status()) {
+            if (st == setByRole.get(o) && st.reason().equals(reason)) {
+                // Already out for this verdict: replacing the status would move its abort deadline, and while the
+                // new one is published before its CAS an operator's markDown would take the old one for its own.
+                return;
+            }
             OriginStatus down = new OriginStatus(OriginState.DOWN, reason, false,
                     ticker.nanoTime() + downAbortDelayNanos);
             setByRole.put(o, down); // before the status names it, so a concurrent inForRole finds it
