@@ -8,6 +8,7 @@ import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.testsupport.OwnThread;
 import dev.slotpool.testsupport.TcpFaultProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,13 +98,7 @@ class FailoverPostgresTest {
 
             long stoppedAt = System.nanoTime();
             // The server takes a while to finish dying after its backends are gone; watch the pool meanwhile.
-            stopped = CompletableFuture.runAsync(() -> {
-                try {
-                    cluster.stopAbruptly(1);
-                } catch (IOException | InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            stopped = OwnThread.run(() -> cluster.stopAbruptly(1));
             PoolEvent down = rec.await("b DOWN", e -> e.type() == PoolEvent.Type.ORIGIN_STATE && "b".equals(e.origin())
                     && e.detail().contains("-> DOWN"));
             long detectedMs = rec.millisSince(stoppedAt, down);

@@ -1,6 +1,7 @@
 package dev.slotpool.e2e;
 
 import dev.slotpool.PoolerView;
+import dev.slotpool.testsupport.OwnThread;
 import dev.slotpool.testsupport.PgBouncerServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -73,13 +74,7 @@ class PgBouncerHarnessTest {
         try (Connection c = DriverManager.getConnection(bouncer.url("postgres"))) {
             admin(bouncer, "PAUSE postgres");
             try {
-                CompletableFuture<Long> held = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return queryLong(c, "SELECT 7");
-                    } catch (SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
+                CompletableFuture<Long> held = OwnThread.supply(() -> queryLong(c, "SELECT 7"));
                 await("a client waiting on the paused database", () -> pool(bouncer).get("cl_waiting"),
                         w -> w != null && Integer.parseInt(w) >= 1);
                 assertThat(held).isNotDone();

@@ -3,6 +3,7 @@ package dev.slotpool.e2e;
 import dev.slotpool.ServerRole;
 import dev.slotpool.pool.ground.RoleReader;
 import dev.slotpool.pool.ground.RoleReading;
+import dev.slotpool.testsupport.OwnThread;
 import dev.slotpool.testsupport.TcpFaultProxy;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class SilentStandbyRoleQueryPostgresTest {
 
             proxy.blackhole();
             long start = System.nanoTime();
-            CompletableFuture<RoleReading> reading = CompletableFuture.supplyAsync(() -> RoleReader.read(c));
+            CompletableFuture<RoleReading> reading = OwnThread.supply(() -> RoleReader.read(c));
 
             RoleReading r = reading.get(90, TimeUnit.SECONDS);
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

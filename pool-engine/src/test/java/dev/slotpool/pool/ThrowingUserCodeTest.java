@@ -10,6 +10,7 @@ import dev.slotpool.PoolListener;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotState;
 import dev.slotpool.SqlExceptionOverride;
+import dev.slotpool.testsupport.OwnThread;
 import dev.slotpool.testsupport.StubDatabase;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -243,7 +244,7 @@ class ThrowingUserCodeTest {
         for (int i = 0; i < held.length; i++) {
             held[i] = borrow(pool, workload, reachedCaller);
         }
-        CompletableFuture<Connection> waiter = CompletableFuture.supplyAsync(() -> borrow(pool, workload,
+        CompletableFuture<Connection> waiter = OwnThread.supply(() -> borrow(pool, workload,
                 reachedCaller));
         waitUpTo(Duration.ofSeconds(5), () -> pool.table.waiting() > 0 || waiter.isDone());
         for (Connection c : held) {

@@ -1,6 +1,7 @@
 package dev.slotpool.pooler;
 
 import dev.slotpool.PoolerView;
+import dev.slotpool.testsupport.OwnThread;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -191,7 +192,7 @@ class PgBouncerAdminDistrustTest {
                 TimeUnit.MILLISECONDS.sleep(100);
             }
         })) {
-            CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(
+            CompletableFuture<Throwable> run = OwnThread.supply(
                     () -> catchThrowable(() -> PgBouncerAdmin.at(console.url("")).showPools("app", TIMEOUT)));
 
             Throwable ended = run.get(40, TimeUnit.SECONDS); // the trickle lasts 60 s

@@ -2,6 +2,7 @@ package dev.slotpool.table;
 
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
+import dev.slotpool.testsupport.OwnThread;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
@@ -22,13 +23,8 @@ class ReservedEntriesTest {
     private final SlotTable<String> table = new SlotTable<>(3, 0, Ticker.SYSTEM, e -> !e.startsWith("standby"));
 
     private CompletableFuture<Slot<String>> waitingBorrower() {
-        CompletableFuture<Slot<String>> borrowed = CompletableFuture.supplyAsync(() -> {
-            try {
-                return table.borrow(System.nanoTime() + TIMEOUT_NANOS, null, () -> { });
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Slot<String>> borrowed =
+                OwnThread.supply(() -> table.borrow(System.nanoTime() + TIMEOUT_NANOS, null, () -> { }));
         long deadline = System.nanoTime() + TIMEOUT_NANOS;
         while (table.waiting() < 1 && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));

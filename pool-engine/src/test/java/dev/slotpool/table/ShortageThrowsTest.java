@@ -1,5 +1,6 @@
 package dev.slotpool.table;
 
+import dev.slotpool.testsupport.OwnThread;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
@@ -45,13 +46,8 @@ class ShortageThrowsTest {
         assertThat(thrown.get()).hasMessage("boom");
         assertThat(table.waiting()).as("waiters counted after the failed borrow left").isZero();
 
-        CompletableFuture<Slot<String>> next = CompletableFuture.supplyAsync(() -> {
-            try {
-                return table.borrow(System.nanoTime() + TIMEOUT_NANOS, null, () -> { });
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Slot<String>> next =
+                OwnThread.supply(() -> table.borrow(System.nanoTime() + TIMEOUT_NANOS, null, () -> { }));
         long deadline = System.nanoTime() + TIMEOUT_NANOS;
         while (table.waiting() < 1 && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));

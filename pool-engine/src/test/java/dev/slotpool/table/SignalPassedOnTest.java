@@ -1,5 +1,6 @@
 package dev.slotpool.table;
 
+import dev.slotpool.testsupport.OwnThread;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
@@ -84,7 +85,7 @@ class SignalPassedOnTest {
         });
         head.start();
         awaitWaiting(table, 1);
-        CompletableFuture<Slot<String>> next = CompletableFuture.supplyAsync(() -> borrow(table, NEXT_TIMEOUT_NANOS));
+        CompletableFuture<Slot<String>> next = OwnThread.supply(() -> borrow(table, NEXT_TIMEOUT_NANOS));
         awaitWaiting(table, 2);
         handBack.complete(null);
         turn.join(10_000);

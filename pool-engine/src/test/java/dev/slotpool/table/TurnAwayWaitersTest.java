@@ -1,5 +1,6 @@
 package dev.slotpool.table;
 
+import dev.slotpool.testsupport.OwnThread;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
@@ -18,13 +19,7 @@ class TurnAwayWaitersTest {
     private static final long FAR_NANOS = TimeUnit.MINUTES.toNanos(10);
 
     private static CompletableFuture<Slot<String>> waiter(SlotTable<String> table) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return table.borrow(System.nanoTime() + FAR_NANOS, null, () -> { });
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        return OwnThread.supply(() -> table.borrow(System.nanoTime() + FAR_NANOS, null, () -> { }));
     }
 
     private static void awaitWaiting(SlotTable<String> table, int n) {

@@ -1,5 +1,6 @@
 package dev.slotpool.sample;
 
+import dev.slotpool.testsupport.OwnThread;
 import dev.slotpool.testsupport.PostgresPasswords;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -49,7 +50,7 @@ final class PostgresServers implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         List<CompletableFuture<EmbeddedPostgres>> starting = names.stream()
-                .map(n -> CompletableFuture.supplyAsync(this::start)).toList();
+                .map(n -> OwnThread.supply(this::start)).toList();
         for (int i = 0; i < names.size(); i++) {
             servers.put(names.get(i), starting.get(i).get());
         }
