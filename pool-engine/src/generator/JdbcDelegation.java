@@ -34,13 +34,13 @@ import java.util.stream.Collectors;
  * program, so the engine has no build-only module and nothing of this reaches its jar.
  *
  * <p>Each generated class is abstract and implements every method of its interface but the ones its proxy writes
- * by hand (the table below), as one line: {@code try { return hook().method(args); } catch (SQLException e)
- * { throw failed(e); }}. The hook is the proxy's delegate for that kind of call (the table's default hook unless it
- * names another for the method: see each proxy's class comment), {@code failed} its error path, and a {@code ResultSet} returned is
- * passed through the proxy's {@code wrap}. Generated methods are final, so a proxy cannot override one by
- * accident: a method that behaves differently goes into the table's hand-written set. The compiler checks the
- * rest: a hand-written method missing leaves the proxy abstract, and a method the target release lacks fails its
- * {@code @Override}.
+ * by hand (the table below) as one delegating call, {@code try { return hook().method(args); } catch
+ * (SQLException e) { throw failed(e); }}. The hook is the proxy's delegate for that kind of call (the table's
+ * default hook unless it names another for the method: see each proxy's class comment), {@code failed} its error
+ * path, and a {@code ResultSet} returned is passed through the proxy's {@code wrap}. Generated methods are final,
+ * so a proxy cannot override one by accident: a method that behaves differently goes into the table's
+ * hand-written set. The compiler checks the rest: a hand-written method missing leaves the proxy abstract, and a
+ * method the target release lacks fails its {@code @Override}.
  *
  * <p>Usage: {@code java JdbcDelegation.java <output source root>}; files are rewritten only when they change.
  */
@@ -114,7 +114,8 @@ public final class JdbcDelegation {
                     Set.of("getStatement", "isClosed", "close", "unwrap", "isWrapperFor")),
             new Delegation("DatabaseMetaDataDelegation", DatabaseMetaData.class, "", null, null,
                     "DatabaseMetaData", "", "reaching", Map.of(),
-                    Set.of("getConnection", "unwrap", "isWrapperFor", "getDriverMajorVersion", "getDriverMinorVersion")));
+                    Set.of("getConnection", "unwrap", "isWrapperFor", "getDriverMajorVersion",
+                            "getDriverMinorVersion")));
 
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {
