@@ -3,12 +3,12 @@ package dev.slotpool.jdbc;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLWarning;
 import java.sql.Statement;
 
 /**
- * The delegation shared by the three statement proxies; {@code S} is the driver's statement type, so the
- * prepared and callable proxies reuse these methods on their own delegates.
+ * What the three statement proxies share; {@code S} is the driver's statement type, so the prepared and
+ * callable proxies reuse these methods on their own delegates. The calls that behave alike are generated
+ * ({@link StatementDelegation}) and go through the hooks below; this class writes the ones that differ.
  *
  * <p>Every call first checks, through its {@link ProxyConnection}, that the lease is still the holder's; calls
  * that talk to the database also record activity, and calls that run SQL tell the connection a transaction may
@@ -28,7 +28,7 @@ import java.sql.Statement;
  *
  * @param <S> the driver's statement type
  */
-abstract class AbstractProxyStatement<S extends Statement> implements Statement {
+abstract class AbstractProxyStatement<S extends Statement> extends StatementDelegation<S> {
 
     private final ProxyConnection connection;
     /** The driver's statement, or {@link ClosedSentinel#STATEMENT} once closed. */
@@ -47,6 +47,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     /** The delegate for a call that stays in the driver (setters, getters); the sentinel once closed or reclaimed. */
+    @Override
     final S live() {
         if (isOpen()) {
             connection.open(); // notices a reclaim, which detaches this statement too
@@ -63,6 +64,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     /** As {@link #active()}, to add to the batch: a cached statement's batch is then cleared at its close. */
+    @Override
     final S batching() {
         if (cached != null && isOpen()) {
             cached.batched();
@@ -71,6 +73,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     /** As {@link #live()}, for a call that talks to the database: records activity for the abandoned timer. */
+    @Override
     final S active() {
         if (isOpen()) {
             connection.enter();
@@ -80,6 +83,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
 
     /** As {@link #active()}, for a call that runs SQL: with auto-commit off it may open a transaction (behind a
      * transaction pooler, with the holder's isolation level first: {@link ProxyConnection#ranSql()}). */
+    @Override
     final S running() throws SQLException {
         if (isOpen() && connection.enter()) {
             connection.ranSql();
@@ -87,6 +91,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         return delegate;
     }
 
+    @Override
     final SQLException failed(SQLException e) {
         if (cached != null && SqlErrors.isFatal(e)) {
             cached.spoil(); // whatever the override says of the connection, this statement is not reused
@@ -94,6 +99,7 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         return connection.failed(e);
     }
 
+    @Override
     final ResultSet wrap(ResultSet resultSet) {
         if (resultSet == null) {
             return null;
@@ -218,21 +224,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     @Override
-    public ResultSet executeQuery(String sql) throws SQLException {
-        try { return wrap(running().executeQuery(sql)); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int executeUpdate(String sql) throws SQLException {
-        try { return running().executeUpdate(sql); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int getMaxFieldSize() throws SQLException {
-        try { return live().getMaxFieldSize(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
     public void setMaxFieldSize(int max) throws SQLException {
         try {
             S s = live();
@@ -241,11 +232,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         } catch (SQLException e) {
             throw failed(e);
         }
-    }
-
-    @Override
-    public int getMaxRows() throws SQLException {
-        try { return live().getMaxRows(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -271,11 +257,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     @Override
-    public int getQueryTimeout() throws SQLException {
-        try { return live().getQueryTimeout(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
     public void setQueryTimeout(int seconds) throws SQLException {
         try {
             S s = live();
@@ -284,16 +265,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         } catch (SQLException e) {
             throw failed(e);
         }
-    }
-
-    @Override
-    public SQLWarning getWarnings() throws SQLException {
-        try { return live().getWarnings(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void clearWarnings() throws SQLException {
-        try { live().clearWarnings(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -308,26 +279,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     @Override
-    public boolean execute(String sql) throws SQLException {
-        try { return running().execute(sql); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public ResultSet getResultSet() throws SQLException {
-        try { return wrap(active().getResultSet()); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int getUpdateCount() throws SQLException {
-        try { return live().getUpdateCount(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean getMoreResults() throws SQLException {
-        try { return active().getMoreResults(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
     public void setFetchDirection(int direction) throws SQLException {
         try {
             S s = live();
@@ -339,11 +290,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     @Override
-    public int getFetchDirection() throws SQLException {
-        try { return live().getFetchDirection(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
     public void setFetchSize(int rows) throws SQLException {
         try {
             S s = live();
@@ -352,81 +298,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         } catch (SQLException e) {
             throw failed(e);
         }
-    }
-
-    @Override
-    public int getFetchSize() throws SQLException {
-        try { return live().getFetchSize(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int getResultSetConcurrency() throws SQLException {
-        try { return live().getResultSetConcurrency(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int getResultSetType() throws SQLException {
-        try { return live().getResultSetType(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void addBatch(String sql) throws SQLException {
-        try { batching().addBatch(sql); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void clearBatch() throws SQLException {
-        try { live().clearBatch(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int[] executeBatch() throws SQLException {
-        try { return running().executeBatch(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean getMoreResults(int current) throws SQLException {
-        try { return active().getMoreResults(current); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public ResultSet getGeneratedKeys() throws SQLException {
-        try { return wrap(active().getGeneratedKeys()); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
-        try { return running().executeUpdate(sql, autoGeneratedKeys); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
-        try { return running().executeUpdate(sql, columnIndexes); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int executeUpdate(String sql, String[] columnNames) throws SQLException {
-        try { return running().executeUpdate(sql, columnNames); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
-        try { return running().execute(sql, autoGeneratedKeys); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean execute(String sql, int[] columnIndexes) throws SQLException {
-        try { return running().execute(sql, columnIndexes); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean execute(String sql, String[] columnNames) throws SQLException {
-        try { return running().execute(sql, columnNames); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int getResultSetHoldability() throws SQLException {
-        try { return live().getResultSetHoldability(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -443,11 +314,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     @Override
-    public boolean isPoolable() throws SQLException {
-        try { return live().isPoolable(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
     public void closeOnCompletion() throws SQLException {
         try {
             S s = live();
@@ -459,16 +325,6 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
     }
 
     @Override
-    public boolean isCloseOnCompletion() throws SQLException {
-        try { return live().isCloseOnCompletion(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public long getLargeUpdateCount() throws SQLException {
-        try { return live().getLargeUpdateCount(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
     public void setLargeMaxRows(long max) throws SQLException {
         try {
             S s = live();
@@ -477,55 +333,5 @@ abstract class AbstractProxyStatement<S extends Statement> implements Statement 
         } catch (SQLException e) {
             throw failed(e);
         }
-    }
-
-    @Override
-    public long getLargeMaxRows() throws SQLException {
-        try { return live().getLargeMaxRows(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public long[] executeLargeBatch() throws SQLException {
-        try { return running().executeLargeBatch(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public long executeLargeUpdate(String sql) throws SQLException {
-        try { return running().executeLargeUpdate(sql); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public long executeLargeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
-        try { return running().executeLargeUpdate(sql, autoGeneratedKeys); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public long executeLargeUpdate(String sql, int[] columnIndexes) throws SQLException {
-        try { return running().executeLargeUpdate(sql, columnIndexes); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public long executeLargeUpdate(String sql, String[] columnNames) throws SQLException {
-        try { return running().executeLargeUpdate(sql, columnNames); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public String enquoteLiteral(String val) throws SQLException {
-        try { return live().enquoteLiteral(val); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public String enquoteIdentifier(String identifier, boolean alwaysQuote) throws SQLException {
-        try { return live().enquoteIdentifier(identifier, alwaysQuote); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean isSimpleIdentifier(String identifier) throws SQLException {
-        try { return live().isSimpleIdentifier(identifier); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public String enquoteNCharLiteral(String val) throws SQLException {
-        try { return live().enquoteNCharLiteral(val); } catch (SQLException e) { throw failed(e); }
     }
 }

@@ -1,7 +1,6 @@
 package dev.slotpool.jdbc;
 
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The JDK dynamic proxies the engine creates, for a GraalVM native image's metadata (published as
@@ -14,9 +13,8 @@ public final class DynamicProxies {
     private DynamicProxies() {
     }
 
-    /** The interface set of each proxy class the engine creates (the closed sentinels, then the metadata proxy). */
+    /** The interface set of each proxy class the engine creates: the closed sentinels. */
     public static List<List<Class<?>>> interfaceSets() {
-        return Stream.concat(ClosedSentinel.interfaceSets().stream(), Stream.of(ProxyDatabaseMetaData.INTERFACES))
-                .distinct().toList();
+        return ClosedSentinel.interfaceSets();
     }
 }

@@ -2,23 +2,14 @@ package dev.slotpool.jdbc;
 
 import dev.slotpool.LabeledConnection;
 
-import java.sql.Array;
-import java.sql.Blob;
 import java.sql.CallableStatement;
-import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.NClob;
 import java.sql.PreparedStatement;
 import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLWarning;
-import java.sql.SQLXML;
-import java.sql.Savepoint;
-import java.sql.ShardingKey;
 import java.sql.Statement;
-import java.sql.Struct;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,10 +28,14 @@ import java.util.concurrent.Executor;
  * once the pool has reclaimed the lease. An SQLException that shows the connection is dead ({@link SqlErrors})
  * evicts it, so the pool closes it at return instead of lending it again.
  *
+ * <p>The calls that only delegate are generated ({@link ConnectionDelegation}) through the hooks {@link #live()},
+ * {@link #reaching()} and {@link #running()}; written here are the ones that track state for the return (the
+ * setters, commit and rollback), make the holder's statements and metadata, and close.
+ *
  * <p>Not thread-safe, on purpose: a borrow has one holder and a JDBC connection is used by one thread at a time,
  * so every field is plain. The pool's threads see only the lease, never this object.
  */
-public final class ProxyConnection implements Connection, LabeledConnection {
+public final class ProxyConnection extends ConnectionDelegation implements LabeledConnection {
 
     // Dirty bits: the setters the holder called, so close() restores exactly those.
     private static final int AUTO_COMMIT = 1;
@@ -365,6 +360,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
      * Classifies an error from the driver: a fatal one evicts the connection. Returns {@code e} for rethrowing.
      * Errors from the sentinels (after close) and after a reclaim change nothing: the lease is no longer ours.
      */
+    @Override
     SQLException failed(SQLException e) {
         if (!evicted && delegate != ClosedSentinel.CONNECTION && SqlErrors.evicts(e, lease.exceptionOverride()) && !lease.ended(stamp)) {
             evict(e);
@@ -373,14 +369,16 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     }
 
     /** The delegate for a call that talks to the database: the physical connection, or the sentinel once closed. */
-    private Connection live() {
+    @Override
+    Connection live() {
         enter();
         dirty |= WARNINGS;
         return delegate;
     }
 
     /** As {@link #live()}, for a call that may reach the server without a statement ({@link #enterReaching()}). */
-    private Connection reaching() throws SQLException {
+    @Override
+    Connection reaching() throws SQLException {
         dirty |= WARNINGS;
         enterReaching();
         return delegate;
@@ -393,7 +391,8 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     }
 
     /** As {@link #live()}, for a call that implies a transaction (a savepoint). */
-    private Connection running() throws SQLException {
+    @Override
+    Connection running() throws SQLException {
         if (enter()) {
             ranSql();
         }
@@ -634,6 +633,47 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         }
     }
 
+    @Override
+    public int getTransactionIsolation() throws SQLException {
+        if (isolation >= 0) {
+            live();
+            return isolation;
+        }
+        try {
+            return live().getTransactionIsolation();
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
+        try {
+            Connection c = live();
+            if ((dirty & TYPE_MAP) == 0) {
+                typeMapBefore = c.getTypeMap();
+                dirty |= TYPE_MAP;
+            }
+            c.setTypeMap(map);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public void setHoldability(int holdability) throws SQLException {
+        Connection c = live();
+        dirty |= HOLDABILITY;
+        try {
+            c.setHoldability(holdability);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+        if (holdability == lease.defaults().holdability()) {
+            dirty &= ~HOLDABILITY;
+        }
+    }
+
     // ---- labels ----
 
     @Override
@@ -672,7 +712,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         try {
-            return ProxyDatabaseMetaData.of(this, reaching().getMetaData());
+            return new ProxyDatabaseMetaData(this, reaching().getMetaData());
         } catch (SQLException e) {
             throw failed(e);
         }
@@ -747,7 +787,7 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         }
     }
 
-    // ---- plain delegation ----
+    // ---- statements: tracked for the return, from the statement cache when the connection has one ----
 
     @Override
     public Statement createStatement() throws SQLException {
@@ -782,45 +822,6 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         } catch (SQLException e) {
             throw failed(e);
         }
-    }
-
-    @Override
-    public String nativeSQL(String sql) throws SQLException {
-        try { return reaching().nativeSQL(sql); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean getAutoCommit() throws SQLException {
-        try { return live().getAutoCommit(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean isReadOnly() throws SQLException {
-        try { return live().isReadOnly(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public String getCatalog() throws SQLException {
-        try { return live().getCatalog(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int getTransactionIsolation() throws SQLException {
-        if (isolation >= 0) {
-            live();
-            return isolation;
-        }
-        try { return live().getTransactionIsolation(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public SQLWarning getWarnings() throws SQLException {
-        try { return live().getWarnings(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void clearWarnings() throws SQLException {
-        try { live().clearWarnings(); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -859,64 +860,6 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         } catch (SQLException e) {
             throw failed(e);
         }
-    }
-
-    @Override
-    public Map<String, Class<?>> getTypeMap() throws SQLException {
-        try { return reaching().getTypeMap(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
-        try {
-            Connection c = live();
-            if ((dirty & TYPE_MAP) == 0) {
-                typeMapBefore = c.getTypeMap();
-                dirty |= TYPE_MAP;
-            }
-            c.setTypeMap(map);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public void setHoldability(int holdability) throws SQLException {
-        Connection c = live();
-        dirty |= HOLDABILITY;
-        try {
-            c.setHoldability(holdability);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        if (holdability == lease.defaults().holdability()) {
-            dirty &= ~HOLDABILITY;
-        }
-    }
-
-    @Override
-    public int getHoldability() throws SQLException {
-        try { return live().getHoldability(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public Savepoint setSavepoint() throws SQLException {
-        try { return running().setSavepoint(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public Savepoint setSavepoint(String name) throws SQLException {
-        try { return running().setSavepoint(name); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void rollback(Savepoint savepoint) throws SQLException {
-        try { live().rollback(savepoint); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-        try { live().releaseSavepoint(savepoint); } catch (SQLException e) { throw failed(e); }
     }
 
     @Override
@@ -998,90 +941,5 @@ public final class ProxyConnection implements Connection, LabeledConnection {
         } catch (SQLException e) {
             throw failed(e);
         }
-    }
-
-    @Override
-    public Clob createClob() throws SQLException {
-        try { return reaching().createClob(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public Blob createBlob() throws SQLException {
-        try { return reaching().createBlob(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public NClob createNClob() throws SQLException {
-        try { return reaching().createNClob(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public SQLXML createSQLXML() throws SQLException {
-        try { return reaching().createSQLXML(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public String getClientInfo(String name) throws SQLException {
-        try { return live().getClientInfo(name); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public Properties getClientInfo() throws SQLException {
-        try { return live().getClientInfo(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
-        try { return reaching().createArrayOf(typeName, elements); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public Struct createStruct(String typeName, Object[] attributes) throws SQLException {
-        try { return reaching().createStruct(typeName, attributes); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public String getSchema() throws SQLException {
-        try { return live().getSchema(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public int getNetworkTimeout() throws SQLException {
-        try { return live().getNetworkTimeout(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void beginRequest() throws SQLException {
-        try { live().beginRequest(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void endRequest() throws SQLException {
-        try { live().endRequest(); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public boolean setShardingKeyIfValid(ShardingKey shardingKey, ShardingKey superShardingKey, int timeout)
-            throws SQLException {
-        try {
-            return live().setShardingKeyIfValid(shardingKey, superShardingKey, timeout);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public boolean setShardingKeyIfValid(ShardingKey shardingKey, int timeout) throws SQLException {
-        try { return live().setShardingKeyIfValid(shardingKey, timeout); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void setShardingKey(ShardingKey shardingKey, ShardingKey superShardingKey) throws SQLException {
-        try { live().setShardingKey(shardingKey, superShardingKey); } catch (SQLException e) { throw failed(e); }
-    }
-
-    @Override
-    public void setShardingKey(ShardingKey shardingKey) throws SQLException {
-        try { live().setShardingKey(shardingKey); } catch (SQLException e) { throw failed(e); }
     }
 }

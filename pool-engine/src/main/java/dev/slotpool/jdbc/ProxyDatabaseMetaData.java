@@ -1,13 +1,9 @@
 package dev.slotpool.jdbc;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 
 /**
  * The proxy of a driver's {@link DatabaseMetaData}: {@code getConnection()} answers the proxy connection, the
@@ -15,70 +11,91 @@ import java.util.List;
  * allows for metadata), and fatal errors evict the connection. Once the connection is closed every call goes to
  * the closed sentinel, since metadata queries run on the physical connection. Each call counts as SQL that may
  * open a transaction (the return rolls it back), and an {@code unwrap} to the driver's type as the driver in the
- * holder's hands ({@link ProxyConnection#driverInHand()}).
+ * holder's hands ({@link ProxyConnection#driverInHand()}). The other methods all delegate alike
+ * ({@link DatabaseMetaDataDelegation}, generated, through {@link #reaching()}).
  *
- * <p>A dynamic proxy: the interface's some 180 other methods all delegate alike, and metadata is a cold path
- * where a reflective call costs nothing that matters. Not thread-safe, on purpose: used by the holder's thread.
+ * <p>Not thread-safe, on purpose: used by the holder's thread.
  */
-final class ProxyDatabaseMetaData implements InvocationHandler {
-
-    /** The proxy's interfaces ({@link DynamicProxies}). */
-    static final List<Class<?>> INTERFACES = List.of(DatabaseMetaData.class);
+final class ProxyDatabaseMetaData extends DatabaseMetaDataDelegation {
 
     private final ProxyConnection connection;
     private final DatabaseMetaData delegate;
 
-    private ProxyDatabaseMetaData(ProxyConnection connection, DatabaseMetaData delegate) {
+    ProxyDatabaseMetaData(ProxyConnection connection, DatabaseMetaData delegate) {
         this.connection = connection;
         this.delegate = delegate;
     }
 
-    static DatabaseMetaData of(ProxyConnection connection, DatabaseMetaData delegate) {
-        return (DatabaseMetaData) Proxy.newProxyInstance(DatabaseMetaData.class.getClassLoader(),
-                INTERFACES.toArray(new Class<?>[0]), new ProxyDatabaseMetaData(connection, delegate));
+    /** The driver's metadata while the connection is open, else the sentinel. Most metadata calls query the
+     * server, which with auto-commit off opens a transaction ({@link ProxyConnection#enterReaching()}). */
+    @Override
+    DatabaseMetaData reaching() throws SQLException {
+        if (!connection.open()) {
+            return ClosedSentinel.METADATA;
+        }
+        connection.enterReaching();
+        return delegate;
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-        DatabaseMetaData live = connection.open() ? delegate : ClosedSentinel.METADATA;
-        switch (method.getName()) {
-            case "getConnection" -> {
-                if (live == ClosedSentinel.METADATA) {
-                    throw ClosedSentinel.connectionClosed();
-                }
-                return connection;
-            }
-            case "unwrap", "isWrapperFor" -> {
-                if (live != ClosedSentinel.METADATA && ((Class<?>) args[0]).isInstance(proxy)) {
-                    return method.getName().equals("unwrap") ? proxy : Boolean.TRUE;
-                }
-            }
-            case "equals" -> {
-                return proxy == args[0];
-            }
-            case "hashCode" -> {
-                return System.identityHashCode(proxy);
-            }
-            case "toString" -> {
-                return "ProxyDatabaseMetaData[" + delegate + "]";
-            }
-            default -> { }
+    SQLException failed(SQLException e) {
+        return connection.failed(e);
+    }
+
+    @Override
+    ResultSet wrap(ResultSet resultSet) {
+        return resultSet == null ? null : new ProxyResultSet(connection, null, resultSet);
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        if (!connection.open()) {
+            throw ClosedSentinel.connectionClosed();
         }
-        Object result;
+        return connection;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (connection.open() && iface.isInstance(this)) {
+            return iface.cast(this);
+        }
         try {
-            if (live != ClosedSentinel.METADATA) {
-                // Most metadata calls query the server, which with auto-commit off opens a transaction.
-                connection.enterReaching();
-            }
-            result = method.invoke(live, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause() instanceof SQLException sql ? connection.failed(sql) : e.getCause();
-        } catch (SQLException e) {
-            throw connection.failed(e);
-        }
-        if (method.getName().equals("unwrap")) {
+            T unwrapped = reaching().unwrap(iface);
             connection.driverInHand();
+            return unwrapped;
+        } catch (SQLException e) {
+            throw failed(e);
         }
-        return result instanceof ResultSet rs ? new ProxyResultSet(connection, null, rs) : result;
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) throws SQLException {
+        if (connection.open() && iface.isInstance(this)) {
+            return true;
+        }
+        try {
+            return reaching().isWrapperFor(iface);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    /** The driver's own version: activity, but no server round trip, so no transaction (and JDBC declares no
+     * SQLException here: once the connection is closed, the sentinel's failure arrives unchecked). */
+    @Override
+    public int getDriverMajorVersion() {
+        return (connection.enter() ? delegate : ClosedSentinel.METADATA).getDriverMajorVersion();
+    }
+
+    /** As {@link #getDriverMajorVersion()}. */
+    @Override
+    public int getDriverMinorVersion() {
+        return (connection.enter() ? delegate : ClosedSentinel.METADATA).getDriverMinorVersion();
+    }
+
+    @Override
+    public String toString() {
+        return "ProxyDatabaseMetaData[" + delegate + "]";
     }
 }
