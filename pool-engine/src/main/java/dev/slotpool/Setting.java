@@ -12,8 +12,9 @@ import java.util.function.Function;
  * {@code application.yml} ({@link #property()}) through the builder's setter to the violation that names it, its
  * type, its default, its rule (the bounds {@link SlotPoolBuilder#config()} checks), its description, and the HikariCP
  * key with the same meaning. The builder's setters write into these rows; the Spring Boot starter binds, maps, carries
- * over, shows and describes every row from this table (docs/architecture.md, "Configuration"). Adding a setting is
- * adding a row here, a builder setter and a {@link PoolConfig} accessor for the engine to read it.
+ * over, shows and describes every row from this table (docs/architecture.md, "Spring Boot integration", "Settings:
+ * one table"). A new setting is a row here, a builder setter, a {@link PoolConfig} accessor for the engine to read
+ * it, the starter's bean field and its rows in docs/configuration.md.
  *
  * <p>Not here: what is no single value ({@code connectionProperty}, {@code origin}) and the user's hooks
  * (listeners, callbacks, the thread factory, the ticker).

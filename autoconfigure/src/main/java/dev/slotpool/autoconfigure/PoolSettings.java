@@ -2,7 +2,6 @@ package dev.slotpool.autoconfigure;
 
 import dev.slotpool.OriginConfig;
 import dev.slotpool.PoolConfig;
-import dev.slotpool.Setting;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
 import org.jspecify.annotations.Nullable;
@@ -54,22 +53,22 @@ public final class PoolSettings {
     }
 
     /**
-     * Every setting shown, once: each {@link Setting} row but the credentials, with the origins after the default
+     * Every setting shown, once: each {@link dev.slotpool.Setting} row but the credentials, with the origins after the default
      * connection's and the driver properties last. The URL goes through the reader's URL rule.
      */
     private static final List<Entry> TABLE = table();
 
     private static List<Entry> table() {
         List<Entry> table = new ArrayList<>();
-        for (Setting<?> setting : Setting.all()) {
-            if (setting == Setting.USERNAME || setting == Setting.PASSWORD) {
+        for (dev.slotpool.Setting<?> setting : dev.slotpool.Setting.all()) {
+            if (setting == dev.slotpool.Setting.USERNAME || setting == dev.slotpool.Setting.PASSWORD) {
                 continue;
             }
             String name = SlotPoolPropertiesMapper.kebab(setting.name());
-            table.add(setting == Setting.TRANSACTION_ISOLATION
+            table.add(setting == dev.slotpool.Setting.TRANSACTION_ISOLATION
                     ? new Entry(name, c -> isolationName(c.transactionIsolation()))
                     : new Entry(name, c -> c.value(setting)));
-            if (setting == Setting.DRIVER_CLASS_NAME) {
+            if (setting == dev.slotpool.Setting.DRIVER_CLASS_NAME) {
                 table.add(new Entry("origins", c -> c.origins().stream().map(OriginConfig::name).toList()));
             }
         }
@@ -115,9 +114,9 @@ public final class PoolSettings {
     }
 
     /** The builder's value of every row, before the customizers run, for {@link #sources}. */
-    static Map<Setting<?>, @Nullable Object> written(SlotPoolBuilder builder) {
-        Map<Setting<?>, @Nullable Object> written = new HashMap<>();
-        Setting.all().forEach(s -> written.put(s, builder.value(s)));
+    static Map<dev.slotpool.Setting<?>, @Nullable Object> written(SlotPoolBuilder builder) {
+        Map<dev.slotpool.Setting<?>, @Nullable Object> written = new HashMap<>();
+        dev.slotpool.Setting.all().forEach(s -> written.put(s, builder.value(s)));
         return written;
     }
 
@@ -127,7 +126,7 @@ public final class PoolSettings {
      * {@code writtenAs} names ({@code spring.datasource.hikari.*}, {@code spring.datasource.*}), else
      * {@link #DEFAULT} ({@link #BOOT_START} for the start Boot gives).
      */
-    static Map<String, String> sources(Map<Setting<?>, @Nullable Object> beforeCustomizers, SlotPoolBuilder builder,
+    static Map<String, String> sources(Map<dev.slotpool.Setting<?>, @Nullable Object> beforeCustomizers, SlotPoolBuilder builder,
                                        PoolConfig effective, Environment environment,
                                        Function<String, @Nullable String> writtenAs, boolean bootStart) {
         Set<String> customized = new HashSet<>();
