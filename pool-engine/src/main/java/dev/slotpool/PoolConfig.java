@@ -203,6 +203,11 @@ public final class PoolConfig {
         return settings.get(setting);
     }
 
+    /** The settings as written (a copy of the builder's), for a built pool's bean properties. */
+    Settings settings() {
+        return settings;
+    }
+
     /** The settings without secrets. */
     @Override
     public String toString() {

@@ -12,7 +12,7 @@ import java.util.concurrent.ThreadFactory;
  */
 public final class SlotPoolBuilder {
 
-    /** Not final: {@link #copy()} gives the copy its own. */
+    /** Not final: {@link #over} shares a config's. */
     private Settings settings = new Settings();
 
     SlotPoolBuilder() {
@@ -247,7 +247,7 @@ public final class SlotPoolBuilder {
      */
     public SlotPoolDataSource build() {
         PoolConfig config = config();
-        return new SlotPoolDataSource(copy(), Engines.engine().startAndAwaitFirstConnection(config));
+        return new SlotPoolDataSource(over(config.settings()), Engines.engine().startAndAwaitFirstConnection(config));
     }
 
     /**
@@ -270,12 +270,12 @@ public final class SlotPoolBuilder {
     }
 
     /**
-     * These settings as they are now, for a built pool's bean properties: later changes to this builder (which may
-     * build more pools) do not reach them.
+     * A builder over the settings a config was made from, for a built pool's bean properties: the config's own copy,
+     * which later changes to this builder (which may build more pools) do not reach; the pool never writes to it.
      */
-    SlotPoolBuilder copy() {
-        SlotPoolBuilder copy = new SlotPoolBuilder();
-        copy.settings = settings.copy();
-        return copy;
+    private static SlotPoolBuilder over(Settings settings) {
+        SlotPoolBuilder b = new SlotPoolBuilder();
+        b.settings = settings;
+        return b;
     }
 }

@@ -94,6 +94,27 @@ class ConfigurationDocTest {
         assertThat(inOrder).isEqualTo(Setting.all().stream().map(Setting::name).toList());
     }
 
+    /**
+     * Each {@code slotpool.*} row has its row in the Spring Boot table, {@code | `slotpool.max-size` | `maxSize` |},
+     * and each row there that names an engine setting of one value names a row of the table by its property.
+     */
+    @Test
+    void theSpringBootTableNamesEachRowByItsProperty() throws Exception {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        Map<String, String> documented = new java.util.TreeMap<>();
+        Matcher m = Pattern.compile("^\\| `(slotpool\\.[a-z-]+)` \\| `([a-zA-Z]+)` \\|", Pattern.MULTILINE)
+                .matcher(section(doc, "Spring Boot properties"));
+        Set<String> rows = Setting.all().stream().map(Setting::name).collect(Collectors.toSet());
+        while (m.find()) {
+            if (rows.contains(m.group(2))) {
+                documented.put(m.group(1), m.group(2));
+            }
+        }
+        Map<String, String> table = Setting.all().stream().filter(s -> s.source() == Setting.Source.SLOTPOOL)
+                .collect(Collectors.toMap(Setting::property, Setting::name, (a, b) -> a, java.util.TreeMap::new));
+        assertThat(documented).isEqualTo(table);
+    }
+
     /** A row's fixed default is what a fresh builder's config runs with. */
     @Test
     void everyFixedDefaultOfTheTableIsTheConfigsValue() {

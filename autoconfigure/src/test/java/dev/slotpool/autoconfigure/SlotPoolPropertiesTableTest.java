@@ -105,6 +105,31 @@ class SlotPoolPropertiesTableTest {
         }
     }
 
+    /** A value of each type HikariCP's setters take, as a property source holds it, and what it binds to. */
+    private static final Map<Class<?>, Object[]> HIKARI_VALUES = Map.of(Integer.class, new Object[] {"3", 3},
+            Long.class, new Object[] {"3000", 3000L}, Boolean.class, new Object[] {"true", true},
+            String.class, new Object[] {"2", "2"});
+
+    @Test
+    void eachCarriedHikariKeySetsItsRow() {
+        int checked = 0;
+        for (Setting<?> s : Setting.all()) {
+            if (s.hikari() == null || !s.hikari().carried()) {
+                continue;
+            }
+            Object[] value = HIKARI_VALUES.get(s.hikari().boundAs());
+            String key = HikariCarryOver.PREFIX + "." + s.hikari().key();
+            HikariCarryOver carryOver = new HikariCarryOver(new org.springframework.mock.env.MockEnvironment()
+                    .withProperty(key, (String) value[0]));
+            var b = dev.slotpool.SlotPoolDataSource.builder();
+            carryOver.applyTo(b, new SlotPoolProperties());
+            assertThat(b.value(s)).as("%s from %s", s.name(), key).isEqualTo(s.hikari().toSetting().apply(value[1]));
+            assertThat(carryOver.propertyOf(s.name())).isEqualTo(key);
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(15);
+    }
+
     @Test
     void theHikariWarningNamesEachRowsKeyWithTheRowsProperty() {
         int checked = 0;
