@@ -1,5 +1,6 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.HikariKey;
 import dev.slotpool.Setting;
 import dev.slotpool.SlotPoolBuilder;
 import org.apache.commons.logging.Log;
@@ -16,11 +17,11 @@ import java.util.stream.Collectors;
 /**
  * The {@code spring.datasource.hikari.*} keys the auto-configured pool reads: each {@link Setting} row's carried
  * {@link Setting#hikari() HikariCP key}, and {@code data-source-properties}, in HikariCP's meaning (durations in
- * milliseconds, a {@code connection-timeout} of 0 waits without limit, an isolation level also as its number). A {@code slotpool.*} key wins over its twin (per key for the
- * driver properties). {@code minimum-idle} is read as {@code min-size}, capped at the maximum size (whichever key
- * set it): the connections HikariCP holds open at rest with the same numbers, so a fixed-size pool stays fixed and
- * one next to a larger {@code slotpool.max-size} keeps its floor. {@code docs/migrating-from-hikaricp.md} has the
- * table.
+ * milliseconds, a {@code connection-timeout} of 0 waits without limit, an isolation level also as its number). A
+ * {@code slotpool.*} key wins over its twin (per key for the driver properties). {@code minimum-idle} is read as
+ * {@code min-size}, capped at the maximum size (whichever key set it): the connections HikariCP holds open at rest
+ * with the same numbers, so a fixed-size pool stays fixed and one next to a larger {@code slotpool.max-size} keeps
+ * its floor. {@code docs/migrating-from-hikaricp.md} has the table.
  */
 final class HikariCarryOver {
 
@@ -51,7 +52,7 @@ final class HikariCarryOver {
         Integer max = p.getMaxSize() != null ? p.getMaxSize()
                 : binder.bind(key(Setting.MAX_SIZE), Integer.class).orElse(null);
         for (Setting<?> setting : Setting.all()) {
-            Setting.HikariKey hikari = setting.hikari();
+            HikariKey hikari = setting.hikari();
             if (hikari == null || !hikari.carried()) {
                 continue;
             }
