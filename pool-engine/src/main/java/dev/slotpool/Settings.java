@@ -1,7 +1,6 @@
 package dev.slotpool;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,10 +71,5 @@ final class Settings {
             return value;
         }
         return setting.defaultIn(this);
-    }
-
-    /** Every row that was set, with its value (null included). */
-    Map<Setting<?>, Object> writtenValues() {
-        return Collections.unmodifiableMap(new HashMap<>(written));
     }
 }
