@@ -19,8 +19,7 @@ import java.util.regex.Pattern;
 /**
  * Copies what is set in {@link SlotPoolProperties} (and the default connection) onto a {@link SlotPoolBuilder}, row
  * by row of the engine's {@link Setting} table, and translates the engine's violations back into the property names
- * a user wrote. The engine decides defaults
- * and ranges; this class only maps.
+ * a user wrote. The engine decides defaults and ranges; this class only maps.
  */
 public final class SlotPoolPropertiesMapper {
 
