@@ -1,6 +1,8 @@
 package dev.slotpool;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 
@@ -237,6 +239,16 @@ public final class SlotPoolBuilder {
     /** {@return the value set for {@code setting}, or null when it is unset (its default then applies)} */
     public <T> T value(Setting<T> setting) {
         return settings.raw(setting);
+    }
+
+    /** {@return the origins added so far, as added} */
+    public List<OriginConfig> origins() {
+        return List.copyOf(settings.origins);
+    }
+
+    /** {@return the driver properties set so far (values are never printed)} */
+    public Map<String, String> connectionProperties() {
+        return Map.copyOf(settings.connectionProperties);
     }
 
     /**

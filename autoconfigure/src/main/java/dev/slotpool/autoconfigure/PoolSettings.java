@@ -113,26 +113,33 @@ public final class PoolSettings {
         return values;
     }
 
-    /** The builder's value of every row, before the customizers run, for {@link #sources}. */
-    static Map<dev.slotpool.Setting<?>, @Nullable Object> written(SlotPoolBuilder builder) {
-        Map<dev.slotpool.Setting<?>, @Nullable Object> written = new HashMap<>();
-        dev.slotpool.Setting.all().forEach(s -> written.put(s, builder.value(s)));
+    /**
+     * What the builder holds, before the customizers run, for {@link #sources}: each row's value as set (null when
+     * unset), the origins' names and the driver properties' keys, under the names {@link #of} shows.
+     */
+    static Map<String, @Nullable Object> written(SlotPoolBuilder builder) {
+        Map<String, @Nullable Object> written = new HashMap<>();
+        dev.slotpool.Setting.all().forEach(s -> written.put(SlotPoolPropertiesMapper.kebab(s.name()),
+                builder.value(s)));
+        written.put("origins", builder.origins().stream().map(OriginConfig::name).toList());
+        written.put("connection-properties", List.copyOf(new TreeSet<>(builder.connectionProperties().keySet())));
         return written;
     }
 
     /**
-     * Where each setting of the auto-configured pool came from: a customizer where the builder's value differs from
-     * the one {@code beforeCustomizers} ({@link #written}) had, else the {@code slotpool.*} key if set, else the key
-     * {@code writtenAs} names ({@code spring.datasource.hikari.*}, {@code spring.datasource.*}), else
+     * Where each setting of the auto-configured pool came from: a customizer where what the builder holds differs
+     * from what it held before the customizers ran ({@link #written}), else the {@code slotpool.*} key if set, else
+     * the key {@code writtenAs} names ({@code spring.datasource.hikari.*}, {@code spring.datasource.*}), else
      * {@link #DEFAULT} ({@link #BOOT_START} for the start Boot gives).
      */
-    static Map<String, String> sources(Map<dev.slotpool.Setting<?>, @Nullable Object> beforeCustomizers, SlotPoolBuilder builder,
+    static Map<String, String> sources(Map<String, @Nullable Object> beforeCustomizers, SlotPoolBuilder builder,
                                        PoolConfig effective, Environment environment,
                                        Function<String, @Nullable String> writtenAs, boolean bootStart) {
+        Map<String, @Nullable Object> after = written(builder);
         Set<String> customized = new HashSet<>();
-        beforeCustomizers.forEach((setting, before) -> {
-            if (!Objects.equals(before, builder.value(setting))) {
-                customized.add(SlotPoolPropertiesMapper.kebab(setting.name()));
+        after.forEach((name, value) -> {
+            if (!Objects.equals(beforeCustomizers.get(name), value)) {
+                customized.add(name);
             }
         });
         Map<String, String> sources = new LinkedHashMap<>();

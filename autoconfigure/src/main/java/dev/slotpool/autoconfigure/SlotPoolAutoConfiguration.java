@@ -3,7 +3,6 @@ package dev.slotpool.autoconfigure;
 import dev.slotpool.CredentialsProvider;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.PoolListener;
-import dev.slotpool.Setting;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.SqlExceptionOverride;
@@ -104,7 +103,7 @@ public class SlotPoolAutoConfiguration {
             builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
         }
         hikari.applyTo(builder, properties); // after spring.datasource.name, which hikari.pool-name overrides
-        Map<Setting<?>, Object> beforeCustomizers = PoolSettings.written(builder);
+        Map<String, Object> beforeCustomizers = PoolSettings.written(builder);
         labeling.ifUnique(builder::labeling);
         credentials.ifUnique(builder::credentialsProvider);
         exceptionOverride.ifUnique(builder::exceptionOverride);
