@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * A pool's settings, validated and immutable. Made by {@link SlotPoolBuilder#config()}; every field's default,
- * unit and range are documented on the builder's setter and in {@code docs/configuration.md}.
+ * A pool's settings, validated and immutable. Made by {@code SlotPoolBuilder.config()}; every single value's
+ * default, unit and range are its {@link Setting} row's, documented on the builder's setter and in
+ * {@code docs/configuration.md}.
  */
 public final class PoolConfig {
 
@@ -62,59 +63,63 @@ public final class PoolConfig {
     final ThreadFactory threadFactory;
     final List<PoolListener> listeners;
     final Ticker ticker;
+    /** The settings as written, for {@link #value(Setting)}. */
+    private final Settings settings;
 
-    PoolConfig(SlotPoolBuilder b, List<OriginConfig> resolvedOrigins) {
-        name = b.name;
-        url = b.url;
-        username = b.username;
-        password = b.password;
-        driverClassName = b.driverClassName;
-        connectionProperties = Map.copyOf(b.connectionProperties);
+    PoolConfig(Settings s, List<OriginConfig> resolvedOrigins) {
+        settings = s.copy();
+        name = s.get(Setting.NAME);
+        url = s.get(Setting.URL);
+        username = s.get(Setting.USERNAME);
+        password = s.get(Setting.PASSWORD);
+        driverClassName = s.get(Setting.DRIVER_CLASS_NAME);
+        connectionProperties = Map.copyOf(s.connectionProperties);
         origins = List.copyOf(resolvedOrigins);
-        pooler = b.pooler;
-        minSize = b.minSize;
-        maxSize = b.maxSize;
-        initialSize = b.initialSize == null ? b.minSize : b.initialSize;
-        borrowTimeout = b.borrowTimeout;
-        turnDuration = b.turnDuration;
-        creatorThreads = b.creatorThreads;
-        creationBackoffMax = b.creationBackoffMax;
-        inactiveTimeout = b.inactiveTimeout;
-        maxLifetime = b.maxLifetime;
-        abandonedTimeout = b.abandonedTimeout;
-        timeToLive = b.timeToLive;
-        keepaliveInterval = b.keepaliveInterval;
-        validateAfterIdle = b.validateAfterIdle;
-        connectTimeout = b.connectTimeout;
-        silenceTimeout = b.silenceTimeout != null ? b.silenceTimeout : min(SlotPoolBuilder.DEFAULT_SILENCE, b.connectTimeout);
-        validationTimeout = b.validationTimeout;
-        validationQuery = b.validationQuery;
-        housekeepingPeriod = b.housekeepingPeriod;
-        shutdownTimeout = b.shutdownTimeout;
-        downGracePeriod = b.downGracePeriod;
-        abortBorrowedOnDown = b.abortBorrowedOnDown;
-        readsToStandbys = b.readsToStandbys;
-        maxReplicaLag = b.maxReplicaLag;
-        balancing = b.balancing;
-        downAfterFailures = b.downAfterFailures;
-        rebalanceStep = b.rebalanceStep;
-        leakTracing = b.leakTracing;
-        leakDetectionThreshold = b.leakDetectionThreshold;
-        statementCacheSize = b.statementCacheSize;
-        initializationFailTimeout = b.initializationFailTimeout != null ? b.initializationFailTimeout : b.connectTimeout;
-        autoCommit = b.autoCommit;
-        transactionIsolation = b.transactionIsolation == null ? null : TransactionIsolations.parse(b.transactionIsolation);
-        readOnly = b.readOnly;
-        catalog = b.catalog;
-        schema = b.schema;
-        connectionInitSql = b.connectionInitSql;
-        credentialsProvider = b.credentialsProvider;
-        exceptionOverride = b.exceptionOverride;
-        labeling = b.labeling;
-        borrowObserver = b.borrowObserver;
-        threadFactory = b.threadFactory;
-        listeners = List.copyOf(b.listeners);
-        ticker = b.ticker;
+        pooler = s.get(Setting.POOLER);
+        minSize = s.get(Setting.MIN_SIZE);
+        maxSize = s.get(Setting.MAX_SIZE);
+        initialSize = s.get(Setting.INITIAL_SIZE);
+        borrowTimeout = s.get(Setting.BORROW_TIMEOUT);
+        turnDuration = s.get(Setting.TURN_DURATION);
+        creatorThreads = s.get(Setting.CREATOR_THREADS);
+        creationBackoffMax = s.get(Setting.CREATION_BACKOFF_MAX);
+        inactiveTimeout = s.get(Setting.INACTIVE_TIMEOUT);
+        maxLifetime = s.get(Setting.MAX_LIFETIME);
+        abandonedTimeout = s.get(Setting.ABANDONED_TIMEOUT);
+        timeToLive = s.get(Setting.TIME_TO_LIVE);
+        keepaliveInterval = s.get(Setting.KEEPALIVE_INTERVAL);
+        validateAfterIdle = s.get(Setting.VALIDATE_AFTER_IDLE);
+        connectTimeout = s.get(Setting.CONNECT_TIMEOUT);
+        silenceTimeout = s.get(Setting.SILENCE_TIMEOUT);
+        validationTimeout = s.get(Setting.VALIDATION_TIMEOUT);
+        validationQuery = s.get(Setting.VALIDATION_QUERY);
+        housekeepingPeriod = s.get(Setting.HOUSEKEEPING_PERIOD);
+        shutdownTimeout = s.get(Setting.SHUTDOWN_TIMEOUT);
+        downGracePeriod = s.get(Setting.DOWN_GRACE_PERIOD);
+        abortBorrowedOnDown = s.get(Setting.ABORT_BORROWED_ON_DOWN);
+        readsToStandbys = s.get(Setting.READS_TO_STANDBYS);
+        maxReplicaLag = s.get(Setting.MAX_REPLICA_LAG);
+        balancing = s.get(Setting.BALANCING);
+        downAfterFailures = s.get(Setting.DOWN_AFTER_FAILURES);
+        rebalanceStep = s.get(Setting.REBALANCE_STEP);
+        leakTracing = s.get(Setting.LEAK_TRACING);
+        leakDetectionThreshold = s.get(Setting.LEAK_DETECTION_THRESHOLD);
+        statementCacheSize = s.get(Setting.STATEMENT_CACHE_SIZE);
+        initializationFailTimeout = s.get(Setting.INITIALIZATION_FAIL_TIMEOUT);
+        autoCommit = s.get(Setting.AUTO_COMMIT);
+        String isolation = s.get(Setting.TRANSACTION_ISOLATION);
+        transactionIsolation = isolation == null ? null : TransactionIsolations.parse(isolation);
+        readOnly = s.get(Setting.READ_ONLY);
+        catalog = s.get(Setting.CATALOG);
+        schema = s.get(Setting.SCHEMA);
+        connectionInitSql = s.get(Setting.CONNECTION_INIT_SQL);
+        credentialsProvider = s.credentialsProvider;
+        exceptionOverride = s.exceptionOverride;
+        labeling = s.labeling;
+        borrowObserver = s.borrowObserver;
+        threadFactory = s.threadFactory;
+        listeners = List.copyOf(s.listeners);
+        ticker = s.ticker;
     }
 
     public String name() { return name; }
@@ -189,8 +194,18 @@ public final class PoolConfig {
     public List<PoolListener> listeners() { return listeners; }
     public Ticker ticker() { return ticker; }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
+    /**
+     * A setting of the table by its row, as the pool runs with it: the value set, else its default (one read from
+     * other settings included); {@code transactionIsolation} as written ({@link #transactionIsolation()} has the
+     * JDBC level).
+     */
+    public <T> T value(Setting<T> setting) {
+        return settings.get(setting);
+    }
+
+    /** The settings as written (a copy of the builder's), for a built pool's bean properties. */
+    Settings settings() {
+        return settings;
     }
 
     /** The settings without secrets. */

@@ -58,7 +58,7 @@ final class PoolerRules {
      *
      * @param label the origin's property prefix ({@code origins[east]}), or null for the pool's own URL
      */
-    static void apply(String label, Pooler pooler, String url, Map<String, String> props, SlotPoolBuilder b,
+    static void apply(String label, Pooler pooler, String url, Map<String, String> props, Settings s,
                       List<ConfigViolation> v) {
         if (pooler == null || pooler == Pooler.NONE || pooler == Pooler.SESSION || url == null) {
             return;
@@ -66,7 +66,7 @@ final class PoolerRules {
         String prefix = label == null ? "" : label + ".";
         String poolerProperty = label == null ? "pooler" : label + ".pooler";
         if (pooler == Pooler.DRCP) {
-            drcp(prefix, poolerProperty, url, props, b, v);
+            drcp(prefix, poolerProperty, url, props, s, v);
             return;
         }
         if (!url.startsWith("jdbc:postgresql:")) {
@@ -75,7 +75,7 @@ final class PoolerRules {
                     + "prepared statements safe behind it"));
             return;
         }
-        sessionState(pooler, b, v);
+        sessionState(pooler, s, v);
         String readOnlyMode = setting(url, props, READ_ONLY_MODE);
         if ("always".equalsIgnoreCase(readOnlyMode)) {
             v.add(violation(prefix, url, READ_ONLY_MODE, readOnlyMode, "must not be 'always' behind "
@@ -100,18 +100,20 @@ final class PoolerRules {
 
     /** Settings the pool applies once per connection with plain SET: they would stay on one server session
      * and reach other clients, while this client's next transactions run without them. */
-    private static void sessionState(Pooler pooler, SlotPoolBuilder b, List<ConfigViolation> v) {
+    private static void sessionState(Pooler pooler, Settings s, List<ConfigViolation> v) {
+        String schema = s.get(Setting.SCHEMA);
+        String isolation = s.get(Setting.TRANSACTION_ISOLATION);
         String why = " behind a transaction pooler (pooler=" + pooler + "): the pool sets it once per connection "
                 + "with SET, which stays on one server session and reaches other clients while this pool's next "
                 + "transactions may run elsewhere; set it on the database role instead (ALTER ROLE ... SET ";
-        if (b.schema != null) {
-            addOnce(v, new ConfigViolation("schema", b.schema, "cannot be used" + why + "search_path = ...)"));
+        if (schema != null) {
+            addOnce(v, new ConfigViolation("schema", schema, "cannot be used" + why + "search_path = ...)"));
         }
-        if (b.transactionIsolation != null) {
-            addOnce(v, new ConfigViolation("transactionIsolation", b.transactionIsolation, "cannot be used" + why
+        if (isolation != null) {
+            addOnce(v, new ConfigViolation("transactionIsolation", isolation, "cannot be used" + why
                     + "default_transaction_isolation = ...), or per transaction with SET TRANSACTION"));
         }
-        if (b.connectionInitSql != null) {
+        if (s.get(Setting.CONNECTION_INIT_SQL) != null) {
             addOnce(v, new ConfigViolation("connectionInitSql", "(set)", "cannot be used" + why + "...)"));
         }
     }
@@ -124,7 +126,7 @@ final class PoolerRules {
     }
 
     private static void drcp(String prefix, String poolerProperty, String url, Map<String, String> props,
-                             SlotPoolBuilder b, List<ConfigViolation> v) {
+                             Settings s, List<ConfigViolation> v) {
         String upper = url.toUpperCase(Locale.ROOT).replace(" ", "");
         if (!url.startsWith("jdbc:oracle:")) {
             v.add(new ConfigViolation(poolerProperty, "DRCP", "needs an Oracle URL (jdbc:oracle:...)"));
@@ -135,7 +137,7 @@ final class PoolerRules {
             // As UCP: the pool's name as the connection class, so every instance of the app shares the class's
             // pooled sessions, and purity SELF (a session of the class may be reused, its state reset by the
             // return's hygiene); NEW asks DRCP for a fresh session at each attach.
-            props.putIfAbsent(DRCP_CONNECTION_CLASS, b.name);
+            props.putIfAbsent(DRCP_CONNECTION_CLASS, s.get(Setting.NAME));
             String purity = props.putIfAbsent(DRCP_PURITY, "SELF");
             if (purity != null && !purity.trim().equalsIgnoreCase("SELF") && !purity.trim().equalsIgnoreCase("NEW")) {
                 v.add(new ConfigViolation(prefix + "connectionProperties." + DRCP_PURITY, purity,

@@ -122,7 +122,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         if (state instanceof SlotPool pool) {
             return pool.getConnection();
         }
-        long since = settings.ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
+        long since = settings.settings().ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
         return startedToBorrow().getConnectionSince(since);
     }
 
@@ -168,7 +168,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         if (s instanceof SlotPool pool) {
             return pool.snapshot();
         }
-        return new PoolSnapshot(settings.name, s == CLOSED, settings.minSize, settings.maxSize, 0, 0, 0, 0, 0, 0, 0,
+        return new PoolSnapshot(settings.written(Setting.NAME), s == CLOSED, settings.written(Setting.MIN_SIZE), settings.written(Setting.MAX_SIZE), 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0, Optional.empty(), List.of());
     }
 
@@ -302,100 +302,100 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     // driverClassName), HikariCP's jdbcUrl and poolName, and one per builder setting with a single value, so
     // @ConfigurationProperties on a bean-style pool binds every setting.
 
-    public String getUrl() { return settings.url; }
+    public String getUrl() { return settings.written(Setting.URL); }
     public void setUrl(String url) { settingsBeforeStart("url").url(url); }
     /** The same as {@link #getUrl()}, under HikariCP's name. */
     public String getJdbcUrl() { return getUrl(); }
     /** The same as {@link #setUrl}, under HikariCP's name. */
     public void setJdbcUrl(String url) { setUrl(url); }
-    public String getUsername() { return settings.username; }
+    public String getUsername() { return settings.written(Setting.USERNAME); }
     public void setUsername(String username) { settingsBeforeStart("username").username(username); }
     /** The default origin's password, as {@code DataSourceBuilder.derivedFrom} copies it; never logged. */
-    public String getPassword() { return settings.password; }
+    public String getPassword() { return settings.written(Setting.PASSWORD); }
     public void setPassword(String password) { settingsBeforeStart("password").password(password); }
-    public String getDriverClassName() { return settings.driverClassName; }
+    public String getDriverClassName() { return settings.written(Setting.DRIVER_CLASS_NAME); }
     public void setDriverClassName(String driverClassName) { settingsBeforeStart("driverClassName").driverClassName(driverClassName); }
-    public String getPoolName() { return settings.name; }
+    public String getPoolName() { return settings.written(Setting.NAME); }
     public void setPoolName(String name) { settingsBeforeStart("poolName").name(name); }
-    public int getMinSize() { return settings.minSize; }
+    public int getMinSize() { return settings.written(Setting.MIN_SIZE); }
     public void setMinSize(int minSize) { settingsBeforeStart("minSize").minSize(minSize); }
-    public int getMaxSize() { return settings.maxSize; }
+    public int getMaxSize() { return settings.written(Setting.MAX_SIZE); }
     public void setMaxSize(int maxSize) { settingsBeforeStart("maxSize").maxSize(maxSize); }
-    public Duration getBorrowTimeout() { return settings.borrowTimeout; }
+    public Duration getBorrowTimeout() { return settings.written(Setting.BORROW_TIMEOUT); }
     public void setBorrowTimeout(Duration borrowTimeout) { settingsBeforeStart("borrowTimeout").borrowTimeout(borrowTimeout); }
-    public int getStatementCacheSize() { return settings.statementCacheSize; }
+    public int getStatementCacheSize() { return settings.written(Setting.STATEMENT_CACHE_SIZE); }
     public void setStatementCacheSize(int size) { settingsBeforeStart("statementCacheSize").statementCacheSize(size); }
-    public int getInitialSize() { return settings.initialSize != null ? settings.initialSize : settings.minSize; }
+    public int getInitialSize() { return settings.settings().get(Setting.INITIAL_SIZE); }
     public void setInitialSize(int initialSize) { settingsBeforeStart("initialSize").initialSize(initialSize); }
-    public Duration getTurnDuration() { return settings.turnDuration; }
+    public Duration getTurnDuration() { return settings.written(Setting.TURN_DURATION); }
     public void setTurnDuration(Duration turnDuration) { settingsBeforeStart("turnDuration").turnDuration(turnDuration); }
-    public int getCreatorThreads() { return settings.creatorThreads; }
+    public int getCreatorThreads() { return settings.written(Setting.CREATOR_THREADS); }
     public void setCreatorThreads(int creatorThreads) { settingsBeforeStart("creatorThreads").creatorThreads(creatorThreads); }
-    public Duration getCreationBackoffMax() { return settings.creationBackoffMax; }
+    public Duration getCreationBackoffMax() { return settings.written(Setting.CREATION_BACKOFF_MAX); }
     public void setCreationBackoffMax(Duration max) { settingsBeforeStart("creationBackoffMax").creationBackoffMax(max); }
-    public Duration getConnectTimeout() { return settings.connectTimeout; }
+    public Duration getConnectTimeout() { return settings.written(Setting.CONNECT_TIMEOUT); }
     public void setConnectTimeout(Duration connectTimeout) { settingsBeforeStart("connectTimeout").connectTimeout(connectTimeout); }
     /** Null when unset: the pool then uses 2 s, or the connect timeout if that is shorter ({@link #config()}). */
-    public Duration getSilenceTimeout() { return settings.silenceTimeout; }
+    public Duration getSilenceTimeout() { return settings.written(Setting.SILENCE_TIMEOUT); }
     public void setSilenceTimeout(Duration silenceTimeout) { settingsBeforeStart("silenceTimeout").silenceTimeout(silenceTimeout); }
-    public Duration getInactiveTimeout() { return settings.inactiveTimeout; }
+    public Duration getInactiveTimeout() { return settings.written(Setting.INACTIVE_TIMEOUT); }
     public void setInactiveTimeout(Duration inactiveTimeout) { settingsBeforeStart("inactiveTimeout").inactiveTimeout(inactiveTimeout); }
-    public Duration getMaxLifetime() { return settings.maxLifetime; }
+    public Duration getMaxLifetime() { return settings.written(Setting.MAX_LIFETIME); }
     public void setMaxLifetime(Duration maxLifetime) { settingsBeforeStart("maxLifetime").maxLifetime(maxLifetime); }
-    public Duration getAbandonedTimeout() { return settings.abandonedTimeout; }
+    public Duration getAbandonedTimeout() { return settings.written(Setting.ABANDONED_TIMEOUT); }
     public void setAbandonedTimeout(Duration abandonedTimeout) { settingsBeforeStart("abandonedTimeout").abandonedTimeout(abandonedTimeout); }
-    public Duration getTimeToLive() { return settings.timeToLive; }
+    public Duration getTimeToLive() { return settings.written(Setting.TIME_TO_LIVE); }
     public void setTimeToLive(Duration timeToLive) { settingsBeforeStart("timeToLive").timeToLive(timeToLive); }
-    public Duration getKeepaliveInterval() { return settings.keepaliveInterval; }
+    public Duration getKeepaliveInterval() { return settings.written(Setting.KEEPALIVE_INTERVAL); }
     public void setKeepaliveInterval(Duration interval) { settingsBeforeStart("keepaliveInterval").keepaliveInterval(interval); }
-    public Duration getValidateAfterIdle() { return settings.validateAfterIdle; }
+    public Duration getValidateAfterIdle() { return settings.written(Setting.VALIDATE_AFTER_IDLE); }
     public void setValidateAfterIdle(Duration idle) { settingsBeforeStart("validateAfterIdle").validateAfterIdle(idle); }
-    public Duration getValidationTimeout() { return settings.validationTimeout; }
+    public Duration getValidationTimeout() { return settings.written(Setting.VALIDATION_TIMEOUT); }
     public void setValidationTimeout(Duration timeout) { settingsBeforeStart("validationTimeout").validationTimeout(timeout); }
-    public String getValidationQuery() { return settings.validationQuery; }
+    public String getValidationQuery() { return settings.written(Setting.VALIDATION_QUERY); }
     public void setValidationQuery(String query) { settingsBeforeStart("validationQuery").validationQuery(query); }
-    public Duration getHousekeepingPeriod() { return settings.housekeepingPeriod; }
+    public Duration getHousekeepingPeriod() { return settings.written(Setting.HOUSEKEEPING_PERIOD); }
     public void setHousekeepingPeriod(Duration period) { settingsBeforeStart("housekeepingPeriod").housekeepingPeriod(period); }
-    public Duration getShutdownTimeout() { return settings.shutdownTimeout; }
+    public Duration getShutdownTimeout() { return settings.written(Setting.SHUTDOWN_TIMEOUT); }
     public void setShutdownTimeout(Duration timeout) { settingsBeforeStart("shutdownTimeout").shutdownTimeout(timeout); }
-    public Duration getDownGracePeriod() { return settings.downGracePeriod; }
+    public Duration getDownGracePeriod() { return settings.written(Setting.DOWN_GRACE_PERIOD); }
     public void setDownGracePeriod(Duration period) { settingsBeforeStart("downGracePeriod").downGracePeriod(period); }
-    public boolean isAbortBorrowedOnDown() { return settings.abortBorrowedOnDown; }
+    public boolean isAbortBorrowedOnDown() { return settings.written(Setting.ABORT_BORROWED_ON_DOWN); }
     public void setAbortBorrowedOnDown(boolean abort) { settingsBeforeStart("abortBorrowedOnDown").abortBorrowedOnDown(abort); }
-    public boolean isReadsToStandbys() { return settings.readsToStandbys; }
+    public boolean isReadsToStandbys() { return settings.written(Setting.READS_TO_STANDBYS); }
     public void setReadsToStandbys(boolean reads) { settingsBeforeStart("readsToStandbys").readsToStandbys(reads); }
-    public Duration getMaxReplicaLag() { return settings.maxReplicaLag; }
+    public Duration getMaxReplicaLag() { return settings.written(Setting.MAX_REPLICA_LAG); }
     public void setMaxReplicaLag(Duration lag) { settingsBeforeStart("maxReplicaLag").maxReplicaLag(lag); }
-    public Balancing getBalancing() { return settings.balancing; }
+    public Balancing getBalancing() { return settings.written(Setting.BALANCING); }
     public void setBalancing(Balancing balancing) { settingsBeforeStart("balancing").balancing(balancing); }
-    public int getDownAfterFailures() { return settings.downAfterFailures; }
+    public int getDownAfterFailures() { return settings.written(Setting.DOWN_AFTER_FAILURES); }
     public void setDownAfterFailures(int failures) { settingsBeforeStart("downAfterFailures").downAfterFailures(failures); }
-    public int getRebalanceStep() { return settings.rebalanceStep; }
+    public int getRebalanceStep() { return settings.written(Setting.REBALANCE_STEP); }
     public void setRebalanceStep(int step) { settingsBeforeStart("rebalanceStep").rebalanceStep(step); }
-    public boolean isLeakTracing() { return settings.leakTracing; }
+    public boolean isLeakTracing() { return settings.written(Setting.LEAK_TRACING); }
     public void setLeakTracing(boolean leakTracing) { settingsBeforeStart("leakTracing").leakTracing(leakTracing); }
-    public Duration getLeakDetectionThreshold() { return settings.leakDetectionThreshold; }
+    public Duration getLeakDetectionThreshold() { return settings.written(Setting.LEAK_DETECTION_THRESHOLD); }
     public void setLeakDetectionThreshold(Duration threshold) { settingsBeforeStart("leakDetectionThreshold").leakDetectionThreshold(threshold); }
     /** Null when unset: the engine then uses the connect timeout ({@link #config()}). */
-    public Duration getInitializationFailTimeout() { return settings.initializationFailTimeout; }
+    public Duration getInitializationFailTimeout() { return settings.written(Setting.INITIALIZATION_FAIL_TIMEOUT); }
     public void setInitializationFailTimeout(Duration timeout) { settingsBeforeStart("initializationFailTimeout").initializationFailTimeout(timeout); }
     /** Null when unset: the driver's. */
-    public Boolean getAutoCommit() { return settings.autoCommit; }
+    public Boolean getAutoCommit() { return settings.written(Setting.AUTO_COMMIT); }
     public void setAutoCommit(boolean autoCommit) { settingsBeforeStart("autoCommit").autoCommit(autoCommit); }
     /** Null when unset: the driver's. As set; {@link #config()} has the JDBC level. */
-    public String getTransactionIsolation() { return settings.transactionIsolation; }
+    public String getTransactionIsolation() { return settings.written(Setting.TRANSACTION_ISOLATION); }
     public void setTransactionIsolation(String level) { settingsBeforeStart("transactionIsolation").transactionIsolation(level); }
     /** Null when unset: the driver's. */
-    public Boolean getReadOnly() { return settings.readOnly; }
+    public Boolean getReadOnly() { return settings.written(Setting.READ_ONLY); }
     public void setReadOnly(boolean readOnly) { settingsBeforeStart("readOnly").readOnly(readOnly); }
-    public String getCatalog() { return settings.catalog; }
+    public String getCatalog() { return settings.written(Setting.CATALOG); }
     public void setCatalog(String catalog) { settingsBeforeStart("catalog").catalog(catalog); }
-    public String getSchema() { return settings.schema; }
+    public String getSchema() { return settings.written(Setting.SCHEMA); }
     public void setSchema(String schema) { settingsBeforeStart("schema").schema(schema); }
-    public String getConnectionInitSql() { return settings.connectionInitSql; }
+    public String getConnectionInitSql() { return settings.written(Setting.CONNECTION_INIT_SQL); }
     public void setConnectionInitSql(String sql) { settingsBeforeStart("connectionInitSql").connectionInitSql(sql); }
     /** A copy of the driver properties; values are never printed. */
-    public Map<String, String> getConnectionProperties() { return Map.copyOf(settings.connectionProperties); }
+    public Map<String, String> getConnectionProperties() { return Map.copyOf(settings.settings().connectionProperties); }
     /** Adds these driver properties (a key set before keeps its value unless this map names it). */
     public void setConnectionProperties(Map<String, String> properties) {
         SlotPoolBuilder b = settingsBeforeStart("connectionProperties");
@@ -405,11 +405,11 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     /** The settings, while they may still change. */
     private SlotPoolBuilder settingsBeforeStart(String property) {
         if (built) {
-            throw new IllegalStateException("pool '" + settings.name + "' was built by SlotPoolDataSource.builder(): "
+            throw new IllegalStateException("pool '" + settings.written(Setting.NAME) + "' was built by SlotPoolDataSource.builder(): "
                     + property + " cannot change");
         }
         if (state != null) {
-            throw new IllegalStateException("pool '" + settings.name + "' has been used (or closed): " + property
+            throw new IllegalStateException("pool '" + settings.written(Setting.NAME) + "' has been used (or closed): " + property
                     + " cannot change after the first getConnection");
         }
         return settings;
@@ -419,7 +419,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     private SlotPool startedToBorrow() throws SQLException {
         SlotPool pool = start();
         if (pool == null) {
-            throw new SQLException("pool '" + settings.name + "' is closed");
+            throw new SQLException("pool '" + settings.written(Setting.NAME) + "' is closed");
         }
         return pool;
     }
@@ -428,7 +428,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     private SlotPool started() {
         SlotPool pool = start();
         if (pool == null) {
-            throw new IllegalStateException("pool '" + settings.name + "' was closed before its first use");
+            throw new IllegalStateException("pool '" + settings.written(Setting.NAME) + "' was closed before its first use");
         }
         return pool;
     }
@@ -493,7 +493,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     /** The borrow timeout in whole seconds. */
     @Override
     public int getLoginTimeout() {
-        return (int) settings.borrowTimeout.toSeconds();
+        return (int) settings.written(Setting.BORROW_TIMEOUT).toSeconds();
     }
 
     @Override
@@ -517,6 +517,6 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     @Override
     public String toString() {
         return state instanceof SlotPool pool ? "SlotPoolDataSource[" + pool.config() + "]"
-                : "SlotPoolDataSource[" + settings.name + ", not started]";
+                : "SlotPoolDataSource[" + settings.written(Setting.NAME) + ", not started]";
     }
 }

@@ -21,8 +21,9 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * docs/configuration.md has a row for every builder setting, no row for a setting that does not exist, and each
- * row's default is the one a fresh builder gives.
+ * docs/configuration.md has a row for every builder setting, no row for a setting that does not exist, each row of
+ * the {@link Setting} table in the table's order, and each row's default is the one a fresh builder gives (and the
+ * table's).
  */
 class ConfigurationDocTest {
 
@@ -52,10 +53,82 @@ class ConfigurationDocTest {
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
+    /** The builder's setters that are no row of the table: the structured settings, the hooks, the row setter. */
+    private static final Set<String> NOT_ROWS = Set.of("connectionProperty", "origin", "credentialsProvider",
+            "exceptionOverride", "labeling", "borrowObserver", "threadFactory", "listener", "ticker");
+
     @Test
     void everyPoolSettingHasExactlyOneDocumentedRow() throws Exception {
         String doc = Files.readString(Path.of("../docs/configuration.md"));
-        assertThat(documented(section(doc, "Pool"))).isEqualTo(setters(SlotPoolBuilder.class, Set.of()));
+        assertThat(documented(section(doc, "Pool"))).isEqualTo(setters(SlotPoolBuilder.class, Set.of("set")));
+    }
+
+    /** Each builder setter of a single value is a row of the table, with the row's type, and each row has one. */
+    @Test
+    void everySingleValueSetterIsARowOfTheTable() throws Exception {
+        Set<String> rows = Setting.all().stream().map(Setting::name).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> excluded = new TreeSet<>(NOT_ROWS);
+        excluded.add("set");
+        assertThat(setters(SlotPoolBuilder.class, excluded)).isEqualTo(rows);
+        for (Setting<?> s : Setting.all()) {
+            Class<?> parameter = Arrays.stream(SlotPoolBuilder.class.getMethods())
+                    .filter(m -> m.getName().equals(s.name())).findFirst().orElseThrow().getParameterTypes()[0];
+            Class<?> boxed = parameter == int.class ? Integer.class : parameter == boolean.class ? Boolean.class
+                    : parameter;
+            assertThat(boxed).as("the type of %s", s.name()).isEqualTo(s.type());
+        }
+    }
+
+    /** The engine table documents the rows in the table's order, which is the order violations are reported in. */
+    @Test
+    void theTablesRowsAreDocumentedInTheTablesOrder() throws Exception {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        List<String> inOrder = new java.util.ArrayList<>();
+        Matcher m = ROW.matcher(section(doc, "Pool"));
+        Set<String> rows = Setting.all().stream().map(Setting::name).collect(Collectors.toSet());
+        while (m.find()) {
+            if (rows.contains(m.group(1))) {
+                inOrder.add(m.group(1));
+            }
+        }
+        assertThat(inOrder).isEqualTo(Setting.all().stream().map(Setting::name).toList());
+    }
+
+    /**
+     * Each {@code slotpool.*} row has its row in the Spring Boot table, {@code | `slotpool.max-size` | `maxSize` |},
+     * and each row there that names an engine setting of one value names a row of the table by its property.
+     */
+    @Test
+    void theSpringBootTableNamesEachRowByItsProperty() throws Exception {
+        String doc = Files.readString(Path.of("../docs/configuration.md"));
+        Map<String, String> documented = new java.util.TreeMap<>();
+        Matcher m = Pattern.compile("^\\| `(slotpool\\.[a-z-]+)` \\| `([a-zA-Z]+)` \\|", Pattern.MULTILINE)
+                .matcher(section(doc, "Spring Boot properties"));
+        Set<String> rows = Setting.all().stream().map(Setting::name).collect(Collectors.toSet());
+        while (m.find()) {
+            if (rows.contains(m.group(2))) {
+                documented.put(m.group(1), m.group(2));
+            }
+        }
+        Map<String, String> table = Setting.all().stream().filter(s -> s.source() == Setting.Source.SLOTPOOL)
+                .collect(Collectors.toMap(Setting::property, Setting::name, (a, b) -> a, java.util.TreeMap::new));
+        assertThat(documented).isEqualTo(table);
+    }
+
+    /** A row's fixed default is what a fresh builder's config runs with. */
+    @Test
+    void everyFixedDefaultOfTheTableIsTheConfigsValue() {
+        PoolConfig config = SlotPoolDataSource.builder().url("jdbc:h2:mem:table-defaults").config();
+        int checked = 0;
+        for (Setting<?> s : Setting.all()) {
+            if (s.defaultValue() != null) {
+                assertThat(config.value(s)).as("default of %s", s.name()).isEqualTo(s.defaultValue());
+                checked++;
+            } else if (!s.defaultDerived() && s != Setting.URL) {
+                assertThat(config.value(s)).as("%s has no default", s.name()).isNull();
+            }
+        }
+        assertThat(checked).isGreaterThan(25);
     }
 
     @Test

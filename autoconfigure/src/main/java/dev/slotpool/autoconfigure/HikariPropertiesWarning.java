@@ -1,5 +1,6 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.Setting;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -11,6 +12,7 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -27,37 +29,29 @@ final class HikariPropertiesWarning implements SmartInitializingSingleton {
 
     private static final ConfigurationPropertyName HIKARI = ConfigurationPropertyName.of("spring.datasource.hikari");
 
-    /** HikariCP's keys and what slotpool has instead. */
-    private static final Map<String, String> EQUIVALENTS = Map.ofEntries(
-            Map.entry("jdbc-url", "spring.datasource.url"),
-            Map.entry("username", "spring.datasource.username"),
-            Map.entry("password", "spring.datasource.password"),
-            Map.entry("driver-class-name", "spring.datasource.driver-class-name"),
-            Map.entry("maximum-pool-size", "slotpool.max-size"),
-            Map.entry("minimum-idle", "slotpool.min-size"),
-            Map.entry("connection-timeout", "slotpool.borrow-timeout"),
-            Map.entry("idle-timeout", "slotpool.inactive-timeout"),
-            Map.entry("max-lifetime", "slotpool.max-lifetime"),
-            Map.entry("keepalive-time", "slotpool.keepalive-interval"),
-            Map.entry("validation-timeout", "slotpool.validation-timeout"),
-            Map.entry("connection-test-query", "slotpool.validation-query"),
-            Map.entry("leak-detection-threshold", "slotpool.leak-detection-threshold"),
-            Map.entry("initialization-fail-timeout", "slotpool.initialization-fail-timeout"),
-            Map.entry("connection-init-sql", "slotpool.connection-init-sql"),
-            Map.entry("auto-commit", "slotpool.auto-commit"),
-            Map.entry("transaction-isolation", "slotpool.transaction-isolation"),
-            Map.entry("read-only", "slotpool.read-only"),
-            Map.entry("catalog", "slotpool.catalog"),
-            Map.entry("schema", "slotpool.schema"),
-            Map.entry("pool-name", "slotpool.name"),
-            Map.entry("data-source-properties", "slotpool.connection-properties"),
-            Map.entry("exception-override-class-name", "a dev.slotpool.SqlExceptionOverride bean"),
-            Map.entry("credentials", "a dev.slotpool.CredentialsProvider bean"),
-            Map.entry("register-mbeans", "spring.jmx.enabled (pool and origin MBeans, docs/operations.md)"));
+    /** HikariCP's keys that no {@link Setting} row names, and what slotpool has instead. */
+    private static final Map<String, String> NOT_IN_THE_TABLE = Map.of(
+            "data-source-properties", "slotpool.connection-properties",
+            "exception-override-class-name", "a dev.slotpool.SqlExceptionOverride bean",
+            "credentials", "a dev.slotpool.CredentialsProvider bean",
+            "register-mbeans", "spring.jmx.enabled (pool and origin MBeans, docs/operations.md)");
+
+    /** HikariCP's keys and what slotpool has instead: each row's own property, then the keys above. */
+    private static final Map<String, String> EQUIVALENTS = equivalents();
 
     /** The same keys without dashes, as a relaxed name such as {@code connectionTimeout} reads in uniform form. */
     private static final Map<String, String> KEBAB_BY_UNIFORM = EQUIVALENTS.keySet().stream()
             .collect(Collectors.toMap(k -> k.replace("-", ""), k -> k));
+
+    private static Map<String, String> equivalents() {
+        Map<String, String> equivalents = new HashMap<>(NOT_IN_THE_TABLE);
+        for (Setting<?> setting : Setting.all()) {
+            if (setting.hikari() != null) {
+                equivalents.put(setting.hikari().key(), setting.property());
+            }
+        }
+        return Map.copyOf(equivalents);
+    }
 
     private final Environment environment;
     private final ObjectProvider<DataSource> dataSources;

@@ -2,6 +2,7 @@ package dev.slotpool.autoconfigure;
 
 import dev.slotpool.OriginConfig;
 import dev.slotpool.PoolConfig;
+import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -12,10 +13,14 @@ import org.springframework.core.env.Environment;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -47,50 +52,30 @@ public final class PoolSettings {
     private record Entry(String name, Function<PoolConfig, @Nullable Object> value) {
     }
 
-    /** Every setting shown, once. Credentials are left out; the URL goes through the reader's URL rule. */
-    private static final List<Entry> TABLE = List.of(
-            new Entry("name", PoolConfig::name),
-            new Entry("url", PoolConfig::url),
-            new Entry("driver-class-name", PoolConfig::driverClassName),
-            new Entry("origins", c -> c.origins().stream().map(OriginConfig::name).toList()),
-            new Entry("min-size", PoolConfig::minSize),
-            new Entry("max-size", PoolConfig::maxSize),
-            new Entry("initial-size", PoolConfig::initialSize),
-            new Entry("borrow-timeout", PoolConfig::borrowTimeout),
-            new Entry("turn-duration", PoolConfig::turnDuration),
-            new Entry("creator-threads", PoolConfig::creatorThreads),
-            new Entry("creation-backoff-max", PoolConfig::creationBackoffMax),
-            new Entry("inactive-timeout", PoolConfig::inactiveTimeout),
-            new Entry("max-lifetime", PoolConfig::maxLifetime),
-            new Entry("abandoned-timeout", PoolConfig::abandonedTimeout),
-            new Entry("time-to-live", PoolConfig::timeToLive),
-            new Entry("keepalive-interval", PoolConfig::keepaliveInterval),
-            new Entry("validate-after-idle", PoolConfig::validateAfterIdle),
-            new Entry("connect-timeout", PoolConfig::connectTimeout),
-            new Entry("silence-timeout", PoolConfig::silenceTimeout),
-            new Entry("validation-timeout", PoolConfig::validationTimeout),
-            new Entry("validation-query", PoolConfig::validationQuery),
-            new Entry("housekeeping-period", PoolConfig::housekeepingPeriod),
-            new Entry("shutdown-timeout", PoolConfig::shutdownTimeout),
-            new Entry("down-grace-period", PoolConfig::downGracePeriod),
-            new Entry("abort-borrowed-on-down", PoolConfig::abortBorrowedOnDown),
-            new Entry("reads-to-standbys", PoolConfig::readsToStandbys),
-            new Entry("max-replica-lag", PoolConfig::maxReplicaLag),
-            new Entry("balancing", PoolConfig::balancing),
-            new Entry("pooler", PoolConfig::pooler),
-            new Entry("down-after-failures", PoolConfig::downAfterFailures),
-            new Entry("rebalance-step", PoolConfig::rebalanceStep),
-            new Entry("statement-cache-size", PoolConfig::statementCacheSize),
-            new Entry("leak-tracing", PoolConfig::leakTracing),
-            new Entry("leak-detection-threshold", PoolConfig::leakDetectionThreshold),
-            new Entry("initialization-fail-timeout", PoolConfig::initializationFailTimeout),
-            new Entry("auto-commit", PoolConfig::autoCommit),
-            new Entry("transaction-isolation", c -> isolationName(c.transactionIsolation())),
-            new Entry("read-only", PoolConfig::readOnly),
-            new Entry("catalog", PoolConfig::catalog),
-            new Entry("schema", PoolConfig::schema),
-            new Entry("connection-init-sql", PoolConfig::connectionInitSql),
-            new Entry("connection-properties", c -> List.copyOf(new TreeSet<>(c.connectionProperties().keySet()))));
+    /**
+     * Every setting shown, once: each {@link dev.slotpool.Setting} row but the credentials, with the origins after the default
+     * connection's and the driver properties last. The URL goes through the reader's URL rule.
+     */
+    private static final List<Entry> TABLE = table();
+
+    private static List<Entry> table() {
+        List<Entry> table = new ArrayList<>();
+        for (dev.slotpool.Setting<?> setting : dev.slotpool.Setting.all()) {
+            if (setting == dev.slotpool.Setting.USERNAME || setting == dev.slotpool.Setting.PASSWORD) {
+                continue;
+            }
+            String name = SlotPoolPropertiesMapper.kebab(setting.name());
+            table.add(setting == dev.slotpool.Setting.TRANSACTION_ISOLATION
+                    ? new Entry(name, c -> isolationName(c.transactionIsolation()))
+                    : new Entry(name, c -> c.value(setting)));
+            if (setting == dev.slotpool.Setting.DRIVER_CLASS_NAME) {
+                table.add(new Entry("origins", c -> c.origins().stream().map(OriginConfig::name).toList()));
+            }
+        }
+        table.add(new Entry("connection-properties",
+                c -> List.copyOf(new TreeSet<>(c.connectionProperties().keySet()))));
+        return List.copyOf(table);
+    }
 
     private volatile @Nullable PoolConfig autoConfigured;
     private volatile Map<String, String> sources = Map.of();
@@ -129,20 +114,39 @@ public final class PoolSettings {
     }
 
     /**
-     * Where each setting of the auto-configured pool came from: a customizer where its value differs from the one
-     * {@code beforeCustomizers} had (null if that did not validate yet), else the {@code slotpool.*} key if set,
-     * else the key {@code writtenAs} names ({@code spring.datasource.hikari.*}, {@code spring.datasource.*}),
-     * else {@link #DEFAULT} ({@link #BOOT_START} for the start Boot gives).
+     * What the builder holds, before the customizers run, for {@link #sources}: each row's value as set (null when
+     * unset), the origins' names and the driver properties' keys, under the names {@link #of} shows.
      */
-    static Map<String, String> sources(@Nullable PoolConfig beforeCustomizers, PoolConfig effective,
-                                       Environment environment, Function<String, @Nullable String> writtenAs,
-                                       boolean bootStart) {
-        Map<String, @Nullable Object> before = beforeCustomizers == null ? null : values(beforeCustomizers);
+    static Map<String, @Nullable Object> written(SlotPoolBuilder builder) {
+        Map<String, @Nullable Object> written = new HashMap<>();
+        dev.slotpool.Setting.all().forEach(s -> written.put(SlotPoolPropertiesMapper.kebab(s.name()),
+                builder.value(s)));
+        written.put("origins", builder.origins().stream().map(OriginConfig::name).toList());
+        written.put("connection-properties", List.copyOf(new TreeSet<>(builder.connectionProperties().keySet())));
+        return written;
+    }
+
+    /**
+     * Where each setting of the auto-configured pool came from: a customizer where what the builder holds differs
+     * from what it held before the customizers ran ({@link #written}), else the {@code slotpool.*} key if set, else
+     * the key {@code writtenAs} names ({@code spring.datasource.hikari.*}, {@code spring.datasource.*}), else
+     * {@link #DEFAULT} ({@link #BOOT_START} for the start Boot gives).
+     */
+    static Map<String, String> sources(Map<String, @Nullable Object> beforeCustomizers, SlotPoolBuilder builder,
+                                       PoolConfig effective, Environment environment,
+                                       Function<String, @Nullable String> writtenAs, boolean bootStart) {
+        Map<String, @Nullable Object> after = written(builder);
+        Set<String> customized = new HashSet<>();
+        after.forEach((name, value) -> {
+            if (!Objects.equals(beforeCustomizers.get(name), value)) {
+                customized.add(name);
+            }
+        });
         Map<String, String> sources = new LinkedHashMap<>();
         values(effective).forEach((name, value) -> {
             String property = "slotpool." + name;
             String source;
-            if (before != null && !Objects.equals(before.get(name), value)) {
+            if (customized.contains(name)) {
                 source = CUSTOMIZER;
             } else if (isSet(environment, property)) {
                 source = property;

@@ -1,9 +1,7 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.CredentialsProvider;
-import dev.slotpool.InvalidPoolConfigException;
 import dev.slotpool.LabelingCallback;
-import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolListener;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
@@ -38,6 +36,7 @@ import org.springframework.util.StringUtils;
 import javax.sql.DataSource;
 import javax.sql.XADataSource;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -104,27 +103,17 @@ public class SlotPoolAutoConfiguration {
             builder.name(dataSourceProperties.getName()); // as spring.datasource.name names HikariCP's pool
         }
         hikari.applyTo(builder, properties); // after spring.datasource.name, which hikari.pool-name overrides
-        PoolConfig beforeCustomizers = configOrNull(builder);
+        Map<String, Object> beforeCustomizers = PoolSettings.written(builder);
         labeling.ifUnique(builder::labeling);
         credentials.ifUnique(builder::credentialsProvider);
         exceptionOverride.ifUnique(builder::exceptionOverride);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(c -> c.customize(builder));
-        SlotPoolPropertiesMapper.validate(builder, properties, connection, hikari::propertyOf);
-        SlotPoolDataSource pool = builder.build();
-        settings.record(pool.config(), PoolSettings.sources(beforeCustomizers, pool.config(), environment,
+        SlotPoolDataSource pool = SlotPoolPropertiesMapper.build(builder, properties, connection, hikari::propertyOf);
+        settings.record(pool.config(), PoolSettings.sources(beforeCustomizers, builder, pool.config(), environment,
                 setting -> writtenAs(setting, hikari, properties, dataSourceProperties, connection),
                 properties.getInitializationFailTimeout() == null));
         return pool;
-    }
-
-    /** The settings as mapped so far, or null while they do not validate yet (a customizer may complete them). */
-    private static PoolConfig configOrNull(SlotPoolBuilder builder) {
-        try {
-            return builder.config();
-        } catch (InvalidPoolConfigException incomplete) {
-            return null;
-        }
     }
 
     /** The key other than {@code slotpool.*} that gave a setting: a hikari key, spring.datasource.*, or null. */

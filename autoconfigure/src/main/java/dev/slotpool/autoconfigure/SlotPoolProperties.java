@@ -12,12 +12,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code slotpool.*} properties. Every field but the two switches ({@code enabled},
- * {@code failOnUnknownProperties}) is nullable: {@link SlotPoolPropertiesMapper} copies only what is set onto the
- * engine's builder, which keeps the defaults and the range checks. Unknown keys under {@code slotpool.} fail
- * startup rather than being ignored (unless {@code fail-on-unknown-properties} is false:
- * {@link LenientSlotPoolBinding}). Each field's comment is its
- * description in the generated configuration metadata; {@code docs/configuration.md} has the same list.
+ * The {@code slotpool.*} properties: a thin bean for Boot's binding and metadata. Every field but the two switches
+ * ({@code enabled}, {@code failOnUnknownProperties}) is nullable: {@link SlotPoolPropertiesMapper} copies only what
+ * is set onto the engine's builder, which keeps the defaults and the range checks (the engine's
+ * {@link dev.slotpool.Setting} table). Unknown keys under {@code slotpool.} fail startup rather than being ignored
+ * (unless {@code fail-on-unknown-properties} is false: {@link LenientSlotPoolBinding}). A field's comment is its
+ * description in the generated configuration metadata, a table row's is the row's description;
+ * {@code docs/configuration.md} has the same list.
  */
 @ConfigurationProperties(prefix = "slotpool", ignoreUnknownFields = false)
 public class SlotPoolProperties {
@@ -28,118 +29,46 @@ public class SlotPoolProperties {
     /** Whether an unknown key under slotpool. fails startup; false names such keys in a WARN instead (shared configuration, such as a config server's, with keys of another slotpool version). */
     private boolean failOnUnknownProperties = true;
 
-    /** Pool name, used in thread names, the pool endpoint, metric tags and messages; unset uses spring.datasource.name, then the engine default: slotpool. */
+    // The engine's settings: one field per row of the dev.slotpool.Setting table with the row's name and type
+    // (SlotPoolPropertiesTableTest); each row's description and default are its metadata entry in
+    // additional-spring-configuration-metadata.json.
     private String name;
-
-    /** Connections kept open even when idle (0 to max-size). Engine default: 2. */
     private Integer minSize;
-
-    /** Most connections open at once, counting those being opened (1 to 100000). Engine default: 10. */
     private Integer maxSize;
-
-    /** Connections opened at start, in the background (min-size to max-size). Engine default: min-size. */
     private Integer initialSize;
-
-    /** How long a borrow waits for a connection before it fails; 0 fails at once. Engine default: 30s. */
     private Duration borrowTimeout;
-
-    /** While threads wait, how long a thread handed a connection may keep borrowing ahead of the queue, stretched up to 5ms when 50 threads or fewer wait; 0 is strict FIFO, longer trades tail latency for throughput. Engine default: 250us. */
     private Duration turnDuration;
-
-    /** Pool threads that open connections; user threads never do (1 to 64). Engine default: 2. */
     private Integer creatorThreads;
-
-    /** Cap of the back-off between failed connection attempts (50ms to 10m). Engine default: 5s. */
     private Duration creationBackoffMax;
-
-    /** Idle connections above min-size are closed after this; 0 disables, else at least 1s. Engine default: 10m. */
     private Duration inactiveTimeout;
-
-    /** Connections are retired after this (minus up to 2.5% jitter); 0 disables, else at least 1s. Engine default: 30m. */
     private Duration maxLifetime;
-
-    /** A borrowed connection with no JDBC activity for this long is taken back, aborted and reported; 0 disables. Engine default: 0. */
     private Duration abandonedTimeout;
-
-    /** A connection borrowed for longer than this is taken back, aborted and reported; 0 disables. Engine default: 0. */
     private Duration timeToLive;
-
-    /** How often idle connections are validated; 0 disables, else at least 1s. Engine default: 2m. */
     private Duration keepaliveInterval;
-
-    /** A connection idle longer than this is validated before it is lent; 0 validates every borrow. Engine default: 500ms. */
     private Duration validateAfterIdle;
-
-    /** How long a connect or probe to an origin that has not answered yet (a first connect: a cold database, a busy machine) may go unanswered before it counts as failed (100ms to 10m; a later success is still used). Engine default: 30s, HikariCP's bound on a connect. */
     private Duration connectTimeout;
-
-    /** How long a connect or probe to an origin that has answered before may go unanswered before it counts one failure toward DOWN: a server gone silent (100ms to 10m, at most connect-timeout). Engine default: 2s, or connect-timeout if shorter. */
     private Duration silenceTimeout;
-
-    /** Time limit of one validation (1s to 10m; JDBC counts whole seconds). Engine default: 5s. */
     private Duration validationTimeout;
-
-    /** SQL run to validate a connection; unset uses the driver's Connection.isValid. */
     private String validationQuery;
-
-    /** How often timers, keepalive, drains and rebalance steps run (10ms to 10m). Engine default: 5s. */
     private Duration housekeepingPeriod;
-
-    /** At shutdown, how long borrowed connections may take to come back before they are aborted. Engine default: 10s. */
     private Duration shutdownTimeout;
-
-    /** After an origin goes DOWN, how long its borrowed connections may run before they are aborted. Engine default: 5s. */
     private Duration downGracePeriod;
-
-    /** Whether a DOWN origin's borrowed connections are aborted after the grace period (true) or closed when returned (false). Engine default: true. */
     private Boolean abortBorrowedOnDown;
-
-    /** Whether @Transactional(readOnly = true) work goes to standbys that take reads: the auto-configured DataSource is then a LazyConnectionDataSourceProxy whose read-only DataSource is the pool's read view, and a standby origin stays UP, kept for reads, instead of DOWN (docs/failover.md, Reads to standbys). Engine default: false. */
     private Boolean readsToStandbys;
-
-    /** With reads-to-standbys: a standby whose replica lag, read every second, is beyond this takes no reads until it is back within it. Engine default: 5s. */
     private Duration maxReplicaLag;
-
-    /** How target shares are set: weights, or latency (weights scaled by each origin's observed borrow-to-return time and broken connections). Engine default: weights. */
     private Balancing balancing;
-
-    /** What sits in front of the database for origins that name none: none, session, transaction, transaction-with-prepared-statements (a pooler that keeps protocol-level prepared statements, PgBouncer 1.21+ with max_prepared_statements) or drcp (Oracle). Behind a transaction pooler the pool sets pgjdbc's prepareThreshold=0 and refuses session state set once per connection (docs/poolers.md). Engine default: none. */
     private Pooler pooler;
-
-    /** Failed or unanswered connects, or connection-level errors on lent connections, in a row (counted apart) that mark an origin DOWN; connect failures alone, while its sessions answer, only stop creation there (refusing new sessions). 0 disables detection, up to 1000. Engine default: 3. */
     private Integer downAfterFailures;
-
-    /** Idle connections a rebalance retires per housekeeping run (1 to 1000). Engine default: 2. */
     private Integer rebalanceStep;
-
-    /** Idle prepared and callable statements kept per connection (the two kinds together) for its next holders that prepare the same SQL with the same arguments; 0 is off, up to 10000. Engine default: 0 (off). */
     private Integer statementCacheSize;
-
-    /** Record each borrower's stack, reported when a connection is taken back and shown in the endpoint. Engine default: false. */
     private Boolean leakTracing;
-
-    /** A connection borrowed longer than this is reported once per borrow (WARN log and LEAK event with the holder's thread and borrow stack) and left with its holder; 0 is off, else at least 1s. Engine default: 0 (off). */
     private Duration leakDetectionThreshold;
-
-    /** When set, how long startup waits for a first connection on any origin before it fails naming each origin and its last error; 0 tries each origin once. Unset (or negative): the app starts without waiting, as Boot starts HikariCP, and the pool fills in the background. */
     private Duration initializationFailTimeout;
-
-    /** Auto-commit mode set on each new connection and restored at return when a holder changed it. Engine default: the driver's (true). */
     private Boolean autoCommit;
-
-    /** Transaction isolation set on each new connection and restored at return: read-uncommitted, read-committed, repeatable-read or serializable (also TRANSACTION_READ_COMMITTED). Engine default: the driver's. */
     private String transactionIsolation;
-
-    /** Read-only mode set on each new connection and restored at return. Engine default: the driver's (false). */
     private Boolean readOnly;
-
-    /** Catalog set on each new connection and restored at return. Engine default: the driver's. */
     private String catalog;
-
-    /** Schema set on each new connection and restored at return. Engine default: the driver's. */
     private String schema;
-
-    /** SQL run once on each new connection before it is lent (e.g. ALTER SESSION SET CURRENT_SCHEMA); a failure closes the connection and counts as a failed connect. Engine default: none. */
     private String connectionInitSql;
 
     /** Driver properties for every origin (an origin's own connection-properties win); values are never printed. */

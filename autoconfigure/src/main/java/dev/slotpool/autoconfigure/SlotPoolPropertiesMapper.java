@@ -3,8 +3,10 @@ package dev.slotpool.autoconfigure;
 import dev.slotpool.ConfigViolation;
 import dev.slotpool.InvalidPoolConfigException;
 import dev.slotpool.OriginConfig;
+import dev.slotpool.Setting;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.PropertyMapper;
 
 import java.time.Duration;
@@ -15,9 +17,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Copies what is set in {@link SlotPoolProperties} (and the default connection) onto a {@link SlotPoolBuilder},
- * and translates the engine's violations back into the property names a user wrote. The engine decides defaults
- * and ranges; this class only maps.
+ * Copies what is set in {@link SlotPoolProperties} (and the default connection) onto a {@link SlotPoolBuilder}, row
+ * by row of the engine's {@link Setting} table, and translates the engine's violations back into the property names
+ * a user wrote. The engine decides defaults and ranges; this class only maps.
  */
 public final class SlotPoolPropertiesMapper {
 
@@ -55,44 +57,12 @@ public final class SlotPoolPropertiesMapper {
         map.from(connection.username()).to(b::username);
         map.from(connection.password()).to(b::password);
         map.from(connection.driverClassName()).to(b::driverClassName);
-        map.from(p.getName()).to(b::name);
-        map.from(p.getMinSize()).to(b::minSize);
-        map.from(p.getMaxSize()).to(b::maxSize);
-        map.from(p.getInitialSize()).to(b::initialSize);
-        map.from(p.getBorrowTimeout()).to(b::borrowTimeout);
-        map.from(p.getTurnDuration()).to(b::turnDuration);
-        map.from(p.getCreatorThreads()).to(b::creatorThreads);
-        map.from(p.getCreationBackoffMax()).to(b::creationBackoffMax);
-        map.from(p.getInactiveTimeout()).to(b::inactiveTimeout);
-        map.from(p.getMaxLifetime()).to(b::maxLifetime);
-        map.from(p.getAbandonedTimeout()).to(b::abandonedTimeout);
-        map.from(p.getTimeToLive()).to(b::timeToLive);
-        map.from(p.getKeepaliveInterval()).to(b::keepaliveInterval);
-        map.from(p.getValidateAfterIdle()).to(b::validateAfterIdle);
-        map.from(p.getConnectTimeout()).to(b::connectTimeout);
-        map.from(p.getSilenceTimeout()).to(b::silenceTimeout);
-        map.from(p.getValidationTimeout()).to(b::validationTimeout);
-        map.from(p.getValidationQuery()).to(b::validationQuery);
-        map.from(p.getHousekeepingPeriod()).to(b::housekeepingPeriod);
-        map.from(p.getShutdownTimeout()).to(b::shutdownTimeout);
-        map.from(p.getDownGracePeriod()).to(b::downGracePeriod);
-        map.from(p.getAbortBorrowedOnDown()).to(b::abortBorrowedOnDown);
-        map.from(p.getReadsToStandbys()).to(b::readsToStandbys);
-        map.from(p.getMaxReplicaLag()).to(b::maxReplicaLag);
-        map.from(p.getBalancing()).to(b::balancing);
-        map.from(p.getPooler()).to(b::pooler);
-        map.from(p.getDownAfterFailures()).to(b::downAfterFailures);
-        map.from(p.getRebalanceStep()).to(b::rebalanceStep);
-        map.from(p.getStatementCacheSize()).to(b::statementCacheSize);
-        map.from(p.getLeakTracing()).to(b::leakTracing);
-        map.from(p.getLeakDetectionThreshold()).to(b::leakDetectionThreshold);
-        map.from(p.getInitializationFailTimeout()).to(b::initializationFailTimeout);
-        map.from(p.getAutoCommit()).to(b::autoCommit);
-        map.from(p.getTransactionIsolation()).to(b::transactionIsolation);
-        map.from(p.getReadOnly()).to(b::readOnly);
-        map.from(p.getCatalog()).to(b::catalog);
-        map.from(p.getSchema()).to(b::schema);
-        map.from(p.getConnectionInitSql()).to(b::connectionInitSql);
+        for (Setting<?> setting : Setting.all()) {
+            Object value = written(p, setting);
+            if (value != null) {
+                set(b, setting, value);
+            }
+        }
         map.from(p.getOracle().getDefaultRowPrefetch()).as(String::valueOf)
                 .to(v -> b.connectionProperty(ORACLE_ROW_PREFETCH, v));
         p.getConnectionProperties().forEach(b::connectionProperty);
@@ -121,6 +91,59 @@ public final class SlotPoolPropertiesMapper {
     }
 
     /**
+     * What {@code slotpool.*} sets for a row of the table, or null: the properties bean's property of the setting's
+     * name ({@code SlotPoolPropertiesTableTest} holds the bean to the table).
+     */
+    static Object written(SlotPoolProperties p, Setting<?> setting) {
+        return setting.source() == Setting.Source.SLOTPOOL
+                ? new BeanWrapperImpl(p).getPropertyValue(setting.name()) : null;
+    }
+
+    private static <T> void set(SlotPoolBuilder b, Setting<T> setting, Object value) {
+        b.set(setting, setting.cast(value));
+    }
+
+    /**
+     * Validates the builder (the engine's checks plus the glue's own for Oracle settings) and starts the pool: the
+     * engine's checks run once, in {@link SlotPoolBuilder#build()}.
+     *
+     * @throws InvalidSlotPoolPropertiesException naming every bad property as the user wrote it
+     */
+    static SlotPoolDataSource build(SlotPoolBuilder builder, SlotPoolProperties p, DefaultConnection connection,
+                                    Function<String, String> writtenAs) {
+        List<ConfigViolation> problems = oracleProblems(p);
+        if (!problems.isEmpty()) {
+            validate(builder, p, connection, writtenAs); // reports the Oracle problems with the engine's
+        }
+        try {
+            return builder.build();
+        } catch (InvalidPoolConfigException e) {
+            throw new InvalidSlotPoolPropertiesException(translated(e, p, connection, writtenAs));
+        }
+    }
+
+    private static List<ConfigViolation> oracleProblems(SlotPoolProperties p) {
+        List<ConfigViolation> problems = new ArrayList<>();
+        Integer prefetch = p.getOracle().getDefaultRowPrefetch();
+        if (prefetch != null && prefetch < 1) {
+            problems.add(new ConfigViolation("slotpool.oracle.default-row-prefetch", String.valueOf(prefetch),
+                    "must be ≥ 1"));
+        }
+        return problems;
+    }
+
+    private static List<ConfigViolation> translated(InvalidPoolConfigException e, SlotPoolProperties p,
+                                                    DefaultConnection connection, Function<String, String> writtenAs) {
+        List<ConfigViolation> problems = new ArrayList<>();
+        for (ConfigViolation v : e.violations()) {
+            String property = writtenAs.apply(v.property());
+            problems.add(new ConfigViolation(property != null ? property : propertyName(v, p, connection),
+                    written(v.value()), written(v.problem())));
+        }
+        return problems;
+    }
+
+    /**
      * Validates the builder (the engine's checks plus the glue's own for Oracle settings).
      *
      * @throws InvalidSlotPoolPropertiesException naming every bad property as the user wrote it
@@ -135,24 +158,14 @@ public final class SlotPoolPropertiesMapper {
      */
     static void validate(SlotPoolBuilder builder, SlotPoolProperties p, DefaultConnection connection,
                          Function<String, String> writtenAs) {
-        List<ConfigViolation> problems = new ArrayList<>();
-        Integer prefetch = p.getOracle().getDefaultRowPrefetch();
-        if (prefetch != null && prefetch < 1) {
-            problems.add(new ConfigViolation("slotpool.oracle.default-row-prefetch", String.valueOf(prefetch),
-                    "must be ≥ 1"));
-        }
+        List<ConfigViolation> problems = oracleProblems(p);
         try {
             builder.config();
             if (problems.isEmpty()) {
                 return;
             }
         } catch (InvalidPoolConfigException e) {
-            for (ConfigViolation v : e.violations()) {
-                String property = writtenAs.apply(v.property());
-                problems.add(new ConfigViolation(property != null ? property : propertyName(v, p, connection),
-                        written(v.value()),
-                        written(v.problem())));
-            }
+            problems.addAll(translated(e, p, connection, writtenAs));
         }
         throw new InvalidSlotPoolPropertiesException(problems);
     }

@@ -19,6 +19,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -107,6 +108,22 @@ class EffectiveSettingsTest {
                     assertThat(settings(ctx).get("max-size")).isEqualTo(new Setting("max-size", 9,
                             PoolSettings.CUSTOMIZER));
                     assertThat(configprops(ctx, "slotPoolEffectiveProperties")).containsEntry("maxSize", 9);
+                });
+    }
+
+    @Test
+    void aCustomizersDriverPropertyAndOriginShowTheCustomizerAsTheirSource() {
+        StubDatabase east = StubDatabase.reset("effective-customized-east");
+        hikariUser("effective-customized-origin").withBean(SlotPoolBuilderCustomizer.class,
+                        () -> b -> b.connectionProperty("applicationName", "orders")
+                                .origin(dev.slotpool.OriginConfig.named("east").url(east.url())))
+                .run(ctx -> {
+                    Map<String, Setting> settings = settings(ctx);
+                    assertThat(settings.get("connection-properties")).isEqualTo(new Setting("connection-properties",
+                            List.of("applicationName"), PoolSettings.CUSTOMIZER));
+                    assertThat(settings.get("origins")).isEqualTo(new Setting("origins", List.of("east"),
+                            PoolSettings.CUSTOMIZER));
+                    assertThat(settings.get("max-size").source()).isEqualTo("spring.datasource.hikari.maximum-pool-size");
                 });
     }
 
