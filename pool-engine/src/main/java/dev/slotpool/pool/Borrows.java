@@ -13,6 +13,7 @@ import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.UserCode;
+import dev.slotpool.pool.origin.Failover;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.pool.origin.PacedDrains;
@@ -26,7 +27,6 @@ import java.sql.SQLTransientConnectionException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * The borrow path (docs/architecture.md, "Borrow"): a slot from the {@link SlotTable}, checked (origin UP, not
@@ -67,7 +67,7 @@ final class Borrows {
     private final Events events;
     private final UserCode userCode;
     /** The counts a timeout's message shows ({@link Snapshots#counts}). */
-    private final Supplier<PoolSnapshot> counts;
+    private final Snapshots snapshots;
     private final AtomicLong timeouts;
     /** Passed to the table's slow path: refuses the borrow when the outage is known, else tells the creators;
      * a field so a borrow allocates no lambda. */
@@ -76,8 +76,8 @@ final class Borrows {
     private final PoolLifecycle lifecycle;
 
     Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
-            PacedDrains drains, Validation validation, FailureDetector detector, Events events, UserCode userCode,
-            Supplier<PoolSnapshot> counts, AtomicLong timeouts, Runnable shortage, KnownOutage outage,
+            Failover failover, Events events, UserCode userCode,
+            Snapshots snapshots, AtomicLong timeouts, Creator creator, KnownOutage outage,
             PoolLifecycle lifecycle) {
         this.name = config.name();
         this.ticker = config.ticker();
@@ -90,19 +90,19 @@ final class Borrows {
         this.table = table;
         this.origins = origins;
         this.closing = closing;
-        this.drains = drains;
-        this.validation = validation;
-        this.detector = detector;
+        this.drains = failover.drains();
+        this.detector = failover.detector();
+        this.validation = new Validation(config, detector);
         this.events = events;
         this.userCode = userCode;
-        this.counts = counts;
+        this.snapshots = snapshots;
         this.timeouts = timeouts;
         this.outage = outage;
         // Run before the borrower joins the queue and again once it is in it: a known outage found by either is
         // refused at once; one that begins later turns the queue away (Housekeeper, SlotTable.turnAwayWaiters).
         this.onShortage = () -> {
             outage.refuseIfKnown();
-            shortage.run();
+            creator.shortage();
         };
         this.lifecycle = lifecycle;
     }
@@ -367,7 +367,7 @@ final class Borrows {
 
     private SQLException timeout(long deadline) {
         timeouts.incrementAndGet();
-        PoolSnapshot snap = counts.get();
+        PoolSnapshot snap = snapshots.counts();
         SQLException cause = detector.currentFailure();
         long waited = ticker.nanoTime() - (deadline - timeoutNanos);
         String msg = "pool '" + name + "': no connection available within "

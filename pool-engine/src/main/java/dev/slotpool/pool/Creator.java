@@ -4,15 +4,21 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closer;
+import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.ConnectAttempt;
+import dev.slotpool.pool.ground.Connector;
+import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.HoldTime;
 import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.origin.Failover;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.pool.origin.Origins;
 import dev.slotpool.pool.origin.PacedDrains;
 import dev.slotpool.pool.origin.Placement;
 import dev.slotpool.table.Parking;
@@ -47,6 +53,7 @@ final class Creator {
     private final Capacity capacity;
     private final PacedDrains drains;
     private final FailureDetector detector;
+    private final Failover failover;
     private final PoolLifecycle lifecycle;
     private final PoolThreads poolThreads;
     private final Thread[] threads;
@@ -59,20 +66,26 @@ final class Creator {
     private final Opening opening;
     private final long idleParkNanos;
 
-    Creator(PoolConfig config, SlotTable<PooledConnection> table, Capacity capacity,
-            PacedDrains drains, FailureDetector detector, Placement placement, Opening opening, HoldTime holdTime,
-            PoolLifecycle lifecycle) {
+    /** Builds what it opens with: where a connection goes ({@link Placement}) and how it is opened
+     * ({@link Opening}, with its {@link RoleGate}). */
+    Creator(PoolConfig config, SlotTable<PooledConnection> table, Capacity capacity, Origins origins,
+            Closing closing, Events events, Connector connector, PooledConnection.ReturnPath returnPath,
+            Failover failover, HoldTime holdTime, PoolLifecycle lifecycle) {
         this.poolName = config.name();
         this.ticker = config.ticker();
         this.minSize = config.minSize();
         this.initialSize = config.initialSize();
         this.table = table;
         this.capacity = capacity;
-        this.drains = drains;
-        this.detector = detector;
+        this.drains = failover.drains();
+        this.detector = failover.detector();
+        this.failover = failover;
         this.holdTime = holdTime;
-        this.placement = placement;
-        this.opening = opening;
+        this.placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
+        this.opening = new Opening(config, origins, table, capacity, closing, failover.operations(), detector,
+                placement, events, connector, returnPath, lifecycle, new RoleGate(failover.roles(),
+                failover.operations(), capacity, connector, events, table, config.readsToStandbys(),
+                config.maxReplicaLag()));
         this.lifecycle = lifecycle;
         this.poolThreads = new PoolThreads(config);
         this.threads = new Thread[config.creatorThreads()];
@@ -136,7 +149,7 @@ final class Creator {
             long now = ticker.nanoTime();
             try {
                 // Probes first: a close that made room for one woke this thread.
-                detector.startDueProbes(now);
+                failover.startDueProbes(now);
                 Origin o = plan(now);
                 if (o != null) {
                     create(o);

@@ -28,11 +28,11 @@ final class FirstConnection {
 
     /**
      * Returns once the pool has opened a connection, or at once when the check is off (a negative timeout) or
-     * nothing is opened at start ({@code initialSize} 0). Otherwise closes the pool and throws.
+     * nothing is opened at start ({@code initialSize} 0). Otherwise throws (the pool closes itself).
      *
      * @throws PoolInitializationException naming each origin and its last failure
      */
-    static void await(PoolConfig config, Origins origins, Runnable closePool) {
+    static void await(PoolConfig config, Origins origins) {
         long timeout = config.initializationFailTimeout().toNanos();
         if (timeout < 0 || config.initialSize() == 0) {
             Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + config.name() + "] start completed without "
@@ -45,7 +45,6 @@ final class FirstConnection {
         while (!anyOriginAnswered(origins)) {
             long waited = System.nanoTime() - start;
             if (waited >= timeout && (everyOriginFailed(origins) || waited >= timeout + connectTimeout)) {
-                closePool.run();
                 throw failure(config, origins, waited);
             }
             Parking.park(FirstConnection.class, POLL_NANOS);

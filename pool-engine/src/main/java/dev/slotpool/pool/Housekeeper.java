@@ -5,13 +5,17 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Capacity;
+import dev.slotpool.pool.ground.Closer;
 import dev.slotpool.pool.ground.Closing;
-import dev.slotpool.pool.ground.Loggers;
+import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.LentBorrows;
+import dev.slotpool.pool.ground.Loggers;
 import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.Signals;
 import dev.slotpool.pool.origin.DetectionRounds;
+import dev.slotpool.pool.origin.Failover;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.pool.origin.PacedDrains;
@@ -43,7 +47,7 @@ final class Housekeeper {
     private final DetectionRounds detection;
     /** Null when keepaliveInterval is 0. */
     private final Keepalive keepalive;
-    private final Runnable wakeCreators;
+    private final Signals signals;
     private final PoolLifecycle lifecycle;
     private final long periodNanos;
     private final long inactiveNanos;
@@ -53,10 +57,9 @@ final class Housekeeper {
     private final KnownOutage outage;
     private Thread thread;
 
-    /** {@code keepalive}: null when keepaliveInterval is 0. */
+    /** Builds the keepalive (when keepaliveInterval is above 0) and the leak warnings it runs. */
     Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                PacedDrains drains, OriginOperations operations, DetectionRounds detection, Keepalive keepalive,
-                LeakWarnings leaks, KnownOutage outage, Runnable wakeCreators, PoolLifecycle lifecycle) {
+                Failover failover, KnownOutage outage, Events events, Signals signals, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
@@ -64,17 +67,18 @@ final class Housekeeper {
         this.table = table;
         this.capacity = capacity;
         this.closing = closing;
-        this.drains = drains;
-        this.operations = operations;
-        this.detection = detection;
-        this.wakeCreators = wakeCreators;
+        this.drains = failover.drains();
+        this.operations = failover.operations();
+        this.detection = failover.detectionRounds();
+        this.signals = signals;
         this.lifecycle = lifecycle;
         this.periodNanos = c.housekeepingPeriod().toNanos();
         this.inactiveNanos = c.inactiveTimeout().toNanos();
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
-        this.keepalive = keepalive;
-        this.leaks = leaks;
+        this.keepalive = c.keepaliveInterval().toNanos() > 0
+                ? new Keepalive(c, table, closing, drains, new Validation(c, failover.detector()), lifecycle) : null;
+        this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events, ticker.nanoTime());
         this.outage = outage;
     }
 
@@ -207,7 +211,7 @@ final class Housekeeper {
         }
         operations.housekeep(now);
         if (capacity.occupied() < minSize) {
-            wakeCreators.run();
+            signals.creationWanted();
         }
     }
 

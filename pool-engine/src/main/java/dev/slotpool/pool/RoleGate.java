@@ -6,9 +6,11 @@ import dev.slotpool.pool.ground.Capacity;
 import dev.slotpool.pool.ground.Connector;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.RoleReading;
 import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.pool.origin.RoleWatch;
+import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -34,18 +36,18 @@ final class RoleGate {
     private final Connector connector;
     private final Events events;
     /** Tells waiters that entries they may take appeared without a release (a standby's connections, promoted). */
-    private final Runnable writableGrew;
+    private final SlotTable<PooledConnection> table;
     private final boolean readsToStandbys;
     private final long maxLagMillis;
 
     RoleGate(RoleWatch watch, OriginOperations operations, Capacity capacity, Connector connector, Events events,
-             Runnable writableGrew, boolean readsToStandbys, Duration maxReplicaLag) {
+             SlotTable<PooledConnection> table, boolean readsToStandbys, Duration maxReplicaLag) {
         this.watch = watch;
         this.operations = operations;
         this.capacity = capacity;
         this.connector = connector;
         this.events = events;
-        this.writableGrew = writableGrew;
+        this.table = table;
         this.readsToStandbys = readsToStandbys;
         this.maxLagMillis = maxReplicaLag.toMillis();
     }
@@ -165,7 +167,7 @@ final class RoleGate {
                 o.keepForReads(false, false);
                 events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "takes writes again: " + reason,
                         System.Logger.Level.INFO);
-                writableGrew.run();
+                table.sharedMayHaveGrown();
             }
             operations.inForRole(o, reason);
         }

@@ -1,14 +1,13 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolConfig;
-import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.origin.FailureDetector;
 
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * Checks a connection its caller owns (a borrower's idle-too-long connection, a keepalive on the {@link Keepalive}
@@ -24,13 +23,13 @@ final class Validation {
     private final String query;
     private final long timeoutNanos;
     private final int timeoutSeconds;
-    private final Consumer<Origin> failed;
+    private final FailureDetector detector;
 
-    Validation(PoolConfig config, Consumer<Origin> failed) {
+    Validation(PoolConfig config, FailureDetector detector) {
         this.query = config.validationQuery();
         this.timeoutNanos = config.validationTimeout().toNanos();
         this.timeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());
-        this.failed = failed;
+        this.detector = detector;
     }
 
     /**
@@ -56,7 +55,7 @@ final class Validation {
             failure = ex instanceof SQLException sql ? sql : new SQLException("validation failed: " + ex, ex);
         }
         e.broken = failure;
-        failed.accept(e.origin);
+        detector.validationFailed(e.origin);
         return false;
     }
 

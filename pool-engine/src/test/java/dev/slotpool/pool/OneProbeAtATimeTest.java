@@ -55,7 +55,7 @@ class OneProbeAtATimeTest {
                 for (int i = 0; i < RACERS; i++) {
                     calls.add(racers.submit(() -> {
                         released.await();
-                        pool.detector.startDueProbes(clock.nanoTime());
+                        pool.failover.startDueProbes(clock.nanoTime());
                         return null;
                     }));
                 }

@@ -212,8 +212,8 @@ final class PoolHistory {
             try {
                 allUp();
             } catch (InjectedError expected) {
-                pool.operations.markUp("a");
-                pool.operations.markUp("b");
+                pool.operations().markUp("a");
+                pool.operations().markUp("b");
             }
         }
     }
@@ -225,16 +225,16 @@ final class PoolHistory {
             advanceClock();
         } else if (dice < 33) {
             user.disrupted();
-            pool.operations.markDown(o);
+            pool.operations().markDown(o);
         } else if (dice < 48) {
-            pool.operations.markUp(o);
+            pool.operations().markUp(o);
         } else if (dice < 54) {
             user.disrupted();
-            pool.operations.drain(o, Duration.ofSeconds(rnd.nextInt(20)));
+            pool.operations().drain(o, Duration.ofSeconds(rnd.nextInt(20)));
         } else if (dice < 60) {
-            pool.weights.rebalance(Map.of("a", rnd.nextInt(4), "b", 1 + rnd.nextInt(3)));
+            pool.weights().rebalance(Map.of("a", rnd.nextInt(4), "b", 1 + rnd.nextInt(3)));
         } else if (dice < 63) {
-            pool.weights.rebalanceToConfigured();
+            pool.weights().rebalanceToConfigured();
         } else if (dice < 70) {
             pool.housekeeper.wake();
         } else if (dice < 74) {
@@ -256,9 +256,9 @@ final class PoolHistory {
 
     private void allUp() {
         pool.suspension().resume();
-        pool.operations.markUp("a");
-        pool.operations.markUp("b");
-        pool.weights.rebalanceToConfigured();
+        pool.operations().markUp("a");
+        pool.operations().markUp("b");
+        pool.weights().rebalanceToConfigured();
     }
 
     // ---- the workers ----------------------------------------------------------------------------------------

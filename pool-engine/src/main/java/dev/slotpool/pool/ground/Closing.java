@@ -12,31 +12,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * Takes connections out of the pool (docs/architecture.md, "Closing"): whoever decides that a connection must go
  * owns its slot in CLOSING, by one of the entry-checked transitions below, and hands it to the {@link Closer}.
  * Once the driver is done the slot is emptied and its room released ({@link Capacity}), then the pool is told
- * ({@link AfterClose}). S2: every connection opened is closed exactly once, because only the owner of a CLOSING
+ * ({@link Signals#closed}). S2: every connection opened is closed exactly once, because only the owner of a CLOSING
  * slot gets to {@link #finish}.
  */
 public final class Closing {
-
-    /** What the pool does once a connection is closed: detection, drains, refilling. */
-    public interface AfterClose {
-        void closed(PooledConnection e, CloseReason reason);
-    }
 
     private final SlotTable<PooledConnection> table;
     private final Closer closer;
     private final Capacity capacity;
     private final Events events;
-    private final AfterClose after;
+    private final Signals signals;
     /** Bumped before and after a closed connection's borrows move to its origin's count (see {@code Snapshots}). */
     private final AtomicLong retiring = new AtomicLong();
 
     public Closing(SlotTable<PooledConnection> table, Closer closer, Capacity capacity, Events events,
-            AfterClose after) {
+            Signals signals) {
         this.table = table;
         this.closer = closer;
         this.capacity = capacity;
         this.events = events;
-        this.after = after;
+        this.signals = signals;
     }
 
     /** Closes the connection of a slot this thread owns (BORROWED, won by CAS, lease or hand-off; or HELD). */
@@ -120,6 +115,6 @@ public final class Closing {
             e.origin.load.brokenClose();
         }
         events.emit(PoolEvent.Type.CLOSED, e.origin.name, reason, "slot " + e.slot.index());
-        after.closed(e, reason);
+        signals.closed(e, reason);
     }
 }

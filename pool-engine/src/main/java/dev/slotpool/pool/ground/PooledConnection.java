@@ -140,6 +140,10 @@ public final class PooledConnection extends LeadingPadding implements Connection
         this.lastValidatedAt = createdAt;
     }
 
+    /** The entries every borrow may take when standbys' connections are kept for read borrows
+     * (docs/architecture.md, "Reads to standbys"). */
+    public static final EntryFilter<PooledConnection> TAKES_WRITES = e -> e.origin.takesWrites();
+
     /** The filter of the entries of {@code o}, for weighted borrows that prefer it. */
     public static EntryFilter<PooledConnection> of(Origin o) {
         return e -> e.origin == o;

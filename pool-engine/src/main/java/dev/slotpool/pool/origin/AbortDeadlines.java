@@ -21,7 +21,7 @@ public final class AbortDeadlines {
     private final SlotTable<PooledConnection> table;
     private final Closing closing;
 
-    public AbortDeadlines(Origins origins, SlotTable<PooledConnection> table, Closing closing) {
+    AbortDeadlines(Origins origins, SlotTable<PooledConnection> table, Closing closing) {
         this.origins = origins;
         this.table = table;
         this.closing = closing;

@@ -30,7 +30,7 @@ public final class DetectionRounds {
     private final long connectTimeoutNanos;
     private final long graceNanos;
 
-    public DetectionRounds(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
+    DetectionRounds(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
                            FailureDetector detector, Probes probes) {
         this.origins = origins;
         this.table = table;

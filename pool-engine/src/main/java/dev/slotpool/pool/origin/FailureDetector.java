@@ -8,10 +8,12 @@ import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.SqlErrors;
 import dev.slotpool.pool.ground.ConnectAttempt;
 import dev.slotpool.pool.ground.Events;
+import dev.slotpool.pool.ground.HoldTime;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.Secrets;
+import dev.slotpool.pool.ground.Signals;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.SQLException;
@@ -53,31 +55,29 @@ public final class FailureDetector {
     private final SlotTable<PooledConnection> table;
     private final OriginOperations operations;
     private final Events events;
-    private final Probes probes;
-    private final Runnable wakeCreators;
-    private final Runnable wakeHousekeeper;
+    /** The pool's borrow-to-return time: a session quiet for its stuck window has stopped answering. */
+    private final HoldTime holdTime;
+    private final Signals signals;
     private final long connectTimeoutNanos;
     private final long silenceNanos;
     private final long backoffMaxNanos;
     private final int threshold;
     private final RoleWatch roles;
 
-    public FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table,
-                           OriginOperations operations, Events events, Probes probes, Runnable wakeCreators,
-                           Runnable wakeHousekeeper, RoleWatch roles) {
+    FailureDetector(PoolConfig config, Origins origins, SlotTable<PooledConnection> table,
+                    OriginOperations operations, Events events, HoldTime holdTime, Signals signals, RoleWatch roles) {
         this.roles = roles;
         this.ticker = config.ticker();
         this.origins = origins;
         this.table = table;
         this.operations = operations;
         this.events = events;
-        this.wakeCreators = wakeCreators;
-        this.wakeHousekeeper = wakeHousekeeper;
+        this.signals = signals;
         this.connectTimeoutNanos = config.connectTimeout().toNanos();
         this.silenceNanos = config.silenceTimeout().toNanos();
         this.backoffMaxNanos = config.creationBackoffMax().toNanos();
         this.threshold = config.downAfterFailures();
-        this.probes = probes;
+        this.holdTime = holdTime;
     }
 
     /** silenceTimeout: a connect under way longer than this brings no connection soon (creators plan around it). */
@@ -135,11 +135,11 @@ public final class FailureDetector {
 
     /**
      * The origin's live sessions (a discovery group's: its discovered origins'), and how many of them came back
-     * (returned or validated) within {@link Probes#stuckNanos()}. Reads each entry's times racily, as snapshots
+     * (returned or validated) within {@link HoldTime#stuckNanos()}. Reads each entry's times racily, as snapshots
      * do: racy but benign, a stale time makes a session look a little longer silent.
      */
     private Sessions sessions(Origin o, long now) {
-        long window = probes.stuckNanos();
+        long window = holdTime.stuckNanos();
         int[] counts = new int[2];
         table.visit((state, e) -> {
             if ((e.origin == o || e.origin.parent == o)
@@ -246,7 +246,7 @@ public final class FailureDetector {
     public void validationFailed(Origin o) {
         if (o.isUp() && !o.health.probeWanted()) {
             o.health.wantProbe();
-            wakeCreators.run();
+            signals.creationWanted();
         }
     }
 
@@ -254,17 +254,12 @@ public final class FailureDetector {
         if (threshold > 0 && failures >= threshold && o.state() == OriginState.UP) {
             o.health.backOffAtLeastUntil(now + backoffNanos(failures));
             operations.detectedDown(o, failures + " " + what + "; last: " + last.getMessage(), now);
-            wakeHousekeeper.run();
+            signals.housekeepingDue();
         }
     }
 
     public long backoffNanos(int failures) {
         return PoolThreads.backoffNanos(failures, backoffMaxNanos);
-    }
-
-    /** Starts the probes that are due and have room (creators call it before they plan: a close made room). */
-    public void startDueProbes(long now) {
-        probes.startDue(now);
     }
 
     /** The newest failure still current: of an origin whose connects keep failing. Null once they succeed. */

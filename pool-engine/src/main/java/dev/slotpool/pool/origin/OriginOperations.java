@@ -11,6 +11,7 @@ import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.Signals;
 import dev.slotpool.table.SlotTable;
 
 import java.time.Duration;
@@ -49,8 +50,7 @@ public final class OriginOperations {
     private final PacedDrains drains;
     private final AbortDeadlines deadlines;
     private final Events events;
-    private final Runnable wakeCreators;
-    private final Runnable wakeHousekeeper;
+    private final Signals signals;
     private final OriginSelector originSelector;
     private final Rebalancer rebalancer;
     private final RoleWatch roles;
@@ -63,9 +63,9 @@ public final class OriginOperations {
     /** The DOWN status a checkpoint's suspension set on each origin it brings back at resume (identity). */
     private final Map<Origin, OriginStatus> suspended = new ConcurrentHashMap<>();
 
-    public OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
+    OriginOperations(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Closing closing,
                             PacedDrains drains, AbortDeadlines deadlines, Rebalancer rebalancer, Events events,
-                            Runnable wakeCreators, Runnable wakeHousekeeper, RoleWatch roles) {
+                            Signals signals, RoleWatch roles) {
         this.ticker = config.ticker();
         this.latency = config.balancing() == Balancing.LATENCY;
         this.downAbortDelayNanos = config.abortBorrowedOnDown() ? config.downGracePeriod().toNanos()
@@ -78,8 +78,7 @@ public final class OriginOperations {
         this.drains = drains;
         this.deadlines = deadlines;
         this.events = events;
-        this.wakeCreators = wakeCreators;
-        this.wakeHousekeeper = wakeHousekeeper;
+        this.signals = signals;
         this.originSelector = new OriginSelector(origins::lending, origins::find);
         this.rebalancer = rebalancer;
         this.roles = roles;
@@ -119,7 +118,7 @@ public final class OriginOperations {
             }
             drains.queueIdle(o, draining);
         }
-        wakeHousekeeper.run();
+        signals.housekeepingDue();
     }
 
     /** Unplanned DOWN by an operator: idle connections closed now, borrowed ones aborted after the grace period
@@ -136,7 +135,7 @@ public final class OriginOperations {
             }
             sweep(o);
         }
-        wakeHousekeeper.run();
+        signals.housekeepingDue();
     }
 
     /** UP again: the origins receive connections again, up to their share, a rebalance step at a time; a split
@@ -178,7 +177,7 @@ public final class OriginOperations {
             return null;
         }
         sweep(o);
-        wakeHousekeeper.run();
+        signals.housekeepingDue();
         return paused;
     }
 
@@ -357,7 +356,7 @@ public final class OriginOperations {
             }
             sweep(o);
         }
-        wakeHousekeeper.run();
+        signals.housekeepingDue();
     }
 
     /**
@@ -409,7 +408,7 @@ public final class OriginOperations {
     private void afterUp(Origin o) {
         drains.close(o, CloseReason.ORIGIN_NOT_UP);
         o.health.endFailureRuns(ticker.nanoTime());
-        wakeCreators.run();
+        signals.creationWanted();
     }
 
     /** Closes the origin's idle connections (a paced drain's too) and marks its borrowed ones to close at
@@ -424,7 +423,7 @@ public final class OriginOperations {
             }
             return true;
         });
-        wakeCreators.run();
+        signals.creationWanted();
     }
 
     /** One status change by CAS (volatile), reported if it won. */

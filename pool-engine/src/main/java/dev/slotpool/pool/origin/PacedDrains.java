@@ -3,6 +3,7 @@ package dev.slotpool.pool.origin;
 import dev.slotpool.CloseReason;
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotState;
+import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
 import dev.slotpool.pool.ground.PooledConnection;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiConsumer;
 
 /**
  * Paced drains (docs/failover.md, "What each operation guarantees"): a drain reserves its origin's idle
@@ -27,7 +27,7 @@ public final class PacedDrains {
 
     private final SlotTable<PooledConnection> table;
     /** Closes a connection whose slot a drain moved to CLOSING. */
-    private final BiConsumer<PooledConnection, CloseReason> closeReserved;
+    private final Closing closing;
     /** The paced drains that may still hold connections, each found by its origin's draining status; replaced
      * whole (copy and CAS). */
     private final AtomicReference<Drain[]> drains = new AtomicReference<>(new Drain[0]);
@@ -63,9 +63,9 @@ public final class PacedDrains {
         }
     }
 
-    public PacedDrains(SlotTable<PooledConnection> table, BiConsumer<PooledConnection, CloseReason> closeReserved) {
+    PacedDrains(SlotTable<PooledConnection> table, Closing closing) {
         this.table = table;
-        this.closeReserved = closeReserved;
+        this.closing = closing;
     }
 
     /**
@@ -167,7 +167,7 @@ public final class PacedDrains {
         OriginStatus st = o.status();
         Drain d = st.state() == OriginState.DRAINING ? find(o, st) : null;
         if (d == null) {
-            closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
+            closing.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
             return;
         }
         join(d, e);
@@ -199,7 +199,7 @@ public final class PacedDrains {
             PooledConnection e;
             while (d.closed.get() < closesDue(d, now) && (e = d.queue.poll()) != null) {
                 d.closed.incrementAndGet();
-                closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
+                closing.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
             }
         }
     }
@@ -246,7 +246,7 @@ public final class PacedDrains {
             PooledConnection e = d.queue.poll();
             if (e != null) {
                 d.closed.incrementAndGet();
-                closeReserved.accept(e, CloseReason.ORIGIN_NOT_UP);
+                closing.closeReserved(e, CloseReason.ORIGIN_NOT_UP);
                 return true;
             }
         }
@@ -272,7 +272,7 @@ public final class PacedDrains {
     private void close(Drain d, CloseReason reason) {
         for (PooledConnection e; (e = d.queue.poll()) != null; ) {
             d.closed.incrementAndGet();
-            closeReserved.accept(e, reason);
+            closing.closeReserved(e, reason);
         }
     }
 }

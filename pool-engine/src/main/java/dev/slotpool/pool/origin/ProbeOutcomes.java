@@ -18,7 +18,7 @@ public final class ProbeOutcomes implements Probes.Outcomes {
     private final OriginOperations operations;
     private final RoleWatch roles;
 
-    public ProbeOutcomes(FailureDetector detector, OriginOperations operations, RoleWatch roles) {
+    ProbeOutcomes(FailureDetector detector, OriginOperations operations, RoleWatch roles) {
         this.detector = detector;
         this.operations = operations;
         this.roles = roles;

@@ -16,6 +16,7 @@ import dev.slotpool.pool.ground.PoolLifecycle;
 import dev.slotpool.pool.ground.PoolThreads;
 import dev.slotpool.pool.ground.PooledConnection;
 import dev.slotpool.pool.ground.Secrets;
+import dev.slotpool.pool.ground.Signals;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
@@ -49,15 +50,15 @@ public final class Probes {
     private final OriginOperations operations;
     private final Connector connector;
     private final HoldTime holdTime;
-    private final Runnable wakeCreators;
+    private final Signals signals;
     private final PoolLifecycle lifecycle;
     private final long validationNanos;
-    /** The failure detector, which counts what probes find; set once by it, before any pool thread starts. */
-    private Outcomes outcomes;
+    /** Where what the probes find is counted ({@link ProbeOutcomes}). */
+    private final Outcomes outcomes;
 
-    public Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-           OriginOperations operations, Connector connector, HoldTime holdTime, Runnable wakeCreators,
-           PoolLifecycle lifecycle) {
+    Probes(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
+           OriginOperations operations, Connector connector, HoldTime holdTime, Signals signals,
+           PoolLifecycle lifecycle, Outcomes outcomes) {
         this.threads = new PoolThreads(config);
         this.ticker = config.ticker();
         this.origins = origins;
@@ -67,14 +68,10 @@ public final class Probes {
         this.operations = operations;
         this.connector = connector;
         this.holdTime = holdTime;
-        this.wakeCreators = wakeCreators;
+        this.signals = signals;
         this.lifecycle = lifecycle;
-        this.validationNanos = config.validationTimeout().toNanos();
-    }
-
-    /** What the probes find goes to {@code outcomes} (built after them, and registered before any thread starts). */
-    public void reportTo(Outcomes outcomes) {
         this.outcomes = outcomes;
+        this.validationNanos = config.validationTimeout().toNanos();
     }
 
     /** Only configured origins reached directly can be probed; a discovery group's URL picks its own server. */
@@ -147,7 +144,7 @@ public final class Probes {
      * look again (they may now plan for it). */
     private void probeEnded(Origin o) {
         o.health.releaseProbe();
-        wakeCreators.run();
+        signals.creationWanted();
     }
 
     /**

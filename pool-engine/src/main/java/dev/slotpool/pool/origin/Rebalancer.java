@@ -9,8 +9,8 @@ import dev.slotpool.pool.ground.Closing;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.pool.ground.Signals;
 import dev.slotpool.table.SlotTable;
-
 
 /**
  * Moves connections toward the origins' target shares, one bounded step per housekeeping visit, and in
@@ -27,17 +27,17 @@ public final class Rebalancer {
     private final Events events;
     /** Closes an idle connection if it wins it from borrowers (entry-checked). */
     private final Closing closing;
-    private final Runnable signalCreator;
+    private final Signals signals;
 
-    public Rebalancer(Origins origins, SlotTable<PooledConnection> table, PoolConfig config, Capacity capacity,
-                      Closing closing, Events events, Runnable signalCreator) {
+    Rebalancer(Origins origins, SlotTable<PooledConnection> table, PoolConfig config, Capacity capacity,
+                      Closing closing, Events events, Signals signals) {
         this.origins = origins;
         this.table = table;
         this.config = config;
         this.capacity = capacity;
         this.events = events;
         this.closing = closing;
-        this.signalCreator = signalCreator;
+        this.signals = signals;
     }
 
     /**
@@ -118,7 +118,7 @@ public final class Rebalancer {
             occ[overIdx]--;
             occ[shortIdx]++;
         }
-        signalCreator.run();
+        signals.creationWanted();
     }
 
     /** Integer connection targets per origin (largest remainder over the UP origins' live connections). */

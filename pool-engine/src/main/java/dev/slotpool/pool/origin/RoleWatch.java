@@ -91,7 +91,13 @@ public final class RoleWatch {
     private final AtomicLong suspectedUntil = new AtomicLong(System.nanoTime());
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    public RoleWatch(OriginRoles roles, Function<Runnable, Thread> threads) {
+    /** Each watcher runs on a pool thread named for the roles. */
+    RoleWatch(OriginRoles roles, PoolThreads threads) {
+        this(roles, work -> threads.newThread(work, "roles"));
+    }
+
+    /** {@code threads} makes each watcher's thread (tests pass their own). */
+    RoleWatch(OriginRoles roles, Function<Runnable, Thread> threads) {
         this.roles = roles;
         this.threads = threads;
     }

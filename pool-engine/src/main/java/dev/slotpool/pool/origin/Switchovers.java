@@ -54,7 +54,7 @@ public final class Switchovers {
     private volatile Thread worker;
     private volatile boolean closed;
 
-    public Switchovers(PoolConfig config, OriginOperations operations, RoleWatch watch, Capacity capacity,
+    Switchovers(PoolConfig config, OriginOperations operations, RoleWatch watch, Capacity capacity,
                        Connector connector, PoolThreads threads) {
         this.ticker = config.ticker();
         this.housekeepingNanos = config.housekeepingPeriod().toNanos();

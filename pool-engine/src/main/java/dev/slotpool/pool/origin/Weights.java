@@ -4,6 +4,7 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.pool.ground.Signals;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,13 +18,13 @@ public final class Weights {
     private final Origins origins;
     private final OriginSelector selector;
     private final Events events;
-    private final Runnable wakeCreators;
+    private final Signals signals;
 
-    public Weights(Origins origins, Events events, Runnable wakeCreators) {
+    Weights(Origins origins, Events events, Signals signals) {
         this.origins = origins;
         this.selector = new OriginSelector(origins::lending, origins::find);
         this.events = events;
-        this.wakeCreators = wakeCreators;
+        this.signals = signals;
     }
 
     /** New target weights for the named origins (others keep theirs). All or nothing: a bad map (one whose weights
@@ -41,7 +42,7 @@ public final class Weights {
         resolved.forEach(origins::setWeight);
         origins.splitGroupWeights(); // a group's new weight reaches its discovered origins
         events.emit(PoolEvent.Type.REBALANCE, null, null, "weights " + weights);
-        wakeCreators.run();
+        signals.creationWanted();
     }
 
     /** Back to the configured weights; discovered origins share their group's again. */
