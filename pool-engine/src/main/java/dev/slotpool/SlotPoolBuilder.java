@@ -1,5 +1,7 @@
 package dev.slotpool;
 
+import dev.slotpool.pool.ConnectionPool;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -290,7 +292,7 @@ public final class SlotPoolBuilder implements Cloneable {
      */
     public SlotPoolDataSource build() {
         PoolConfig config = config();
-        return new SlotPoolDataSource(copy(), Engines.engine().startAndAwaitFirstConnection(config));
+        return new SlotPoolDataSource(copy(), ConnectionPool.startedWithFirstConnection(config));
     }
 
     /**

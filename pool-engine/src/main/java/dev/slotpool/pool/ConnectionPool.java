@@ -5,6 +5,7 @@ import dev.slotpool.LabelingCallback;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolInitializationException;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.PreparedSwitchover;
 import dev.slotpool.Ticker;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.pool.ground.Capacity;
@@ -24,13 +25,14 @@ import dev.slotpool.pool.origin.Failover;
 import dev.slotpool.pool.origin.FailureDetector;
 import dev.slotpool.pool.origin.OriginOperations;
 import dev.slotpool.pool.origin.Origins;
-import dev.slotpool.pool.origin.Switchovers;
 import dev.slotpool.pool.origin.Weights;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -188,31 +190,74 @@ public final class ConnectionPool {
         return lifecycle.closed();
     }
 
-    /** Checkpoint and restore: see {@link Suspension}. */
-    public Suspension suspension() {
-        return suspension;
+    public PoolConfig config() {
+        return config;
     }
 
-    public OriginOperations operations() {
+    // ---- operations (docs/failover.md) -----------------------------------------------------------------
+
+    /** The origins a selector names ({@link OriginOperations#select}). */
+    public List<String> select(String selector) {
+        return failover.operations().select(selector);
+    }
+
+    public void drain(String selector, Duration timeout) {
+        failover.operations().drain(selector, timeout);
+    }
+
+    public void markDown(String selector) {
+        failover.operations().markDown(selector);
+    }
+
+    public void markUp(String selector) {
+        failover.operations().markUp(selector);
+    }
+
+    public PreparedSwitchover prepareSwitchover(String from, String to, Duration timeout) {
+        return failover.switchovers().prepare(from, to, timeout);
+    }
+
+    public void rebalance(Map<String, Integer> weights) {
+        failover.weights().rebalance(weights);
+    }
+
+    public void rebalanceToConfigured() {
+        failover.weights().rebalanceToConfigured();
+    }
+
+    /** Checkpoint and restore: see {@link Suspension}. */
+    public boolean suspend(Duration timeout) throws InterruptedException {
+        return suspension.suspend(timeout);
+    }
+
+    public void resume() {
+        suspension.resume();
+    }
+
+    public boolean isSuspended() {
+        return suspension.suspended();
+    }
+
+    /** For tests that act on an origin directly. */
+    OriginOperations operations() {
         return failover.operations();
     }
 
-    public Switchovers switchovers() {
-        return failover.switchovers();
-    }
-
-    public Weights weights() {
+    Weights weights() {
         return failover.weights();
     }
 
-    /** Waits for the first connection (see {@link FirstConnection}); closes the pool and throws if none comes. */
-    public void awaitFirstConnection() {
+    /** A pool that has opened its first connection (see {@link FirstConnection}): closed again, and the failure
+     * thrown, if none comes. */
+    public static ConnectionPool startedWithFirstConnection(PoolConfig config) {
+        ConnectionPool pool = new ConnectionPool(config);
         try {
-            FirstConnection.await(config, origins);
+            FirstConnection.await(config, pool.origins);
         } catch (PoolInitializationException e) {
-            close();
+            pool.close();
             throw e;
         }
+        return pool;
     }
 
     /**

@@ -239,9 +239,9 @@ final class PoolHistory {
             pool.housekeeper.wake();
         } else if (dice < 74) {
             user.disrupted();
-            pool.suspension().suspend(Duration.ofMillis(rnd.nextInt(50)));
+            pool.suspend(Duration.ofMillis(rnd.nextInt(50)));
         } else if (dice < 80) {
-            pool.suspension().resume();
+            pool.resume();
         } else if (dice < 87) {
             workers.get(rnd.nextInt(workers.size())).interrupt();
         }
@@ -255,7 +255,7 @@ final class PoolHistory {
     }
 
     private void allUp() {
-        pool.suspension().resume();
+        pool.resume();
         pool.operations().markUp("a");
         pool.operations().markUp("b");
         pool.weights().rebalanceToConfigured();

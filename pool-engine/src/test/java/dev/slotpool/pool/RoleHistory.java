@@ -186,10 +186,10 @@ final class RoleHistory {
         } else if (dice < 54) {
             story.add("suspend");
             user.disrupted();
-            pool.suspension().suspend(Duration.ofMillis(rnd.nextInt(100)));
+            pool.suspend(Duration.ofMillis(rnd.nextInt(100)));
         } else if (dice < 66) {
             story.add("resume");
-            pool.suspension().resume();
+            pool.resume();
         } else if (dice < 72) {
             story.add("drain " + o);
             operatorHeld.add(o);
@@ -206,8 +206,8 @@ final class RoleHistory {
             // A checkpoint and restore, then the primary fails: the pool's own states in a row.
             story.add("checkpoint");
             user.disrupted();
-            pool.suspension().suspend(Duration.ofMillis(rnd.nextInt(100)));
-            pool.suspension().resume();
+            pool.suspend(Duration.ofMillis(rnd.nextInt(100)));
+            pool.resume();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(50)));
             failover();
         }
@@ -320,7 +320,7 @@ final class RoleHistory {
 
     /** Resumes, marks up what the operator holds, leaves one live primary: it must take writes. */
     private void settleWrites() {
-        pool.suspension().resume();
+        pool.resume();
         for (String o : operatorHeld) {
             pool.operations().markUp(o);
         }
@@ -363,11 +363,11 @@ final class RoleHistory {
                     + pool.capacity.sessions() + ", servers' open connections " + (servers[0].live()
                     + servers[1].live()) + "; " + pool.snapshot().summary() + "; " + story);
         }
-        if (!pool.suspension().suspend(Duration.ofSeconds(2)) || servers[0].live() + servers[1].live() != 0) {
+        if (!pool.suspend(Duration.ofSeconds(2)) || servers[0].live() + servers[1].live() != 0) {
             violation("suspend at rest did not empty the pool: " + pool.snapshot().summary() + ", servers' open "
                     + "connections " + (servers[0].live() + servers[1].live()) + "; " + story);
         }
-        pool.suspension().resume();
+        pool.resume();
     }
 
     private void closePool() {
