@@ -58,7 +58,7 @@ final class Borrows {
     private final boolean recordStack;
     private final LabelingCallback labeling;
     private final SlotTable<PooledConnection> table;
-    private final Origins origins;
+    private final WeightedPick weightedPick;
     private final Closing closing;
     /** Takes a draining origin's connections a borrower meets idle, to close on the drain's pace. */
     private final PacedDrains drains;
@@ -88,7 +88,7 @@ final class Borrows {
         this.recordStack = config.leakTracing() || !config.leakDetectionThreshold().isZero();
         this.labeling = config.labeling();
         this.table = table;
-        this.origins = origins;
+        this.weightedPick = new WeightedPick(origins);
         this.closing = closing;
         this.drains = failover.drains();
         this.detector = failover.detector();
@@ -191,7 +191,7 @@ final class Borrows {
     /** The fast path: an available connection that needs no check is lent at once; the deadline starts only if
      * the borrow must check a connection or wait. */
     private Connection borrowFast() throws SQLException {
-        EntryFilter<PooledConnection> preferred = origins.pickByWeight();
+        EntryFilter<PooledConnection> preferred = weightedPick.pick();
         long now = ticker.nanoTime();
         Slot<PooledConnection> s = table.tryBorrow(preferred, now);
         if (s != null && lendableAsIs(s.entry(), now)) {
@@ -202,7 +202,7 @@ final class Borrows {
 
     /** The fast path on a deadline already set (an observed borrow, a bean-style DataSource's first use). */
     private Connection borrowUntil(long deadline) throws SQLException {
-        EntryFilter<PooledConnection> preferred = origins.pickByWeight();
+        EntryFilter<PooledConnection> preferred = weightedPick.pick();
         long now = ticker.nanoTime();
         Slot<PooledConnection> s = table.tryBorrow(preferred, now);
         if (s != null && lendableAsIs(s.entry(), now)) {

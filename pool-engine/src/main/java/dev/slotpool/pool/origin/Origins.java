@@ -9,8 +9,6 @@ import dev.slotpool.Ticker;
 import dev.slotpool.pool.ground.Events;
 import dev.slotpool.pool.ground.Origin;
 import dev.slotpool.pool.ground.OriginStatus;
-import dev.slotpool.pool.ground.PooledConnection;
-import dev.slotpool.table.EntryFilter;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -41,7 +39,8 @@ public final class Origins {
     private final String driverClassName;
     private final Origin[] configured;
     /** The origins connections belong to, with their borrow filters; replaced whole (copy and CAS). */
-    private final AtomicReference<Lending> lending;
+    /** Replaced whole by CAS when an origin is discovered or forgotten (identity: a borrow may keep it). */
+    private final AtomicReference<Origin[]> lending;
     /** Since when (ticker time) each discovered origin has had no connection (housekeeper thread only). */
     private final Map<Origin, Long> emptySince = new HashMap<>();
     /** Discovered origins whose weight an operator's rebalance set: not split from their group's. Replaced whole
@@ -66,13 +65,13 @@ public final class Origins {
             }
         }
         this.configured = list.toArray(new Origin[0]);
-        this.lending = new AtomicReference<>(Lending.of(lenders.toArray(new Origin[0])));
+        this.lending = new AtomicReference<>(lenders.toArray(new Origin[0]));
     }
 
     /** The origins connections belong to: the configured ones without a discovery query, and the discovered
      * ones (not the discovery sources, whose connections belong to the origin each landed on). */
     public Origin[] lending() {
-        return lending.get().origins;
+        return lending.get();
     }
 
     /**
@@ -133,8 +132,7 @@ public final class Origins {
 
     private Origin discovered(Origin via, String reported, String[] dims) {
         while (true) {
-            Lending was = lending.get();
-            Origin[] cur = was.origins;
+            Origin[] cur = lending.get();
             Origin same = named(cur, reported);
             if (same != null && same.parent == via) {
                 return same;
@@ -149,7 +147,7 @@ public final class Origins {
             scaleForLatency(found);
             Origin[] next = Arrays.copyOf(cur, cur.length + 1);
             next[cur.length] = found;
-            if (lending.compareAndSet(was, Lending.of(next))) {
+            if (lending.compareAndSet(cur, next)) {
                 events.emit(PoolEvent.Type.ORIGIN_STATE, found.name, null,
                         "discovered through origin '" + via.name + "' -> UP");
                 splitGroupWeights();
@@ -215,12 +213,12 @@ public final class Origins {
 
     private void forget(Origin o, long afterNanos) {
         while (true) {
-            Lending was = lending.get();
-            List<Origin> rest = new ArrayList<>(Arrays.asList(was.origins));
+            Origin[] was = lending.get();
+            List<Origin> rest = new ArrayList<>(Arrays.asList(was));
             if (!rest.remove(o)) {
                 return;
             }
-            if (lending.compareAndSet(was, Lending.of(rest.toArray(new Origin[0])))) {
+            if (lending.compareAndSet(was, rest.toArray(new Origin[0]))) {
                 pinned.getAndUpdate(s -> s.stream().filter(p -> p != o).collect(Collectors.toUnmodifiableSet()));
                 events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, o.state() + " -> forgotten: no connection "
                         + "for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos) + " s");
@@ -246,39 +244,6 @@ public final class Origins {
         return null;
     }
 
-    /**
-     * The filter of an UP origin that takes writes picked at random in proportion to its weight, or null when there is nothing
-     * to choose (one origin, or all weights zero). Weighted random needs no shared counter on the borrow path:
-     * over many borrows each origin's share of borrows tends to its share of the weights, as far as it has
-     * available connections (the creator places connections by the same weights).
-     */
-    public EntryFilter<PooledConnection> pickByWeight() {
-        Lending lending = this.lending.get();
-        Origin[] os = lending.origins;
-        if (os.length < 2) {
-            return null;
-        }
-        int total = 0;
-        for (Origin o : os) {
-            if (o.isUp() && o.takesWrites()) {
-                total += o.weight;
-            }
-        }
-        if (total <= 0) {
-            return null;
-        }
-        int r = ThreadLocalRandom.current().nextInt(total);
-        for (int i = 0; i < os.length; i++) {
-            if (os[i].isUp() && os[i].takesWrites()) {
-                r -= os[i].weight;
-                if (r < 0) {
-                    return lending.filters.get(i);
-                }
-            }
-        }
-        return null;
-    }
-
     /** Sum of the weights of UP origins. */
     public int upWeight() {
         int total = 0;
@@ -290,11 +255,4 @@ public final class Origins {
         return total;
     }
 
-    /** The origins connections belong to and, at the same index, the filter of a borrow that prefers one (made
-     * once per change, so a borrow allocates nothing). */
-    private record Lending(Origin[] origins, List<EntryFilter<PooledConnection>> filters) {
-        static Lending of(Origin[] origins) {
-            return new Lending(origins, Arrays.stream(origins).map(PooledConnection::of).toList());
-        }
-    }
 }
