@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Ticker}, taken once where the borrow begins and carried unchanged to the table's park, its validations
  * and its timeout message.
  */
-final class Borrows {
+public final class Borrows {
 
     /**
      * A validation needs at least this much of the borrow's time left; with less, the borrow times out and the
@@ -75,7 +75,7 @@ final class Borrows {
     private final KnownOutage outage;
     private final PoolLifecycle lifecycle;
 
-    Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
+    public Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
             Failover failover, Events events, UserCode userCode,
             Snapshots snapshots, AtomicLong timeouts, Creator creator, KnownOutage outage,
             PoolLifecycle lifecycle) {
@@ -108,13 +108,13 @@ final class Borrows {
     }
 
     /** Borrows a connection, waiting up to the borrow timeout from now. */
-    Connection borrow() throws SQLException {
+    public Connection borrow() throws SQLException {
         return observer == null ? borrowFast() : observed(null, ticker.nanoTime() + timeoutNanos);
     }
 
     /** Borrows a connection on a clock started at {@code start} (ticker time): see
      * {@link ConnectionPool#borrowSince}. */
-    Connection borrowSince(long start) throws SQLException {
+    public Connection borrowSince(long start) throws SQLException {
         long deadline = start + timeoutNanos;
         return observer == null ? borrowUntil(deadline) : observed(null, deadline);
     }
@@ -126,7 +126,7 @@ final class Borrows {
      * the primary is the driver's to say (pgjdbc by default: every transaction it begins, not a statement in
      * auto-commit mode; docs/failover.md, "Reads to standbys").
      */
-    Connection borrowForRead() throws SQLException {
+    public Connection borrowForRead() throws SQLException {
         long deadline = ticker.nanoTime() + timeoutNanos;
         Connection c;
         if (observer == null) {
@@ -168,7 +168,7 @@ final class Borrows {
     }
 
     /** Borrows the cheapest connection for {@code labels} (see {@link LabelingCallback}). */
-    Connection borrow(Map<String, String> labels) throws SQLException {
+    public Connection borrow(Map<String, String> labels) throws SQLException {
         long deadline = ticker.nanoTime() + timeoutNanos;
         return observer == null ? borrowLabeled(labels, deadline) : observed(labels, deadline);
     }

@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p><b>Where</b>: see {@link Placement}.
  */
-final class Creator {
+public final class Creator {
 
     private final String poolName;
     private final Ticker ticker;
@@ -68,7 +68,7 @@ final class Creator {
 
     /** Builds what it opens with: where a connection goes ({@link Placement}) and how it is opened
      * ({@link Opening}, with its {@link RoleGate}). */
-    Creator(PoolConfig config, SlotTable<PooledConnection> table, Capacity capacity, Origins origins,
+    public Creator(PoolConfig config, SlotTable<PooledConnection> table, Capacity capacity, Origins origins,
             Closing closing, Events events, Connector connector, PooledConnection.ReturnPath returnPath,
             Failover failover, HoldTime holdTime, PoolLifecycle lifecycle) {
         this.poolName = config.name();
@@ -92,7 +92,7 @@ final class Creator {
         this.idleParkNanos = config.housekeepingPeriod().toNanos();
     }
 
-    void start() {
+    public void start() {
         for (int i = 0; i < threads.length; i++) {
             Thread t = poolThreads.newThread(this::run, "creator-" + i);
             threads[i] = t;
@@ -101,7 +101,7 @@ final class Creator {
     }
 
     /** Asks the creators to look at demand again (borrowers short of a connection, closes). */
-    void signal() {
+    public void signal() {
         for (Thread t : threads) {
             Parking.unpark(t);
         }
@@ -112,20 +112,20 @@ final class Creator {
      * drain's connection to close for room), so a saturated pool at maxSize does not wake them on every queued
      * borrow.
      */
-    void shortage() {
+    public void shortage() {
         if (capacity.hasRoom() || drains.drainsQueued()) {
             signal();
         }
     }
 
     /** Wakes the creators to end: the pool is closed ({@link PoolLifecycle}), which their loops read. */
-    void stop() {
+    public void stop() {
         signal();
     }
 
     /** Waits for the creator threads until {@code deadline} (System.nanoTime), then interrupts any left: they
      * connect on attempt threads and close through the {@link Closer}, so nothing in a driver holds them. */
-    void join(long deadline) {
+    public void join(long deadline) {
         for (Thread t : threads) {
             if (!PoolThreads.joinUntil(t, deadline)) {
                 return;
@@ -217,7 +217,7 @@ final class Creator {
      * count (both volatile), so either this sees the drain or the drain sees the claim and ends only once the
      * claim is given back.
      */
-    boolean claim(Origin o, int seenOccupied) {
+    public boolean claim(Origin o, int seenOccupied) {
         if (!capacity.claim(o, seenOccupied)) {
             return false;
         }

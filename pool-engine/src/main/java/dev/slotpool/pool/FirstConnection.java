@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * detection), or at the latest {@code connectTimeout} later. The builder's thread only polls: it opens nothing
  * itself (S6).
  */
-final class FirstConnection {
+public final class FirstConnection {
 
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -32,7 +32,7 @@ final class FirstConnection {
      *
      * @throws PoolInitializationException naming each origin and its last failure
      */
-    static void await(PoolConfig config, Origins origins) {
+    public static void await(PoolConfig config, Origins origins) {
         long timeout = config.initializationFailTimeout().toNanos();
         if (timeout < 0 || config.initialSize() == 0) {
             Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + config.name() + "] start completed without "
@@ -55,7 +55,7 @@ final class FirstConnection {
     }
 
     /** The configured origins, named with their redacted URLs, for the start lines. */
-    static String describe(Origins origins) {
+    public static String describe(Origins origins) {
         StringBuilder sb = new StringBuilder(origins.configured().length == 1 ? "origin " : "origins ");
         for (Origin o : origins.configured()) {
             sb.append(sb.charAt(sb.length() - 1) == ' ' ? "" : ", ").append(Origin.describe(o.config));

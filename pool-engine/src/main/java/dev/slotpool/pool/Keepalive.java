@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * a visit after the batch ends picks them again. A connection is taken from borrowers only when its turn in the
  * batch comes, so a hung validation holds one connection out of the pool, never the whole batch.
  */
-final class Keepalive {
+public final class Keepalive {
 
     private final String poolName;
     private final Ticker ticker;
@@ -42,7 +42,7 @@ final class Keepalive {
     private final Thread thread;
 
     /** For a keepaliveInterval above 0 (without one the pool builds none). */
-    Keepalive(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, PacedDrains drains,
+    public Keepalive(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, PacedDrains drains,
               Validation validation, PoolLifecycle lifecycle) {
         this.poolName = config.name();
         this.ticker = config.ticker();
@@ -55,22 +55,22 @@ final class Keepalive {
         this.thread = new PoolThreads(config).newThread(this::run, "keepalive");
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
     /** Wakes the thread to end: the pool is closed ({@link PoolLifecycle}), which its loop reads. */
-    void stop() {
+    public void stop() {
         Parking.unpark(thread);
     }
 
     /** Whether no batch is under way: the housekeeper may hand over the next one. */
-    boolean idle() {
+    public boolean idle() {
         return batch.get() == null;
     }
 
     /** Whether a connection is due for a keepalive at {@code now}: neither returned nor validated for the interval. */
-    boolean due(PooledConnection e, long now) {
+    public boolean due(PooledConnection e, long now) {
         return now - Math.max(e.returnedAt, e.lastValidatedAt) >= intervalNanos;
     }
 
@@ -78,7 +78,7 @@ final class Keepalive {
      * Hands over the connections due for a keepalive. The CAS from null keeps one batch at a time, two visits
      * racing included (a test's pass and the housekeeper's own); the loser's connections are picked again later.
      */
-    void submit(List<PooledConnection> due) {
+    public void submit(List<PooledConnection> due) {
         if (batch.compareAndSet(null, due)) {
             Parking.unpark(thread);
         }
@@ -86,7 +86,7 @@ final class Keepalive {
 
     /** Waits for the thread until {@code deadline} (System.nanoTime), then interrupts it; a validation that
      * outlasts this closes its connection when it ends ({@link #validate}). */
-    void join(long deadline) {
+    public void join(long deadline) {
         if (!PoolThreads.joinUntil(thread, deadline)) {
             return;
         }

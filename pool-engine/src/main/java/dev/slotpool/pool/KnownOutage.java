@@ -19,7 +19,7 @@ import java.sql.SQLTransientConnectionException;
  * suspension or the role watch (each ends by a decision, often within a borrow timeout).
  * Read on the borrow's slow path only, and by the housekeeper at each wake.
  */
-final class KnownOutage {
+public final class KnownOutage {
 
     /** What a borrow refused for a known outage throws through the table's {@code onShortage}; the borrow turns it
      * into {@link #failure}. Carries nothing: no stack, no message. */
@@ -34,12 +34,12 @@ final class KnownOutage {
     private final String poolName;
     private final Origins origins;
 
-    KnownOutage(String poolName, Origins origins) {
+    public KnownOutage(String poolName, Origins origins) {
         this.poolName = poolName;
         this.origins = origins;
     }
 
-    boolean known() {
+    public boolean known() {
         for (Origin o : origins.configured()) {
             OriginStatus st = o.status();
             if (st.state() != OriginState.DOWN || !st.detected() || o.health.currentFailure() == null) {

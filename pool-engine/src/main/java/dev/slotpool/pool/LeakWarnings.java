@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * at most that much after its threshold, not a housekeeping period after.
  * Read and written by the housekeeper's thread only (tests call it from theirs while that one parks).
  */
-final class LeakWarnings {
+public final class LeakWarnings {
 
     private final long thresholdNanos;
     private final long lookNanos;
@@ -27,7 +27,7 @@ final class LeakWarnings {
     /** When the next look is due (ticker time); lowered by each visit to a borrow's threshold still ahead. */
     private long nextLookAt;
 
-    LeakWarnings(Duration threshold, Events events, long now) {
+    public LeakWarnings(Duration threshold, Events events, long now) {
         this.thresholdNanos = threshold.toNanos();
         this.lookNanos = thresholdNanos / 10; // the threshold is at least 1 s: looks at least 100 ms apart
         this.events = events;
@@ -35,23 +35,23 @@ final class LeakWarnings {
     }
 
     /** Whether leak detection is on and a look at the borrowed connections is due. */
-    boolean due(long now) {
+    public boolean due(long now) {
         return thresholdNanos > 0 && now - nextLookAt >= 0;
     }
 
     /** A look begins: the next is due a spacing from now unless a borrow's threshold comes sooner. */
-    void looking(long now) {
+    public void looking(long now) {
         nextLookAt = now + lookNanos;
     }
 
     /** When the housekeeper must look next (ticker time); far ahead when leak detection is off. */
-    long nextDue(long now) {
+    public long nextDue(long now) {
         return thresholdNanos == 0 ? now + OriginStatus.NEVER : nextLookAt;
     }
 
     /** Visits the borrow {@code stamp} of a connection (read by the caller before anything else), before any
      * reclaim decides on it. */
-    void visit(PooledConnection e, long stamp, long now) {
+    public void visit(PooledConnection e, long stamp, long now) {
         if (thresholdNanos == 0) {
             return;
         }

@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * view is never shown as current when nothing has read the console since. {@link #close()} wakes and joins the
  * thread.
  */
-final class PoolerViews {
+public final class PoolerViews {
 
     /** How a stale reading's error begins. */
     private static final String STALE = "stale: the console was last read ";
@@ -43,10 +43,10 @@ final class PoolerViews {
 
     /** The last read of a console: its view, or why it failed; both once it is stale (the last view, and how old
      * it is). {@code at} is when it was read (System.nanoTime). */
-    record Reading(PoolerView view, String error, long at) {
+    public record Reading(PoolerView view, String error, long at) {
     }
 
-    PoolerViews(PoolConfig config, PoolLifecycle lifecycle) {
+    public PoolerViews(PoolConfig config, PoolLifecycle lifecycle) {
         this.lifecycle = lifecycle;
         this.periodNanos = config.housekeepingPeriod().toNanos();
         this.timeout = config.validationTimeout();
@@ -67,7 +67,7 @@ final class PoolerViews {
         }
     }
 
-    void start() {
+    public void start() {
         if (thread != null) {
             thread.start();
         }
@@ -77,12 +77,12 @@ final class PoolerViews {
      * The latest read of a configured origin's console, or of a discovered origin's group's; null if none yet. One
      * read gives a snapshot both its view and its error, so they never come from two reads.
      */
-    Reading reading(Origin o) {
+    public Reading reading(Origin o) {
         return reading(o.parent != null ? o.parent.name : o.name);
     }
 
     /** The latest read of the console of the configured origin named {@code origin}, marked stale if it is. */
-    Reading reading(String origin) {
+    public Reading reading(String origin) {
         Reading r = latest.get(origin);
         long age = r == null ? 0 : System.nanoTime() - r.at();
         if (age <= staleNanos) {
@@ -95,7 +95,7 @@ final class PoolerViews {
 
     /** Wakes the thread and waits for it to end: at most one console read's timeout, since it looks at the
      * lifecycle before each read and close() has moved it out of OPEN before calling this. */
-    void close() {
+    public void close() {
         if (thread != null && thread.isAlive()) {
             LockSupport.unpark(thread);
             PoolThreads.joinUntil(thread, System.nanoTime() + timeout.toNanos() + TimeUnit.MILLISECONDS.toNanos(100));
@@ -113,7 +113,7 @@ final class PoolerViews {
 
     /** One read of every console. Whatever a read throws is its reading's error: this thread must not die of it,
      * or the last views would be shown as current. */
-    void readAll() {
+    public void readAll() {
         for (Console c : consoles) {
             if (lifecycle.closed()) {
                 return;

@@ -21,7 +21,7 @@ import java.util.concurrent.Executor;
  * holder's proxy ends its lease here after hygiene, and the connection goes to the longest waiter (S5) or back to
  * its slot, unless it must close.
  */
-final class Returns implements PooledConnection.ReturnPath {
+public final class Returns implements PooledConnection.ReturnPath {
 
     private final Ticker ticker;
     /** The configured override, guarded: the proxies call it on the holder's thread, and it never throws. */
@@ -36,7 +36,7 @@ final class Returns implements PooledConnection.ReturnPath {
     private final HoldTime holdTime;
     private final PoolLifecycle lifecycle;
 
-    Returns(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, FailureDetector detector,
+    public Returns(PoolConfig config, SlotTable<PooledConnection> table, Closing closing, FailureDetector detector,
             Events events, UserCode userCode, HoldTime holdTime, PoolLifecycle lifecycle) {
         this.ticker = config.ticker();
         this.exceptionOverride = userCode.guarded(config.exceptionOverride());

@@ -28,7 +28,7 @@ import java.time.Duration;
  * its replica lag, as the watch last read it, is within {@code maxReplicaLag}; a lost watch session, or a lag
  * unknown or beyond the bound, stops its reads until a reading within the bound. Promoted, it takes writes again.
  */
-final class RoleGate {
+public final class RoleGate {
 
     private final RoleWatch watch;
     private final OriginOperations operations;
@@ -40,7 +40,7 @@ final class RoleGate {
     private final boolean readsToStandbys;
     private final long maxLagMillis;
 
-    RoleGate(RoleWatch watch, OriginOperations operations, Capacity capacity, Connector connector, Events events,
+    public RoleGate(RoleWatch watch, OriginOperations operations, Capacity capacity, Connector connector, Events events,
              SlotTable<PooledConnection> table, boolean readsToStandbys, Duration maxReplicaLag) {
         this.watch = watch;
         this.operations = operations;
@@ -54,7 +54,7 @@ final class RoleGate {
 
     /** Whether a new connection of {@code o} whose server answered {@code role} may be published: lent to any
      * borrow, or, for a standby kept for reads, to read borrows only. */
-    boolean admits(Origin o, RoleReading role) {
+    public boolean admits(Origin o, RoleReading role) {
         watch.register(o.name, () -> new Side(o));
         return watch.admits(o.name, role) || !o.takesWrites();
     }

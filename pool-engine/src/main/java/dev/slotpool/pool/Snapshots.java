@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Builds a {@link PoolSnapshot} in one pass over the table: wait-free, O(slots + origins). */
-final class Snapshots {
+public final class Snapshots {
 
     private final String poolName;
     private final Ticker ticker;
@@ -47,7 +47,7 @@ final class Snapshots {
     private final PoolerViews poolerViews;
     private final OriginRoles roles;
 
-    Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
+    public Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
               Closing closing, FailureDetector detector, AtomicLong timeouts, PoolLifecycle lifecycle,
               PoolerViews poolerViews, OriginRoles roles) {
         this.roles = roles;
@@ -76,7 +76,7 @@ final class Snapshots {
      * it read again, for at least {@link #MIN_LOOKS} looks and {@link #SETTLE_NANOS}, yielding to the closer in
      * between.
      */
-    PoolSnapshot take() {
+    public PoolSnapshot take() {
         long deadline = System.nanoTime() + SETTLE_NANOS;
         for (int look = 1; ; look++) {
             long before = closing.retiring();
@@ -96,7 +96,7 @@ final class Snapshots {
      * holder's name, no borrow stack as text). What a borrow timeout's message and a suspension's wait need; a
      * timeout storm builds one per failure.
      */
-    PoolSnapshot counts() {
+    public PoolSnapshot counts() {
         return takeOnce(false);
     }
 

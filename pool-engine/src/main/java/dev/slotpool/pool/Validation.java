@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * marking the origin DOWN (a firewall may have killed an idle connection): it only tells the failure detector,
  * which may probe.
  */
-final class Validation {
+public final class Validation {
 
     /** Runs a driver's network-timeout task on the calling thread (the pool owns no executor). */
     private static final Executor INLINE = Runnable::run;
@@ -25,7 +25,7 @@ final class Validation {
     private final int timeoutSeconds;
     private final FailureDetector detector;
 
-    Validation(PoolConfig config, FailureDetector detector) {
+    public Validation(PoolConfig config, FailureDetector detector) {
         this.query = config.validationQuery();
         this.timeoutNanos = config.validationTimeout().toNanos();
         this.timeoutSeconds = (int) Math.max(1, config.validationTimeout().toSeconds());

@@ -17,7 +17,7 @@ public final class ClosedConnections {
 
     /** A connection was closed: its borrows and its statement cache's counts (null: none) move here, and the
      * cache is emptied. */
-    void add(long borrowCount, StatementCache cache) {
+    public void add(long borrowCount, StatementCache cache) {
         borrows.addAndGet(borrowCount);
         statements.retire(cache);
     }

@@ -6,7 +6,7 @@ package dev.slotpool.pool.ground;
  * otherwise fill, so that line holds nothing the subclass writes. See {@link PooledConnection}.
  */
 @SuppressWarnings("unused")
-abstract class LeadingPadding {
+public abstract class LeadingPadding {
 
     private int before;
     private long before0, before1, before2, before3, before4, before5, before6, before7;

@@ -32,7 +32,7 @@ public final class Secrets {
     /** A copy of {@code ex} and its causes with {@code secrets} removed from every message (SQLState, vendor code
      * and stack kept), for a secret the origin's configuration does not hold (a provided password). A driver's
      * Error or RuntimeException keeps its type's name in the message, as {@link #sanitize} writes it. */
-    static SQLException scrub(Throwable ex, List<String> secrets) {
+    public static SQLException scrub(Throwable ex, List<String> secrets) {
         return copy(ex, secrets, ex instanceof SQLException ? "" : ex.getClass().getName() + ": ");
     }
 

@@ -133,7 +133,7 @@ public final class UserCode {
      * {@link CredentialsProvider#credentials}, on a pool thread; whatever it throws fails this connect like a
      * driver error (reported as the creation's failure, not logged here).
      */
-    CredentialsProvider.Credentials credentials(CredentialsProvider provider, String origin) throws SQLException {
+    public CredentialsProvider.Credentials credentials(CredentialsProvider provider, String origin) throws SQLException {
         try {
             return provider.credentials(origin);
         } catch (Throwable t) {

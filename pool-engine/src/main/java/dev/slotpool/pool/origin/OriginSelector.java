@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * over {@code name} and {@link #DIMENSIONS} (every pair must match, case-insensitively), e.g. {@code host=db3}.
  * Also the one list of dimensions a discovery query's labelled columns fill.
  */
-final class OriginSelector {
+public final class OriginSelector {
 
     /** An origin's dimensions, in {@code OriginConfig}'s order. */
     static final List<String> DIMENSIONS = List.of("service", "database", "instance", "host");
@@ -27,14 +27,14 @@ final class OriginSelector {
     private final Supplier<Origin[]> all;
     private final Function<String, Origin> find;
 
-    OriginSelector(Supplier<Origin[]> all, Function<String, Origin> find) {
+    public OriginSelector(Supplier<Origin[]> all, Function<String, Origin> find) {
         this.all = all;
         this.find = find;
     }
 
     /** The origins {@code selector} names; {@link IllegalArgumentException} when nothing matches or a key is
      * unknown, with the known origins in the message. */
-    List<Origin> resolve(String selector) {
+    public List<Origin> resolve(String selector) {
         if (selector == null || selector.isBlank()) {
             throw new IllegalArgumentException("an origin name or key=value selector is required (known origins: "
                     + known() + ")");
@@ -74,7 +74,7 @@ final class OriginSelector {
     }
 
     /** The origin with this name; {@link IllegalArgumentException} naming the known origins when there is none. */
-    Origin require(String name) {
+    public Origin require(String name) {
         Origin o = name == null ? null : find.apply(name);
         if (o == null) {
             throw new IllegalArgumentException("unknown origin '" + name + "' (known origins: " + known() + ")");
@@ -103,7 +103,7 @@ final class OriginSelector {
 
     /** The origins a rebalance's weights name, with their new weights; {@link IllegalArgumentException} naming
      * every problem (unknown origin, negative weight, all weights zero) when the map is not valid as a whole. */
-    Map<Origin, Integer> weights(Map<String, Integer> weights) {
+    public Map<Origin, Integer> weights(Map<String, Integer> weights) {
         if (weights == null || weights.isEmpty()) {
             throw new IllegalArgumentException("rebalance needs at least one origin weight");
         }
