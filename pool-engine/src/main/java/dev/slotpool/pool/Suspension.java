@@ -1,8 +1,9 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolSnapshot;
-import dev.slotpool.pool.ground.Capacity;
-import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.failover.OriginOperations;
+import dev.slotpool.slots.Capacity;
+import dev.slotpool.snapshots.Snapshots;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;

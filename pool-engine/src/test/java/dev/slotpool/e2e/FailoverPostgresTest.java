@@ -1,14 +1,13 @@
 package dev.slotpool.e2e;
 
+import dev.slotpool.testsupport.TcpFaultProxy;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
-import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
-import dev.slotpool.testsupport.TcpFaultProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

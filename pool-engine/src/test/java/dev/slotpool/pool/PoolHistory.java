@@ -5,10 +5,10 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.pool.MisbehavingUserCode.InjectedError;
-import dev.slotpool.pool.ground.Capacity;
-import dev.slotpool.pool.ground.Origin;
-import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.slots.Capacity;
+import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 
@@ -28,8 +28,8 @@ import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One randomized history of a whole {@link ConnectionPool} on two stub databases (docs/reliability.md, "Pool-level

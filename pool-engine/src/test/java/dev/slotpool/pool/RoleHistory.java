@@ -4,11 +4,11 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.ServerRole;
 import dev.slotpool.SlotState;
+import dev.slotpool.failover.RoleReading;
 import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.pool.MisbehavingUserCode.InjectedError;
-import dev.slotpool.pool.ground.Origin;
-import dev.slotpool.pool.ground.PooledConnection;
-import dev.slotpool.pool.ground.RoleReading;
+import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.testsupport.StubDatabase;
 
 import java.sql.Connection;
@@ -26,8 +26,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One randomized history of a pool over a primary and a standby of one family, on stub servers that answer
