@@ -99,6 +99,60 @@ class EnginePackageCycleTest {
         assertThat(up).as("classes below the DataSource that name it or its builder").isEmpty();
     }
 
+    /** The pool's feature packages, each above the ones before it (docs/architecture.md, "Map"). */
+    private static final List<String> FEATURES = List.of("kernel", "origins", "sessions", "slots", "failover",
+            "supply", "snapshots", "lending", "pool");
+
+    @Test
+    void theFeaturesNameOnlyFeaturesBelowThem() throws Exception {
+        List<String> up = new ArrayList<>();
+        classes().forEach((from, to) -> {
+            int level = FEATURES.indexOf(feature(from));
+            for (String t : to) {
+                int below = FEATURES.indexOf(feature(t));
+                if (level >= 0 && below > level) {
+                    up.add(from + " -> " + t);
+                }
+            }
+        });
+        assertThat(FEATURES).allSatisfy(f -> assertThat(packages()).contains(ENGINE + "." + f));
+        assertThat(up).as("feature classes that name a class of a feature above their own").isEmpty();
+    }
+
+    @Test
+    void theFeatureClassesHaveNoDependencyCycle() throws Exception {
+        Map<String, Set<String>> features = new TreeMap<>();
+        classes().forEach((from, to) -> {
+            if (FEATURES.contains(feature(from))) {
+                features.put(from, to.stream().filter(t -> FEATURES.contains(feature(t)))
+                        .collect(Collectors.toCollection(TreeSet::new)));
+            }
+        });
+        assertThat(features).as("jdeps found the features' classes").containsKeys("dev.slotpool.pool.ConnectionPool",
+                "dev.slotpool.failover.Failover", "dev.slotpool.slots.Closing");
+        assertThat(DependencyGraph.cycles(features)).as("classes that name each other, directly or in a ring")
+                .isEmpty();
+    }
+
+    /** Each collaborator is given what it needs and tells the pool what happened through its Signals: none holds
+     * the pool. */
+    @Test
+    void noCollaboratorHoldsThePool() throws Exception {
+        List<String> holders = new ArrayList<>();
+        classes().forEach((from, to) -> {
+            if (to.contains("dev.slotpool.pool.ConnectionPool") && !layer(from).equals(DATA_SOURCE_LAYER)) {
+                holders.add(from);
+            }
+        });
+        assertThat(holders).isEmpty();
+    }
+
+    /** The feature of an engine class: its package's last name. */
+    private static String feature(String className) {
+        String pkg = className.substring(0, className.lastIndexOf('.'));
+        return pkg.startsWith(ENGINE + ".") ? pkg.substring(ENGINE.length() + 1) : "";
+    }
+
     /** The finder really finds a ring, and a pair that names each other. */
     @Test
     void aRingIsFound() {
