@@ -1,5 +1,7 @@
 package dev.slotpool;
 
+import dev.slotpool.jdbc.DynamicProxies;
+
 import java.util.List;
 
 /** The JDK dynamic proxies the pool creates, for a GraalVM native image's proxy metadata. */
@@ -10,6 +12,6 @@ public final class NativeImageProxies {
 
     /** {@return the interface set of each proxy class the pool creates, in the order a native image registers them} */
     public static List<List<Class<?>>> interfaceSets() {
-        return Engines.engine().proxyInterfaceSets();
+        return DynamicProxies.interfaceSets();
     }
 }

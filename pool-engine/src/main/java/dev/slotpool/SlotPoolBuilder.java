@@ -1,5 +1,7 @@
 package dev.slotpool;
 
+import dev.slotpool.pool.ConnectionPool;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -259,7 +261,7 @@ public final class SlotPoolBuilder {
      */
     public SlotPoolDataSource build() {
         PoolConfig config = config();
-        return new SlotPoolDataSource(over(config.settings()), Engines.engine().startAndAwaitFirstConnection(config));
+        return new SlotPoolDataSource(over(config.settings()), ConnectionPool.startedWithFirstConnection(config));
     }
 
     /**

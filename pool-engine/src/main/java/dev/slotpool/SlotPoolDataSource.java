@@ -1,5 +1,8 @@
 package dev.slotpool;
 
+import dev.slotpool.pool.ConnectionPool;
+import dev.slotpool.table.Parking;
+
 import java.io.PrintWriter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -11,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -20,7 +22,7 @@ import javax.sql.DataSource;
  * more origins. Built and started by {@link #builder()}; see {@code docs/architecture.md}.
  *
  * <p>Two types share the work: this class is the DataSource an application holds and its bean-style settings; the
- * started pool is a {@link SlotPool}, which the engine implements, and each borrow and operation here is one call to
+ * started pool is a {@code ConnectionPool}, inside the module, and each borrow and operation here is one call to
  * it.
  *
  * <p>Also a JavaBean, for tools that create a {@code DataSource} by type and setters (Spring Boot's
@@ -66,12 +68,12 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     private final SlotPoolBuilder settings;
     /** Whether {@link #builder()} made it: its setters say so when they refuse. */
     private final boolean built;
-    /** null (configuring), {@link #STARTING}, the running {@link SlotPool}, or {@link #CLOSED}. */
+    /** null (configuring), {@link #STARTING}, the running {@code ConnectionPool}, or {@link #CLOSED}. */
     private volatile Object state;
     private volatile PrintWriter logWriter;
 
     /** A pool that {@link SlotPoolBuilder#build()} started. */
-    SlotPoolDataSource(SlotPoolBuilder settings, SlotPool started) {
+    SlotPoolDataSource(SlotPoolBuilder settings, ConnectionPool started) {
         this.settings = settings;
         this.built = true;
         this.state = started;
@@ -91,7 +93,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * bean-style instance, once its first use started it. Reads state only: it never starts a pool.
      */
     public boolean isStarted() {
-        return state instanceof SlotPool;
+        return state instanceof ConnectionPool;
     }
 
     /** A builder with the documented defaults. */
@@ -106,7 +108,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws InvalidPoolConfigException when a bean-style instance's settings are not valid (yet)
      */
     public PoolConfig config() {
-        return state instanceof SlotPool pool ? pool.config() : settings.config();
+        return state instanceof ConnectionPool pool ? pool.config() : settings.config();
     }
 
     /**
@@ -119,11 +121,11 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     @Override
     public Connection getConnection() throws SQLException {
-        if (state instanceof SlotPool pool) {
-            return pool.getConnection();
+        if (state instanceof ConnectionPool pool) {
+            return pool.borrow();
         }
         long since = settings.settings().ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
-        return startedToBorrow().getConnectionSince(since);
+        return startedToBorrow().borrowSince(since);
     }
 
     /**
@@ -131,7 +133,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * connection implements {@link LabeledConnection}.
      */
     public Connection getConnection(Map<String, String> labels) throws SQLException {
-        return startedToBorrow().getConnection(labels);
+        return startedToBorrow().borrow(labels);
     }
 
     /**
@@ -148,7 +150,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     /** A read borrow, for {@link SlotPoolReadDataSource}. */
     Connection getConnectionForReads() throws SQLException {
-        return startedToBorrow().getConnectionForReads();
+        return startedToBorrow().borrowForRead();
     }
 
     /** Not supported: a pool lends connections with the credentials of its origins (or of its CredentialsProvider). */
@@ -165,7 +167,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     public PoolSnapshot snapshot() {
         Object s = state;
-        if (s instanceof SlotPool pool) {
+        if (s instanceof ConnectionPool pool) {
             return pool.snapshot();
         }
         return new PoolSnapshot(settings.written(Setting.NAME), s == CLOSED, settings.written(Setting.MIN_SIZE), settings.written(Setting.MAX_SIZE), 0, 0, 0, 0, 0, 0, 0,
@@ -281,7 +283,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     public void close() {
         for (;;) {
             Object s = state;
-            if (s instanceof SlotPool pool) {
+            if (s instanceof ConnectionPool pool) {
                 pool.close();
                 return;
             }
@@ -295,7 +297,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     /** Whether {@link #close()} has begun (or this bean-style instance was closed before its first use). */
     public boolean isClosed() {
         Object s = state;
-        return s == CLOSED || (s instanceof SlotPool pool && pool.isClosed());
+        return s == CLOSED || (s instanceof ConnectionPool pool && pool.isClosed());
     }
 
     // JavaBean properties: the names Boot's DataSourceBuilder looks for (url, username, password,
@@ -416,8 +418,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     }
 
     /** The pool for a borrow, started if need be. */
-    private SlotPool startedToBorrow() throws SQLException {
-        SlotPool pool = start();
+    private ConnectionPool startedToBorrow() throws SQLException {
+        ConnectionPool pool = start();
         if (pool == null) {
             throw new SQLException("pool '" + settings.written(Setting.NAME) + "' is closed");
         }
@@ -425,8 +427,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     }
 
     /** The pool for an operation other than a borrow, started if need be. */
-    private SlotPool started() {
-        SlotPool pool = start();
+    private ConnectionPool started() {
+        ConnectionPool pool = start();
         if (pool == null) {
             throw new IllegalStateException("pool '" + settings.written(Setting.NAME) + "' was closed before its first use");
         }
@@ -441,10 +443,10 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * (invalid settings) leaves it configuring, so a later call reports the same violations or, once fixed by the
      * setters, starts it.
      */
-    private SlotPool start() {
+    private ConnectionPool start() {
         for (;;) {
             Object s = state;
-            if (s instanceof SlotPool pool) {
+            if (s instanceof ConnectionPool pool) {
                 return pool;
             }
             if (s == CLOSED) {
@@ -452,7 +454,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
             }
             if (s == null && STATE.compareAndSet(this, null, STARTING)) {
                 try {
-                    SlotPool pool = Engines.engine().start(settings.config());
+                    ConnectionPool pool = new ConnectionPool(settings.config());
                     state = pool;
                     return pool;
                 } catch (RuntimeException | Error e) {
@@ -464,13 +466,10 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         }
     }
 
-    /**
-     * A short park while another thread starts the pool (it builds the pool, a few milliseconds). The API names no
-     * engine package, so it parks with {@link LockSupport} itself rather than through the table's {@code Parking}:
-     * a per-thread permit, not a lock (S4).
-     */
+    /** A short park while another thread starts the pool (it builds the pool, a few milliseconds): a per-thread
+     * permit, not a lock (S4). */
     private static void awaitStart() {
-        LockSupport.parkNanos(STARTING, START_POLL_NANOS);
+        Parking.park(STARTING, START_POLL_NANOS);
     }
 
     @Override
@@ -516,7 +515,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     @Override
     public String toString() {
-        return state instanceof SlotPool pool ? "SlotPoolDataSource[" + pool.config() + "]"
+        return state instanceof ConnectionPool pool ? "SlotPoolDataSource[" + pool.config() + "]"
                 : "SlotPoolDataSource[" + settings.written(Setting.NAME) + ", not started]";
     }
 }

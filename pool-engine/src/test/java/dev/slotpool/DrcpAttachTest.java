@@ -1,5 +1,6 @@
 package dev.slotpool;
 
+import dev.slotpool.kernel.Events;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 import dev.slotpool.testsupport.StubOracleDriver;

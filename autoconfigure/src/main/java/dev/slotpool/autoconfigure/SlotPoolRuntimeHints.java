@@ -1,7 +1,6 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.NativeImageProxies;
-import dev.slotpool.SlotPoolEngine;
 import dev.slotpool.autoconfigure.endpoint.PoolEndpoint;
 import dev.slotpool.autoconfigure.jmx.PoolMBeans;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
@@ -21,12 +20,10 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Properties;
-import java.util.ServiceLoader;
 
 /**
  * What a GraalVM native image needs beyond what Spring's AOT finds by itself (registered in
- * {@code META-INF/spring/aot.factories}): the engine's JDK proxies ({@link NativeImageProxies}), the engine's
- * {@code ServiceLoader} registration and provider, by which the API finds it ({@link SlotPoolEngine}), the classes
+ * {@code META-INF/spring/aot.factories}): the engine's JDK proxies ({@link NativeImageProxies}), the classes
  * this module lists in {@code META-INF/spring.factories} (instantiated by reflection), the {@code slotpool.*}
  * properties' binding, and the endpoint's view records (its operations return {@code Object}, so Actuator's own
  * hints cannot name them), the interfaces the pool MBeans are read and invoked through ({@link PoolMBeans}), and,
@@ -34,9 +31,6 @@ import java.util.ServiceLoader;
  * reflection behind DRCP (docs/oracle.md, "DRCP").
  */
 public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
-
-    /** The engine's registration for {@code ServiceLoader} on the class path. */
-    static final String ENGINE_SERVICES = "META-INF/services/" + SlotPoolEngine.class.getName();
 
     /** Declares {@code attachServerConnection()} and {@code detachServerConnection(String)}. */
     static final String ORACLE_CONNECTION = "oracle.jdbc.OracleConnection";
@@ -46,9 +40,6 @@ public final class SlotPoolRuntimeHints implements RuntimeHintsRegistrar {
         for (List<Class<?>> interfaces : NativeImageProxies.interfaceSets()) {
             hints.proxies().registerJdkProxy(interfaces.toArray(Class<?>[]::new));
         }
-        hints.resources().registerPattern(ENGINE_SERVICES);
-        ServiceLoader.load(SlotPoolEngine.class, classLoader).stream().forEach(engine ->
-                hints.reflection().registerType(engine.type(), MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS));
         for (String factory : factories(classLoader)) {
             hints.reflection().registerType(TypeReference.of(factory), MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);
         }

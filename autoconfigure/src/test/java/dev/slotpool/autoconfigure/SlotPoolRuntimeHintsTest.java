@@ -1,7 +1,6 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.NativeImageProxies;
-import dev.slotpool.SlotPoolEngine;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
@@ -11,7 +10,6 @@ import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import java.util.List;
-import java.util.ServiceLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,18 +38,6 @@ class SlotPoolRuntimeHintsTest {
         for (List<Class<?>> interfaces : sets) {
             assertThat(RuntimeHintsPredicates.proxies().forInterfaces(interfaces.toArray(Class<?>[]::new)))
                     .as("proxy %s", interfaces).accepts(hints);
-        }
-    }
-
-    @Test
-    void theApiFindsTheEngineInANativeImage() {
-        assertThat(RuntimeHintsPredicates.resource().forResource(SlotPoolRuntimeHints.ENGINE_SERVICES)).accepts(hints);
-        List<Class<?>> engines = ServiceLoader.load(SlotPoolEngine.class).stream()
-                .<Class<?>>map(ServiceLoader.Provider::type).toList();
-        assertThat(engines).isNotEmpty();
-        for (Class<?> engine : engines) {
-            assertThat(RuntimeHintsPredicates.reflection().onType(engine)
-                    .withMemberCategory(MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS)).as("%s", engine).accepts(hints);
         }
     }
 

@@ -76,7 +76,7 @@ public final class SqlErrors {
     /**
      * Whether an error on a lent connection evicts it: the override's decision first (null: none), else
      * {@link #isFatal}. The override is the lease's, which the pool guards (its user code goes through
-     * {@code dev.slotpool.pool.ground.UserCode}): one that throws is ignored for this error, never turning a statement
+     * {@code dev.slotpool.kernel.UserCode}): one that throws is ignored for this error, never turning a statement
      * error into a different one.
      */
     public static boolean evicts(SQLException e, SqlExceptionOverride override) {

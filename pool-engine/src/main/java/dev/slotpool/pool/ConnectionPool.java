@@ -3,40 +3,43 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.LabelingCallback;
 import dev.slotpool.PoolConfig;
+import dev.slotpool.PoolInitializationException;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.PreparedSwitchover;
 import dev.slotpool.Ticker;
+import dev.slotpool.failover.Failover;
+import dev.slotpool.failover.FailureDetector;
+import dev.slotpool.failover.OriginOperations;
+import dev.slotpool.failover.Weights;
 import dev.slotpool.jdbc.ProxyConnection;
-import dev.slotpool.pool.ground.Capacity;
-import dev.slotpool.pool.ground.Closer;
-import dev.slotpool.pool.ground.Closing;
-import dev.slotpool.pool.ground.Connector;
-import dev.slotpool.pool.ground.Events;
-import dev.slotpool.pool.ground.HoldTime;
-import dev.slotpool.pool.ground.Loggers;
-import dev.slotpool.pool.ground.PoolLifecycle;
-import dev.slotpool.pool.ground.PoolThreads;
-import dev.slotpool.pool.ground.PooledConnection;
-import dev.slotpool.pool.ground.SessionSetup;
-import dev.slotpool.pool.ground.UserCode;
-import dev.slotpool.pool.origin.AbortDeadlines;
-import dev.slotpool.pool.origin.DetectionRounds;
-import dev.slotpool.pool.origin.FailureDetector;
-import dev.slotpool.pool.origin.OriginOperations;
-import dev.slotpool.pool.origin.OriginRoles;
-import dev.slotpool.pool.origin.Origins;
-import dev.slotpool.pool.origin.PacedDrains;
-import dev.slotpool.pool.origin.Placement;
-import dev.slotpool.pool.origin.ProbeOutcomes;
-import dev.slotpool.pool.origin.Probes;
-import dev.slotpool.pool.origin.Rebalancer;
-import dev.slotpool.pool.origin.RoleWatch;
-import dev.slotpool.pool.origin.Switchovers;
-import dev.slotpool.pool.origin.Weights;
+import dev.slotpool.kernel.Events;
+import dev.slotpool.kernel.Loggers;
+import dev.slotpool.kernel.PoolLifecycle;
+import dev.slotpool.kernel.PoolThreads;
+import dev.slotpool.kernel.UserCode;
+import dev.slotpool.lending.Borrows;
+import dev.slotpool.lending.KnownOutage;
+import dev.slotpool.lending.Returns;
+import dev.slotpool.origins.Origins;
+import dev.slotpool.sessions.Connector;
+import dev.slotpool.sessions.SessionSetup;
+import dev.slotpool.slots.Capacity;
+import dev.slotpool.slots.Closer;
+import dev.slotpool.slots.Closing;
+import dev.slotpool.slots.HoldTime;
+import dev.slotpool.slots.PooledConnection;
+import dev.slotpool.slots.Signals;
+import dev.slotpool.snapshots.PoolerViews;
+import dev.slotpool.snapshots.Snapshots;
+import dev.slotpool.supply.Creator;
+import dev.slotpool.supply.FirstConnection;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,28 +62,19 @@ public final class ConnectionPool {
     final Capacity capacity;
     final Closer closer;
     final Closing closing;
-    final PacedDrains drains;
-    final OriginOperations operations;
-    final Weights weights;
-    final FailureDetector detector;
+    /** Origin state changes, detection, drains, rebalance, roles and switchovers (docs/failover.md). */
+    final Failover failover;
     final Creator creator;
     final Housekeeper housekeeper;
     private final PoolerViews poolerViews;
     private final Suspension suspension;
     private final Snapshots snapshots;
-    /** Follows the origins' roles (docs/failover.md, "Primary and standbys"). */
-    final RoleWatch roleWatch;
-    /** Planned switchovers (docs/failover.md, "Planned switchover"). */
-    private final Switchovers switchovers;
 
     final AtomicLong timeouts = new AtomicLong();
     /** Whether the pool is open: the one shutdown state, read by every class that must know. */
     private final PoolLifecycle lifecycle = new PoolLifecycle();
 
     private final Borrows borrows;
-    private final Returns returns;
-    /** Every call into user code goes through it (docs/architecture.md, "User code"). */
-    private final UserCode userCode;
 
     public ConnectionPool(PoolConfig config) {
         this.config = config;
@@ -89,52 +83,34 @@ public final class ConnectionPool {
         // With reads to standbys, a standby's connections are reserved for read borrows: no other borrow or waiter
         // is given one (docs/architecture.md, "Reads to standbys"); without, every entry is shared.
         this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos(), ticker,
-                config.readsToStandbys() ? e -> e.origin.takesWrites() : null);
-        this.userCode = new UserCode(name);
+                config.readsToStandbys() ? PooledConnection.TAKES_WRITES : null);
+        // Every call into user code goes through it (docs/architecture.md, "User code").
+        UserCode userCode = new UserCode(name);
         this.events = new Events(name, config.listeners(), userCode);
         this.origins = new Origins(config, events);
         this.capacity = new Capacity(config.maxSize());
-        this.closer = new Closer(new PoolThreads(config), (int) config.validationTimeout().toMillis());
-        // These reach collaborators built after the ones they are given to; none runs before the threads start.
-        Runnable wakeCreators = this::wakeCreators;
-        Runnable wakeHousekeeper = this::wakeHousekeeper;
-        this.closing = new Closing(table, closer, capacity, events, this::afterClose);
-        this.drains = new PacedDrains(table, closing::closeReserved);
         PoolThreads threads = new PoolThreads(config);
-        this.roleWatch = new RoleWatch(new OriginRoles(), work -> threads.newThread(work, "roles"));
-        this.weights = new Weights(origins, events, wakeCreators);
-        this.operations = new OriginOperations(config, origins, table, closing, drains,
-                new AbortDeadlines(origins, table, closing),
-                new Rebalancer(origins, table, config, capacity, closing, events, wakeCreators), events, wakeCreators,
-                wakeHousekeeper, roleWatch);
+        this.closer = new Closer(threads, (int) config.validationTimeout().toMillis());
+        // The features tell the pool what happened through it; no signal is sent before the threads start below.
+        Signals signals = new PoolSignals();
+        this.closing = new Closing(table, closer, capacity, events, signals);
         Connector connector = new Connector(config.credentialsProvider(), userCode, new SessionSetup(config));
         HoldTime holdTime = new HoldTime();
-        Probes probes = new Probes(config, origins, table, capacity, closing, operations, connector, holdTime,
-                wakeCreators, lifecycle);
-        this.detector = new FailureDetector(config, origins, table, operations, events, probes, wakeCreators,
-                wakeHousekeeper, roleWatch);
-        probes.reportTo(new ProbeOutcomes(detector, operations, roleWatch));
-        Validation validation = new Validation(config, detector::validationFailed);
-        this.returns = new Returns(config, table, closing, detector, events, userCode, holdTime, lifecycle);
-        Placement placement = new Placement(origins, capacity.maxSize(), detector.silenceNanos());
-        Opening opening = new Opening(config, origins, table, capacity, closing, operations, detector, placement,
-                events, connector, returns, lifecycle, new RoleGate(roleWatch, operations, capacity, connector, events,
-                table::sharedMayHaveGrown, config.readsToStandbys(), config.maxReplicaLag()));
-        this.switchovers = new Switchovers(config, operations, roleWatch, capacity, connector, threads);
-        this.creator = new Creator(config, table, capacity, drains, detector, placement, opening, holdTime,
+        this.failover = new Failover(config, origins, table, capacity, closing, events, connector, holdTime, threads,
+                lifecycle, signals);
+        Returns returns = new Returns(config, table, closing, failover.detector(), events, userCode, holdTime,
                 lifecycle);
-        Keepalive keepalive = config.keepaliveInterval().toNanos() > 0
-                ? new Keepalive(config, table, closing, drains, validation, lifecycle) : null;
+        this.creator = new Creator(config, table, capacity, origins, closing, events, connector, returns, failover,
+                holdTime, lifecycle);
         KnownOutage outage = new KnownOutage(name, origins);
-        this.housekeeper = new Housekeeper(config, table, capacity, closing, drains, operations,
-                new DetectionRounds(config, origins, table, closing, detector, probes), keepalive,
-                new LeakWarnings(config.leakDetectionThreshold(), events, ticker.nanoTime()), outage, wakeCreators, lifecycle);
-        this.suspension = new Suspension(operations, this::counts, capacity::sessions, config.housekeepingPeriod());
+        this.housekeeper = new Housekeeper(config, table, capacity, closing, failover, outage, events, signals,
+                lifecycle);
         this.poolerViews = new PoolerViews(config, lifecycle);
-        this.snapshots = new Snapshots(config, origins, table, capacity, closing, detector, timeouts, lifecycle,
-                poolerViews, roleWatch.roles());
-        this.borrows = new Borrows(config, table, origins, closing, drains, validation, detector, events, userCode,
-                snapshots::counts, timeouts, creator::shortage, outage, lifecycle);
+        this.snapshots = new Snapshots(config, origins, table, capacity, closing, failover.detector(), timeouts,
+                lifecycle, poolerViews, failover.roles().roles());
+        this.suspension = new Suspension(failover.operations(), snapshots, capacity, config.housekeepingPeriod());
+        this.borrows = new Borrows(config, table, origins, closing, failover, events, userCode, snapshots, timeouts,
+                creator, outage, lifecycle);
         ProxyConnection.prepareClasses();
         events.started(config);
         Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + name + "] starting: " + FirstConnection.describe(origins)
@@ -154,12 +130,28 @@ public final class ConnectionPool {
         }
     }
 
-    private void wakeCreators() {
-        creator.signal();
-    }
+    /** What the pool does with its features' signals: the one place that knows who acts on each. */
+    private final class PoolSignals implements Signals {
 
-    private void wakeHousekeeper() {
-        housekeeper.wake();
+        /** On the closer's thread: detection counts an eviction, a drain may end, the creators may refill. */
+        @Override
+        public void closed(PooledConnection e, CloseReason reason) {
+            boolean open = !lifecycle.closed();
+            failover.closed(e, reason, open);
+            if (open) {
+                creator.signal();
+            }
+        }
+
+        @Override
+        public void creationWanted() {
+            creator.signal();
+        }
+
+        @Override
+        public void housekeepingDue() {
+            housekeeper.wake();
+        }
     }
 
     // ---- borrow ------------------------------------------------------------------------------------------
@@ -188,18 +180,6 @@ public final class ConnectionPool {
         return borrows.borrowForRead();
     }
 
-    /** After a close (on the closer's thread): detection counts an eviction, a drain may end, the creators may
-     * refill. */
-    private void afterClose(PooledConnection e, CloseReason reason) {
-        if (reason == CloseReason.BROKEN && e.broken != null && !lifecycle.closed()) {
-            detector.evicted(e.origin, e.broken);
-        }
-        operations.finishDrain(e.origin);
-        if (!lifecycle.closed()) {
-            creator.signal();
-        }
-    }
-
     // ---- state -------------------------------------------------------------------------------------------
 
     public PoolSnapshot snapshot() {
@@ -217,26 +197,74 @@ public final class ConnectionPool {
         return lifecycle.closed();
     }
 
+    public PoolConfig config() {
+        return config;
+    }
+
+    // ---- operations (docs/failover.md) -----------------------------------------------------------------
+
+    /** The origins a selector names ({@link OriginOperations#select}). */
+    public List<String> select(String selector) {
+        return failover.operations().select(selector);
+    }
+
+    public void drain(String selector, Duration timeout) {
+        failover.operations().drain(selector, timeout);
+    }
+
+    public void markDown(String selector) {
+        failover.operations().markDown(selector);
+    }
+
+    public void markUp(String selector) {
+        failover.operations().markUp(selector);
+    }
+
+    public PreparedSwitchover prepareSwitchover(String from, String to, Duration timeout) {
+        return failover.switchovers().prepare(from, to, timeout);
+    }
+
+    public void rebalance(Map<String, Integer> weights) {
+        failover.weights().rebalance(weights);
+    }
+
+    public void rebalanceToConfigured() {
+        failover.weights().rebalanceToConfigured();
+    }
+
     /** Checkpoint and restore: see {@link Suspension}. */
-    public Suspension suspension() {
-        return suspension;
+    public boolean suspend(Duration timeout) throws InterruptedException {
+        return suspension.suspend(timeout);
     }
 
-    public OriginOperations operations() {
-        return operations;
+    public void resume() {
+        suspension.resume();
     }
 
-    public Switchovers switchovers() {
-        return switchovers;
+    public boolean isSuspended() {
+        return suspension.suspended();
     }
 
-    public Weights weights() {
-        return weights;
+    /** For tests that act on an origin directly. */
+    OriginOperations operations() {
+        return failover.operations();
     }
 
-    /** Waits for the first connection (see {@link FirstConnection}); closes the pool and throws if none comes. */
-    public void awaitFirstConnection() {
-        FirstConnection.await(config, origins, this::close);
+    Weights weights() {
+        return failover.weights();
+    }
+
+    /** A pool that has opened its first connection (see {@link FirstConnection}): closed again, and the failure
+     * thrown, if none comes. */
+    public static ConnectionPool startedWithFirstConnection(PoolConfig config) {
+        ConnectionPool pool = new ConnectionPool(config);
+        try {
+            FirstConnection.await(config, pool.origins);
+        } catch (PoolInitializationException e) {
+            pool.close();
+            throw e;
+        }
+        return pool;
     }
 
     /**
@@ -274,8 +302,7 @@ public final class ConnectionPool {
         poolerViews.close();
         boolean done = false;
         try {
-            new Shutdown(config, table, origins, closing, drains, creator, housekeeper, closer, roleWatch,
-                    switchovers).run();
+            new Shutdown(config, table, origins, closing, failover, creator, housekeeper, closer).run();
             done = true;
         } finally {
             lifecycle.endClose(done);

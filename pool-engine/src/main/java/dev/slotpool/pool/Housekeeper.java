@@ -4,17 +4,25 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
 import dev.slotpool.Ticker;
-import dev.slotpool.pool.ground.Capacity;
-import dev.slotpool.pool.ground.Closing;
-import dev.slotpool.pool.ground.Loggers;
-import dev.slotpool.pool.ground.LentBorrows;
-import dev.slotpool.pool.ground.PoolLifecycle;
-import dev.slotpool.pool.ground.PoolThreads;
-import dev.slotpool.pool.ground.PooledConnection;
-import dev.slotpool.pool.origin.DetectionRounds;
-import dev.slotpool.pool.origin.FailureDetector;
-import dev.slotpool.pool.origin.OriginOperations;
-import dev.slotpool.pool.origin.PacedDrains;
+import dev.slotpool.failover.DetectionRounds;
+import dev.slotpool.failover.Failover;
+import dev.slotpool.failover.FailureDetector;
+import dev.slotpool.failover.OriginOperations;
+import dev.slotpool.failover.PacedDrains;
+import dev.slotpool.kernel.Events;
+import dev.slotpool.kernel.Loggers;
+import dev.slotpool.kernel.PoolLifecycle;
+import dev.slotpool.kernel.PoolThreads;
+import dev.slotpool.lending.Keepalive;
+import dev.slotpool.lending.KnownOutage;
+import dev.slotpool.lending.LeakWarnings;
+import dev.slotpool.lending.Validation;
+import dev.slotpool.slots.Capacity;
+import dev.slotpool.slots.Closer;
+import dev.slotpool.slots.Closing;
+import dev.slotpool.slots.LentBorrows;
+import dev.slotpool.slots.PooledConnection;
+import dev.slotpool.slots.Signals;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -43,7 +51,7 @@ final class Housekeeper {
     private final DetectionRounds detection;
     /** Null when keepaliveInterval is 0. */
     private final Keepalive keepalive;
-    private final Runnable wakeCreators;
+    private final Signals signals;
     private final PoolLifecycle lifecycle;
     private final long periodNanos;
     private final long inactiveNanos;
@@ -53,10 +61,9 @@ final class Housekeeper {
     private final KnownOutage outage;
     private Thread thread;
 
-    /** {@code keepalive}: null when keepaliveInterval is 0. */
+    /** Builds the keepalive (when keepaliveInterval is above 0) and the leak warnings it runs. */
     Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                PacedDrains drains, OriginOperations operations, DetectionRounds detection, Keepalive keepalive,
-                LeakWarnings leaks, KnownOutage outage, Runnable wakeCreators, PoolLifecycle lifecycle) {
+                Failover failover, KnownOutage outage, Events events, Signals signals, PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
@@ -64,17 +71,18 @@ final class Housekeeper {
         this.table = table;
         this.capacity = capacity;
         this.closing = closing;
-        this.drains = drains;
-        this.operations = operations;
-        this.detection = detection;
-        this.wakeCreators = wakeCreators;
+        this.drains = failover.drains();
+        this.operations = failover.operations();
+        this.detection = failover.detectionRounds();
+        this.signals = signals;
         this.lifecycle = lifecycle;
         this.periodNanos = c.housekeepingPeriod().toNanos();
         this.inactiveNanos = c.inactiveTimeout().toNanos();
         this.abandonedNanos = c.abandonedTimeout().toNanos();
         this.ttlNanos = c.timeToLive().toNanos();
-        this.keepalive = keepalive;
-        this.leaks = leaks;
+        this.keepalive = c.keepaliveInterval().toNanos() > 0
+                ? new Keepalive(c, table, closing, drains, new Validation(c, failover.detector()), lifecycle) : null;
+        this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events, ticker.nanoTime());
         this.outage = outage;
     }
 
@@ -207,7 +215,7 @@ final class Housekeeper {
         }
         operations.housekeep(now);
         if (capacity.occupied() < minSize) {
-            wakeCreators.run();
+            signals.creationWanted();
         }
     }
 

@@ -3,16 +3,15 @@ package dev.slotpool.pool;
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.SlotState;
-import dev.slotpool.pool.ground.Closer;
-import dev.slotpool.pool.ground.Closing;
-import dev.slotpool.pool.ground.Loggers;
-import dev.slotpool.pool.ground.ConnectAttempt;
-import dev.slotpool.pool.ground.Origin;
-import dev.slotpool.pool.ground.PooledConnection;
-import dev.slotpool.pool.origin.Origins;
-import dev.slotpool.pool.origin.PacedDrains;
-import dev.slotpool.pool.origin.RoleWatch;
-import dev.slotpool.pool.origin.Switchovers;
+import dev.slotpool.failover.Failover;
+import dev.slotpool.kernel.Loggers;
+import dev.slotpool.origins.ConnectAttempt;
+import dev.slotpool.origins.Origin;
+import dev.slotpool.origins.Origins;
+import dev.slotpool.slots.Closer;
+import dev.slotpool.slots.Closing;
+import dev.slotpool.slots.PooledConnection;
+import dev.slotpool.supply.Creator;
 import dev.slotpool.table.Parking;
 import dev.slotpool.table.SlotTable;
 
@@ -36,26 +35,21 @@ final class Shutdown {
     private final SlotTable<PooledConnection> table;
     private final Origins origins;
     private final Closing closing;
-    private final PacedDrains drains;
+    private final Failover failover;
     private final Creator creator;
     private final Housekeeper housekeeper;
     private final Closer closer;
-    private final RoleWatch roleWatch;
-    private final Switchovers switchovers;
 
     Shutdown(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
-             PacedDrains drains, Creator creator, Housekeeper housekeeper, Closer closer, RoleWatch roleWatch,
-             Switchovers switchovers) {
+             Failover failover, Creator creator, Housekeeper housekeeper, Closer closer) {
         this.config = config;
         this.table = table;
         this.origins = origins;
         this.closing = closing;
-        this.drains = drains;
+        this.failover = failover;
         this.creator = creator;
         this.housekeeper = housekeeper;
         this.closer = closer;
-        this.roleWatch = roleWatch;
-        this.switchovers = switchovers;
     }
 
     /** The longest close() takes: shutdownTimeout for borrowed connections and connects, then the three waits. */
@@ -65,12 +59,11 @@ final class Shutdown {
 
     void run() {
         long began = System.nanoTime();
-        roleWatch.close();
-        switchovers.close();
+        failover.stop();
         creator.stop();
         housekeeper.stop();
         table.shutdown();
-        drains.closeAll(CloseReason.POOL_CLOSED);
+        failover.drains().closeAll(CloseReason.POOL_CLOSED);
         int idleClosed = closeIdle();
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         // An interrupted caller stops waiting for the holders (a park would return at once: a busy loop).
@@ -91,8 +84,7 @@ final class Shutdown {
         long graceEnd = System.nanoTime() + GRACE_NANOS;
         creator.join(graceEnd);
         housekeeper.join(graceEnd);
-        roleWatch.join(graceEnd);
-        switchovers.join(graceEnd);
+        failover.join(graceEnd);
         endAttempts(deadline);
         // A creation that published, or a keepalive that released, after the sweeps above closes its connection
         // itself (each reads the lifecycle after its store); this sweep catches one that stored before it was told.

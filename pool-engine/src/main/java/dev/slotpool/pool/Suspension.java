@@ -1,12 +1,12 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolSnapshot;
-import dev.slotpool.pool.origin.OriginOperations;
+import dev.slotpool.failover.OriginOperations;
+import dev.slotpool.slots.Capacity;
+import dev.slotpool.snapshots.Snapshots;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.IntSupplier;
-import java.util.function.Supplier;
 
 /**
  * Checkpoint and restore of a running pool (docs/architecture.md, Checkpoint and restore): {@link #suspend} takes
@@ -25,18 +25,18 @@ public final class Suspension {
     private static final long POLL_NANOS = 10_000_000L;
 
     private final OriginOperations operations;
-    private final Supplier<PoolSnapshot> snapshot;
+    private final Snapshots snapshots;
     /** The sessions the pool holds for itself (a role watch's, a switchover's), which snapshots do not count. */
-    private final IntSupplier sessions;
+    private final Capacity capacity;
     /** The aborts at the timeout run on the housekeeper: waiting a period more lets the last one land. */
     private final Duration housekeepingPeriod;
     private final AtomicBoolean suspended = new AtomicBoolean();
 
-    Suspension(OriginOperations operations, Supplier<PoolSnapshot> snapshot, IntSupplier sessions,
+    Suspension(OriginOperations operations, Snapshots snapshots, Capacity capacity,
                Duration housekeepingPeriod) {
         this.operations = operations;
-        this.snapshot = snapshot;
-        this.sessions = sessions;
+        this.snapshots = snapshots;
+        this.capacity = capacity;
         this.housekeepingPeriod = housekeepingPeriod;
     }
 
@@ -51,7 +51,7 @@ public final class Suspension {
         suspended.set(true);
         operations.suspendAll(REASON, timeout);
         long deadline = System.nanoTime() + timeout.toNanos() + housekeepingPeriod.toNanos();
-        while (!empty(snapshot.get()) || sessions.getAsInt() > 0) {
+        while (!empty(snapshots.counts()) || capacity.sessions() > 0) {
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }

@@ -1,12 +1,5 @@
 package dev.slotpool.build;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
 import dev.slotpool.build.fixtures.UsesOnlyAtomics;
 import dev.slotpool.build.fixtures.UsesReadWriteLockLocal;
 import dev.slotpool.build.fixtures.UsesReentrantLock;
@@ -19,6 +12,13 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The scanner behind {@link EngineBytecodeRulesTest} fails on bad input, so its green means something. */
 class BytecodeRulesSelfTest {

@@ -52,6 +52,38 @@ public final class DependencyGraph {
         return graph;
     }
 
+    /**
+     * Top-level class to the top-level classes it names (nested classes and lambdas counted as their top-level
+     * class), for every class under {@code prefix} in {@code classes}; a class's edge to itself is dropped.
+     */
+    public static Map<String, Set<String>> classes(Path classes, String prefix) {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+        StringWriter out = new StringWriter();
+        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose", "-filter:none",
+                "-cp", classes.toString(), classes.toString());
+        if (rc != 0) {
+            throw new IllegalStateException("jdeps failed (" + rc + "): " + out);
+        }
+        Map<String, Set<String>> graph = new TreeMap<>();
+        for (String line : out.toString().split("\n")) {
+            Matcher m = EDGE.matcher(line);
+            if (m.find() && under(m.group(1), prefix)) {
+                String from = topLevel(m.group(1));
+                String to = topLevel(m.group(2));
+                Set<String> edges = graph.computeIfAbsent(from, k -> new TreeSet<>());
+                if (under(to, prefix) && !from.equals(to)) {
+                    edges.add(to);
+                }
+            }
+        }
+        return graph;
+    }
+
+    private static String topLevel(String className) {
+        int nested = className.indexOf('$');
+        return nested < 0 ? className : className.substring(0, nested);
+    }
+
     private static boolean under(String pkg, String prefix) {
         return pkg.equals(prefix) || pkg.startsWith(prefix + ".");
     }

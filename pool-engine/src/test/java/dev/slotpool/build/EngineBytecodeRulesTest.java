@@ -1,13 +1,13 @@
 package dev.slotpool.build;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Invariant S4 on the engine's compiled main output: atomics only (no monitors, no locks but LockSupport,

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every call into user code goes through {@code dev.slotpool.pool.ground.UserCode} (docs/architecture.md, "User code"):
+ * Every call into user code goes through {@code dev.slotpool.kernel.UserCode} (docs/architecture.md, "User code"):
  * no other engine class invokes a method of a user-supplied interface, directly or by a method reference. The one
  * exception is {@code SqlErrors}, which calls the lease's override: the pool built it with
  * {@code UserCode.guarded}.
@@ -36,7 +36,7 @@ class UserCodeCallSitesTest {
             "dev/slotpool/SqlExceptionOverride",
             "dev/slotpool/CredentialsProvider");
 
-    private static final String HELPER = "dev/slotpool/pool/ground/UserCode";
+    private static final String HELPER = "dev/slotpool/kernel/UserCode";
     private static final String GUARDED_OVERRIDE_CALLER = "dev/slotpool/jdbc/SqlErrors";
 
     @Test

@@ -4,8 +4,8 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.ServerRole;
 import dev.slotpool.SlotPoolDataSource;
-import dev.slotpool.pool.ground.RoleReader;
-import dev.slotpool.pool.ground.RoleReading;
+import dev.slotpool.failover.RoleReader;
+import dev.slotpool.failover.RoleReading;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,10 +1,9 @@
 package dev.slotpool.e2e;
 
-import dev.slotpool.PoolEvent;
-import dev.slotpool.PoolInitializationException;
-import dev.slotpool.SlotPoolDataSource;
-
 import dev.slotpool.testsupport.PostgresPasswords;
+import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.PoolInitializationException;
+import dev.slotpool.PoolEvent;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

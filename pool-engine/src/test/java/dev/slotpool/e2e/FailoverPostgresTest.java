@@ -2,7 +2,6 @@ package dev.slotpool.e2e;
 
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
-import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;

@@ -1,6 +1,5 @@
 package dev.slotpool.e2e;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,6 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import javax.sql.DataSource;
 
 /**
  * The fleet workload of docs/poolers.md: several pools (simulated app instances) with a few threads each, every

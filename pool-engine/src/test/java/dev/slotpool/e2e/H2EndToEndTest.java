@@ -6,7 +6,6 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolBuilder;
 import dev.slotpool.SlotPoolDataSource;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

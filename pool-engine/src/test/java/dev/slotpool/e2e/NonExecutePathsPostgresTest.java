@@ -1,7 +1,6 @@
 package dev.slotpool.e2e;
 
 import dev.slotpool.SlotPoolDataSource;
-
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

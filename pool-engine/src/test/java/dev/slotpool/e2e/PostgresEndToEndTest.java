@@ -2,7 +2,6 @@ package dev.slotpool.e2e;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.SlotPoolDataSource;
-
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

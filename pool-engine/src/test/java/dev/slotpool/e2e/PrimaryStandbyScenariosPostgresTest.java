@@ -11,11 +11,11 @@ import dev.slotpool.ServerRole;
 import dev.slotpool.SlotPoolDataSource;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -10,7 +10,6 @@ import dev.slotpool.ServerRole;
 import dev.slotpool.SlotPoolDataSource;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,6 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,8 @@
 package dev.slotpool.e2e;
 
 import dev.slotpool.ServerRole;
-import dev.slotpool.pool.ground.RoleReader;
-import dev.slotpool.pool.ground.RoleReading;
+import dev.slotpool.failover.RoleReader;
+import dev.slotpool.failover.RoleReading;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;

@@ -7,7 +7,7 @@ import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotPoolDataSource;
-import dev.slotpool.pool.ground.Events;
+import dev.slotpool.kernel.Events;
 import dev.slotpool.testsupport.TcpFaultProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,9 +1,9 @@
 package dev.slotpool.faults;
 
-import dev.slotpool.PoolSnapshot;
-import dev.slotpool.OriginState;
-import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.e2e.E2e;
+import dev.slotpool.OriginState;
+import dev.slotpool.PoolSnapshot;
+import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.testsupport.TcpFaultProxy;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;

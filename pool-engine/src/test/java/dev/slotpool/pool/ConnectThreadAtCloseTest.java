@@ -1,6 +1,6 @@
 package dev.slotpool.pool;
 
-import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
 

@@ -88,7 +88,7 @@ class CredentialsProviderTest {
         assertThat(events.events).filteredOn(e -> e.type() == PoolEvent.Type.CREATION_FAILED).first()
                 .satisfies(e -> assertThat(e.detail()).contains("password '***' refused")
                         .doesNotContain("Tok-9xQ-provided"));
-        assertThat(pool.detector.currentFailure().getMessage()).doesNotContain("Tok-9xQ-provided");
+        assertThat(pool.failover.detector().currentFailure().getMessage()).doesNotContain("Tok-9xQ-provided");
     }
 
     /**

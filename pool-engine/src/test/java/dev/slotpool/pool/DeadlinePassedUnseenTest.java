@@ -50,7 +50,7 @@ class DeadlinePassedUnseenTest {
         Pools.await(pool, p -> p.available() == 2, "min filled");
         Connection held = pool.borrow();
 
-        pool.operations.markDown("a");
+        pool.operations().markDown("a");
 
         Pools.await(pool, p -> a.aborted() == 1, "held connection aborted after the grace period");
         assertThat(held.isClosed()).isTrue();

@@ -27,7 +27,7 @@ class DiscoveryLandingTest {
                 .config());
         try {
             Pools.await(pool, p -> p.available() == 2, "min filled");
-            pool.operations.drain("only", Duration.ZERO);
+            pool.operations().drain("only", Duration.ZERO);
             LockSupport.parkNanos(Duration.ofSeconds(3).toNanos());
 
             long landings = recorder.events.stream().filter(e -> e.type() == PoolEvent.Type.CLOSED

@@ -57,7 +57,7 @@ class DrainMetIdleTest {
             }
         });
 
-        pool.operations.drain("a", Duration.ofSeconds(10));
+        pool.operations().drain("a", Duration.ofSeconds(10));
 
         assertThat(listenerFailures).isEmpty();
         assertThat(held).hasSize(3);
@@ -72,7 +72,7 @@ class DrainMetIdleTest {
         ManualTicker clock = new ManualTicker();
         startWithSixIdleOnA(a, b, clock, builder -> builder, () -> pool.housekeeper.pass());
 
-        pool.operations.drain("a", Duration.ofSeconds(10));
+        pool.operations().drain("a", Duration.ofSeconds(10));
 
         assertKeptOnThePace(a, clock);
     }
@@ -93,7 +93,7 @@ class DrainMetIdleTest {
         Pools.await(pool, s -> s.origin("a").orElseThrow().slots().stream()
                 .anyMatch(slot -> slot.state() == SlotState.HELD), "a keepalive validation under way on a");
 
-        pool.operations.drain("a", Duration.ofSeconds(10));
+        pool.operations().drain("a", Duration.ofSeconds(10));
         Pools.keepalivesDone(pool);
 
         assertThat(a.validations()).as("keepalive validations on a").isPositive();

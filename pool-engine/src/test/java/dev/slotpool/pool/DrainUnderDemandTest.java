@@ -46,7 +46,7 @@ class DrainUnderDemandTest {
                 .origin(OriginConfig.named("a").url(a.url()).weight(3))
                 .origin(OriginConfig.named("b").url(b.url()).weight(1)).config());
         Pools.fillToShares(pool, s -> s.origin("a").orElseThrow().total() == 6, "6 on a, 2 on b");
-        pool.operations.drain("a", Duration.ofSeconds(10));
+        pool.operations().drain("a", Duration.ofSeconds(10));
         held.add(pool.borrow());
         held.add(pool.borrow()); // b's two; a's six sit in the drain's queue; the pool is at maxSize
 

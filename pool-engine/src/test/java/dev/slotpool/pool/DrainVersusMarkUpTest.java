@@ -4,7 +4,7 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
-import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

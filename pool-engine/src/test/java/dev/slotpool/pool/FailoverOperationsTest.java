@@ -46,7 +46,7 @@ class FailoverOperationsTest {
                 .origin(OriginConfig.named("b").url(b.url()).weight(1)).config());
         try {
             Pools.fillToShares(pool, p -> p.origin("a").orElseThrow().total() == 4, "4 on a, 4 on b");
-            pool.operations.drain("a", Duration.ofSeconds(10));
+            pool.operations().drain("a", Duration.ofSeconds(10));
 
             // Reserved for close at once (no borrower can take them), closed on schedule: k of 4 at k/5 of 10 s.
             OriginSnapshot draining = pool.snapshot().origin("a").orElseThrow();
@@ -83,7 +83,7 @@ class FailoverOperationsTest {
         List<Connection> held = new ArrayList<>();
         try {
             Pools.fillToShares(pool, p -> p.origin("a").orElseThrow().total() == 2, "2 on a, 2 on b");
-            pool.operations.drain("a", Duration.ofMinutes(10));
+            pool.operations().drain("a", Duration.ofMinutes(10));
             // b's two connections are taken; a's two sit in the drain's queue; the pool is at maxSize.
             held.add(pool.borrow());
             held.add(pool.borrow());
@@ -114,7 +114,7 @@ class FailoverOperationsTest {
             try {
                 Pools.await(pool, p -> p.available() == 2, "min filled");
                 Connection held = pool.borrow();
-                pool.operations.markDown("a");
+                pool.operations().markDown("a");
                 if (abort) {
                     Pools.await(pool, p -> a.aborted() == 1, "held connection aborted after the grace period");
                     assertThat(held.isClosed()).isTrue();
@@ -143,18 +143,18 @@ class FailoverOperationsTest {
                 .origin(OriginConfig.named("b").url(b.url()).host("db3").service("oltp"))
                 .origin(OriginConfig.named("c").url(c.url()).host("db3").service("batch")).config());
         try {
-            assertThat(pool.operations.select("host=db3")).containsExactly("b", "c");
-            assertThat(pool.operations.select("HOST=DB3, service=batch")).containsExactly("c");
-            assertThat(pool.operations.select("a")).containsExactly("a");
-            assertThatThrownBy(() -> pool.operations.select("rack=r1")).isInstanceOf(IllegalArgumentException.class)
+            assertThat(pool.operations().select("host=db3")).containsExactly("b", "c");
+            assertThat(pool.operations().select("HOST=DB3, service=batch")).containsExactly("c");
+            assertThat(pool.operations().select("a")).containsExactly("a");
+            assertThatThrownBy(() -> pool.operations().select("rack=r1")).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("bad origin selector 'rack=r1'");
-            assertThatThrownBy(() -> pool.operations.select("host=db9")).hasMessageContaining("no origin matches");
-            assertThatThrownBy(() -> pool.operations.markDown("host=")).hasMessageContaining("bad origin selector");
+            assertThatThrownBy(() -> pool.operations().select("host=db9")).hasMessageContaining("no origin matches");
+            assertThatThrownBy(() -> pool.operations().markDown("host=")).hasMessageContaining("bad origin selector");
 
-            pool.operations.markDown("host=db3");
+            pool.operations().markDown("host=db3");
             assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::state)
                     .containsExactly(OriginState.UP, OriginState.DOWN, OriginState.DOWN);
-            pool.operations.markUp("host=db3");
+            pool.operations().markUp("host=db3");
             assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::state).containsOnly(OriginState.UP);
         } finally {
             pool.close();
@@ -180,7 +180,7 @@ class FailoverOperationsTest {
 
             // Drain one discovered origin: its connections go, new landings on it are closed, the pool refills
             // on the other.
-            pool.operations.drain("left", Duration.ZERO);
+            pool.operations().drain("left", Duration.ZERO);
             var after = Pools.await(pool, p -> p.origin("left").orElseThrow().total() == 0
                     && p.origin("right").orElseThrow().total() == 10, "refilled on right");
             assertThat(after.origin("left").orElseThrow().state()).isIn(OriginState.DRAINING, OriginState.DOWN);
@@ -193,8 +193,8 @@ class FailoverOperationsTest {
             assertThat(pool.snapshot().origin("right").orElseThrow().borrows()).isEqualTo(50);
 
             // The configured origin names the whole group.
-            assertThat(pool.operations.select("cluster")).containsExactlyInAnyOrder("cluster", "left", "right");
-            pool.operations.markUp("left");
+            assertThat(pool.operations().select("cluster")).containsExactlyInAnyOrder("cluster", "left", "right");
+            pool.operations().markUp("left");
             assertThat(pool.snapshot().origin("left").orElseThrow().state()).isEqualTo(OriginState.UP);
         } finally {
             pool.close();
@@ -266,7 +266,7 @@ class FailoverOperationsTest {
                 .config());
         try {
             Pools.await(pool, p -> p.available() == 2, "min filled");
-            pool.weights.rebalance(Map.of("only", 7));
+            pool.weights().rebalance(Map.of("only", 7));
             assertThat(pool.snapshot().origin("only").orElseThrow().weight()).isEqualTo(7);
         } finally {
             pool.close();

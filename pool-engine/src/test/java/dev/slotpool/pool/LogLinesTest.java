@@ -74,8 +74,7 @@ class LogLinesTest {
     @Test
     void startAndStopLinesAtInfoOnThePoolLogger() {
         StubDatabase db = StubDatabase.reset("log-start");
-        pool = new ConnectionPool(Pools.stub(db).name("logged").minSize(1).maxSize(3).config());
-        pool.awaitFirstConnection();
+        pool = ConnectionPool.startedWithFirstConnection(Pools.stub(db).name("logged").minSize(1).maxSize(3).config());
         Pools.await(pool, s -> s.available() == 1, "one idle connection");
         pool.close();
         pool = null;

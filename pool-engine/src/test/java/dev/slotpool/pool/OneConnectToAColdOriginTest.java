@@ -1,6 +1,6 @@
 package dev.slotpool.pool;
 
-import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,11 +39,11 @@ class OneConnectToAColdOriginTest {
         Pools.await(pool, s -> s.available() == 4, "filled");
         for (int round = 1; round <= ROUNDS; round++) {
             // Empty the pool, then let its refill fail: the origin is no longer known to answer, backed off.
-            pool.operations.markDown("default");
+            pool.operations().markDown("default");
             Pools.closesDone(pool);
             db.down(true);
             long failed = db.failedConnects();
-            pool.operations.markUp("default");
+            pool.operations().markUp("default");
             Pools.await(pool, s -> db.failedConnects() > failed && o.health.attempts().isEmpty() && o.health.meanConnectNanos() == 0,
                     "a failed refill");
             db.down(false);

@@ -1,7 +1,7 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.OriginState;
-import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +55,7 @@ class OneProbeAtATimeTest {
                 for (int i = 0; i < RACERS; i++) {
                     calls.add(racers.submit(() -> {
                         released.await();
-                        pool.detector.startDueProbes(clock.nanoTime());
+                        pool.failover.startDueProbes(clock.nanoTime());
                         return null;
                     }));
                 }

@@ -2,7 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.OriginConfig;
 import dev.slotpool.SlotPoolDataSource;
-import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
 

@@ -99,7 +99,7 @@ class OriginOperationsTest {
                 threads.add(th);
             }
             Pools.await(pool, p -> borrows.get() > 2_000, "load running");
-            pool.operations.drain("a", Duration.ofSeconds(5));
+            pool.operations().drain("a", Duration.ofSeconds(5));
             drained.set(true);
             long at = borrows.get();
             Pools.await(pool, p -> borrows.get() > at + 5_000, "5,000 borrows after the drain");
@@ -135,7 +135,7 @@ class OriginOperationsTest {
         });
         try {
             Pools.await(pool, p -> p.available() == 6, "min filled");
-            pool.operations.markDown("b");
+            pool.operations().markDown("b");
             Pools.closesDone(pool);
             OriginSnapshot down = pool.snapshot().origin("b").orElseThrow();
             assertThat(down.state()).isEqualTo(OriginState.DOWN);
@@ -145,7 +145,7 @@ class OriginOperationsTest {
             assertThat(events).anyMatch(e -> e.type() == PoolEvent.Type.ORIGIN_STATE && "b".equals(e.origin())
                     && e.detail().contains("UP -> DOWN"));
 
-            pool.operations.markUp("b");
+            pool.operations().markUp("b");
             assertThat(pool.snapshot().origin("b").orElseThrow().state()).isEqualTo(OriginState.UP);
             Pools.passAndSettle(pool); // one rebalance step moves capacity back to b
             assertThat(pool.snapshot().origin("b").orElseThrow().total()).isPositive();
@@ -159,18 +159,18 @@ class OriginOperationsTest {
         StubDatabase a = StubDatabase.reset("ra"), b = StubDatabase.reset("rb"), c = StubDatabase.reset("rc");
         ConnectionPool pool = threeOrigins(a, b, c, new PoolListener() { });
         try {
-            assertThatThrownBy(() -> pool.weights.rebalance(Map.of("a", 10, "nope", 5)))
+            assertThatThrownBy(() -> pool.weights().rebalance(Map.of("a", 10, "nope", 5)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown origin 'nope'")
                     .hasMessageContaining("known origins: a, b, c");
-            assertThatThrownBy(() -> pool.weights.rebalance(Map.of("a", -1)))
+            assertThatThrownBy(() -> pool.weights().rebalance(Map.of("a", -1)))
                     .hasMessageContaining("must be ≥ 0");
-            assertThatThrownBy(() -> pool.weights.rebalance(Map.of("a", 0, "b", 0, "c", 0)))
+            assertThatThrownBy(() -> pool.weights().rebalance(Map.of("a", 0, "b", 0, "c", 0)))
                     .hasMessageContaining("at least one origin needs a weight > 0");
             assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::weight).containsExactly(50, 30, 20);
-            assertThatThrownBy(() -> pool.operations.drain("zz", Duration.ofSeconds(1)))
+            assertThatThrownBy(() -> pool.operations().drain("zz", Duration.ofSeconds(1)))
                     .hasMessageContaining("unknown origin 'zz'");
 
-            pool.weights.rebalance(Map.of("a", 10, "b", 10, "c", 80));
+            pool.weights().rebalance(Map.of("a", 10, "b", 10, "c", 80));
             assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::weight).containsExactly(10, 10, 80);
             Pools.await(pool, p -> p.available() == 6, "min filled");
             for (int i = 0; i < 5; i++) {

@@ -48,7 +48,7 @@ class PhysicalCloseTest {
         Pools.await(pool, s -> s.available() == 1, "one connection");
 
         Connection c = pool.borrow();
-        pool.operations.drain("default", Duration.ofMinutes(5)); // a borrowed connection closes at its return
+        pool.operations().drain("default", Duration.ofMinutes(5)); // a borrowed connection closes at its return
         long start = System.nanoTime();
         c.close();
         assertThat(millisSince(start)).as("the holder's close() of a drained origin's connection")
@@ -108,7 +108,7 @@ class PhysicalCloseTest {
         db.closeDelay(HUNG_CLOSE);
 
         long start = System.nanoTime();
-        pool.operations.markDown("default");
+        pool.operations().markDown("default");
         assertThat(millisSince(start)).as("markDown closing three idle connections").isLessThan(PROMPT_MILLIS);
     }
 

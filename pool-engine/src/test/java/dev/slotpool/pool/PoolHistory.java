@@ -5,10 +5,10 @@ import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.pool.MisbehavingUserCode.InjectedError;
-import dev.slotpool.pool.ground.Capacity;
-import dev.slotpool.pool.ground.Origin;
-import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.slots.Capacity;
+import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 
@@ -28,8 +28,8 @@ import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One randomized history of a whole {@link ConnectionPool} on two stub databases (docs/reliability.md, "Pool-level
@@ -212,8 +212,8 @@ final class PoolHistory {
             try {
                 allUp();
             } catch (InjectedError expected) {
-                pool.operations.markUp("a");
-                pool.operations.markUp("b");
+                pool.operations().markUp("a");
+                pool.operations().markUp("b");
             }
         }
     }
@@ -225,23 +225,23 @@ final class PoolHistory {
             advanceClock();
         } else if (dice < 33) {
             user.disrupted();
-            pool.operations.markDown(o);
+            pool.operations().markDown(o);
         } else if (dice < 48) {
-            pool.operations.markUp(o);
+            pool.operations().markUp(o);
         } else if (dice < 54) {
             user.disrupted();
-            pool.operations.drain(o, Duration.ofSeconds(rnd.nextInt(20)));
+            pool.operations().drain(o, Duration.ofSeconds(rnd.nextInt(20)));
         } else if (dice < 60) {
-            pool.weights.rebalance(Map.of("a", rnd.nextInt(4), "b", 1 + rnd.nextInt(3)));
+            pool.weights().rebalance(Map.of("a", rnd.nextInt(4), "b", 1 + rnd.nextInt(3)));
         } else if (dice < 63) {
-            pool.weights.rebalanceToConfigured();
+            pool.weights().rebalanceToConfigured();
         } else if (dice < 70) {
             pool.housekeeper.wake();
         } else if (dice < 74) {
             user.disrupted();
-            pool.suspension().suspend(Duration.ofMillis(rnd.nextInt(50)));
+            pool.suspend(Duration.ofMillis(rnd.nextInt(50)));
         } else if (dice < 80) {
-            pool.suspension().resume();
+            pool.resume();
         } else if (dice < 87) {
             workers.get(rnd.nextInt(workers.size())).interrupt();
         }
@@ -255,10 +255,10 @@ final class PoolHistory {
     }
 
     private void allUp() {
-        pool.suspension().resume();
-        pool.operations.markUp("a");
-        pool.operations.markUp("b");
-        pool.weights.rebalanceToConfigured();
+        pool.resume();
+        pool.operations().markUp("a");
+        pool.operations().markUp("b");
+        pool.weights().rebalanceToConfigured();
     }
 
     // ---- the workers ----------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import dev.slotpool.PoolSnapshot;
 import dev.slotpool.SlotSnapshot;
 import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.ProxyConnection;
-import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;
 

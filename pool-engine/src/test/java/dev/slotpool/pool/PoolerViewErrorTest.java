@@ -1,7 +1,7 @@
 package dev.slotpool.pool;
 
-import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
+import dev.slotpool.OriginConfig;
 import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.Test;

@@ -6,8 +6,8 @@ import dev.slotpool.SlotPoolDataSource;
 import dev.slotpool.testsupport.StubDatabase;
 
 import java.time.Duration;
-import java.util.function.Predicate;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 /** Test helpers: a builder over a fresh stub database, and waiting for a pool condition with a deadline. */
 final class Pools {

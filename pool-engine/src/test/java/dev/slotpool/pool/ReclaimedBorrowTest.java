@@ -4,7 +4,7 @@ import dev.slotpool.CloseReason;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.jdbc.ProxyConnection;
-import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.testsupport.StubConnection;
 import dev.slotpool.testsupport.StubDatabase;
 import org.assertj.core.api.SoftAssertions;

@@ -4,11 +4,11 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.ServerRole;
 import dev.slotpool.SlotState;
+import dev.slotpool.failover.RoleReading;
 import dev.slotpool.jdbc.ProxyConnection;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.pool.MisbehavingUserCode.InjectedError;
-import dev.slotpool.pool.ground.Origin;
-import dev.slotpool.pool.ground.PooledConnection;
-import dev.slotpool.pool.ground.RoleReading;
+import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.testsupport.StubDatabase;
 
 import java.sql.Connection;
@@ -26,8 +26,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One randomized history of a pool over a primary and a standby of one family, on stub servers that answer
@@ -111,8 +111,8 @@ final class RoleHistory {
         List<Thread> workers = new ArrayList<>();
         try {
             // Both servers read once, so that a failed role query later is one on a server whose role is known.
-            if (!settle(() -> pool.roleWatch.roles().reading("a") != null
-                    && pool.roleWatch.roles().reading("b") != null)) {
+            if (!settle(() -> pool.failover.roles().roles().reading("a") != null
+                    && pool.failover.roles().roles().reading("b") != null)) {
                 violation("the roles were never read: " + pool.snapshot().summary());
             }
             int n = 2 + rnd.nextInt(3);
@@ -155,7 +155,7 @@ final class RoleHistory {
             } catch (RuntimeException e) {
                 violation("operator call threw " + e);
             }
-            pool.roleWatch.suspect(); // the watch reads every 20 ms, so the history moves on its time scale
+            pool.failover.roles().suspect(); // the watch reads every 20 ms, so the history moves on its time scale
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(60)));
         }
     }
@@ -178,7 +178,7 @@ final class RoleHistory {
             }
         } else if (dice < 44) {
             // Only on a server read before: UNKNOWN from a server never read is a database without a role query.
-            if (pool.roleWatch.roles().reading(o) != null) {
+            if (pool.failover.roles().roles().reading(o) != null) {
                 int k = 1 + rnd.nextInt(3);
                 story.add(k + " failed queries on " + o);
                 servers[i].failNextQueries(k, "57014");
@@ -186,28 +186,28 @@ final class RoleHistory {
         } else if (dice < 54) {
             story.add("suspend");
             user.disrupted();
-            pool.suspension().suspend(Duration.ofMillis(rnd.nextInt(100)));
+            pool.suspend(Duration.ofMillis(rnd.nextInt(100)));
         } else if (dice < 66) {
             story.add("resume");
-            pool.suspension().resume();
+            pool.resume();
         } else if (dice < 72) {
             story.add("drain " + o);
             operatorHeld.add(o);
-            pool.operations.drain(o, Duration.ofMillis(rnd.nextInt(200)));
+            pool.operations().drain(o, Duration.ofMillis(rnd.nextInt(200)));
         } else if (dice < 78) {
             story.add("markDown " + o);
             operatorHeld.add(o);
-            pool.operations.markDown(o);
+            pool.operations().markDown(o);
         } else if (dice < 86) {
             story.add("markUp " + o);
             operatorHeld.remove(o);
-            pool.operations.markUp(o);
+            pool.operations().markUp(o);
         } else if (dice < 94) {
             // A checkpoint and restore, then the primary fails: the pool's own states in a row.
             story.add("checkpoint");
             user.disrupted();
-            pool.suspension().suspend(Duration.ofMillis(rnd.nextInt(100)));
-            pool.suspension().resume();
+            pool.suspend(Duration.ofMillis(rnd.nextInt(100)));
+            pool.resume();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(50)));
             failover();
         }
@@ -300,7 +300,7 @@ final class RoleHistory {
     }
 
     private RoleReading[] readings() {
-        return new RoleReading[] {pool.roleWatch.roles().reading("a"), pool.roleWatch.roles().reading("b")};
+        return new RoleReading[] {pool.failover.roles().roles().reading("a"), pool.failover.roles().roles().reading("b")};
     }
 
     private static boolean isPrimary(RoleReading r) {
@@ -320,9 +320,9 @@ final class RoleHistory {
 
     /** Resumes, marks up what the operator holds, leaves one live primary: it must take writes. */
     private void settleWrites() {
-        pool.suspension().resume();
+        pool.resume();
         for (String o : operatorHeld) {
-            pool.operations.markUp(o);
+            pool.operations().markUp(o);
         }
         if (roles[0] != Role.PRIMARY && roles[1] != Role.PRIMARY) {
             int s = roles[0] == Role.STANDBY ? 0 : 1;
@@ -333,7 +333,7 @@ final class RoleHistory {
             story.add("promote " + names[s]);
             promote(s);
         }
-        pool.roleWatch.suspect();
+        pool.failover.roles().suspect();
         int p = roles[0] == Role.PRIMARY ? 0 : 1;
         Origin primary = pool.origins.find(names[p]);
         if (!settle(() -> primary.state() == OriginState.UP && primary.takesWrites()
@@ -363,11 +363,11 @@ final class RoleHistory {
                     + pool.capacity.sessions() + ", servers' open connections " + (servers[0].live()
                     + servers[1].live()) + "; " + pool.snapshot().summary() + "; " + story);
         }
-        if (!pool.suspension().suspend(Duration.ofSeconds(2)) || servers[0].live() + servers[1].live() != 0) {
+        if (!pool.suspend(Duration.ofSeconds(2)) || servers[0].live() + servers[1].live() != 0) {
             violation("suspend at rest did not empty the pool: " + pool.snapshot().summary() + ", servers' open "
                     + "connections " + (servers[0].live() + servers[1].live()) + "; " + story);
         }
-        pool.suspension().resume();
+        pool.resume();
     }
 
     private void closePool() {

@@ -1,7 +1,7 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.OriginConfig;
-import dev.slotpool.pool.ground.Secrets;
+import dev.slotpool.kernel.Secrets;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;

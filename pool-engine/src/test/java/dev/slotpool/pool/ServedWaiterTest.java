@@ -1,7 +1,7 @@
 package dev.slotpool.pool;
 
 import dev.slotpool.PoolEvent;
-import dev.slotpool.pool.ground.PooledConnection;
+import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.table.Slot;
 import dev.slotpool.table.StandInWaiter;
 import dev.slotpool.testsupport.StubDatabase;

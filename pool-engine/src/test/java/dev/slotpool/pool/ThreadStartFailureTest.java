@@ -2,7 +2,7 @@ package dev.slotpool.pool;
 
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotState;
-import dev.slotpool.pool.ground.Origin;
+import dev.slotpool.origins.Origin;
 import dev.slotpool.testsupport.StubDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
