@@ -1,5 +1,3 @@
-package dev.slotpool.generator;
-
 import java.io.IOException;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
@@ -42,7 +40,8 @@ import java.util.stream.Collectors;
  * hand-written set. The compiler checks the rest: a hand-written method missing leaves the proxy abstract, and a
  * method the target release lacks fails its {@code @Override}.
  *
- * <p>Usage: {@code java JdbcDelegation.java <output source root>}; files are rewritten only when they change.
+ * <p>Usage: {@code java JdbcDelegation.java <output source root>}; files are rewritten only when they change. In
+ * the unnamed package: from JDK 22 the launcher wants a named package's file under its package's directories.
  */
 public final class JdbcDelegation {
 
