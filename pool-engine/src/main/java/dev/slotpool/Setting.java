@@ -185,11 +185,11 @@ public final class Setting<T> {
             "After an origin goes DOWN, how long its borrowed connections may run before they are "
                     + "aborted. Engine default: 5s.");
     public static final Setting<Boolean> ABORT_BORROWED_ON_DOWN = row("abortBorrowedOnDown", Boolean.class, true,
-            Source.SLOTPOOL, any(), null,
+            Source.SLOTPOOL, notNull("must be true or false"), null,
             "Whether a DOWN origin's borrowed connections are aborted after the grace period (true) "
                     + "or closed when returned (false). Engine default: true.");
     public static final Setting<Boolean> READS_TO_STANDBYS = row("readsToStandbys", Boolean.class, false,
-            Source.SLOTPOOL, any(), null,
+            Source.SLOTPOOL, notNull("must be true or false"), null,
             "Whether @Transactional(readOnly = true) work goes to standbys that take reads: the "
                     + "auto-configured DataSource is then a LazyConnectionDataSourceProxy whose read-only "
                     + "DataSource is the pool's read view, and a standby origin stays UP, kept for reads, "
@@ -225,7 +225,7 @@ public final class Setting<T> {
                     + "its next holders that prepare the same SQL with the same arguments; 0 is off, up to "
                     + "10000. Engine default: 0 (off).");
     public static final Setting<Boolean> LEAK_TRACING = row("leakTracing", Boolean.class, false,
-            Source.SLOTPOOL, any(), null,
+            Source.SLOTPOOL, notNull("must be true or false"), null,
             "Record each borrower's stack, reported when a connection is taken back and shown in the "
                     + "endpoint. Engine default: false.");
     public static final Setting<Duration> LEAK_DETECTION_THRESHOLD = row("leakDetectionThreshold", Duration.class,

@@ -19,6 +19,23 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /** build() reports every bad setting at once, names it, and never rewrites a value. */
 class BuilderValidationTest {
 
+    /** A row with a fixed default set to null through the table is refused naming it, as a null duration is. */
+    @Test
+    void aSettingWithADefaultSetToNullIsNamed() {
+        int checked = 0;
+        for (Setting<?> s : Setting.all()) {
+            if (s.defaultValue() == null) {
+                continue;
+            }
+            SlotPoolBuilder b = SlotPoolDataSource.builder().url("jdbc:h2:mem:null-rows").set(s, null);
+            InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, b::config);
+            assertThat(e).as("%s set to null", s.name()).isNotNull();
+            assertThat(e.violations()).extracting(ConfigViolation::property).as(s.name()).contains(s.name());
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(25);
+    }
+
     @Test
     void everyViolationIsReportedInOneException() {
         InvalidPoolConfigException e = catchThrowableOfType(InvalidPoolConfigException.class, () ->
