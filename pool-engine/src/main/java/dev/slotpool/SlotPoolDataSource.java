@@ -124,8 +124,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         if (state instanceof ConnectionPool pool) {
             return pool.borrow();
         }
-        long since = settings.settings().ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
-        return startedToBorrow().borrowSince(since);
+        long start = settings.settings().ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
+        return startedToBorrow().borrowSince(start);
     }
 
     /**

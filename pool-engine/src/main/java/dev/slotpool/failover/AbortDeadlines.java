@@ -16,7 +16,7 @@ import dev.slotpool.table.SlotTable;
  * its change set. Connections still borrowed from such an origin at its deadline are taken back and aborted. Runs on
  * the housekeeper thread, through {@link OriginOperations#dueWork}.
  */
-public final class AbortDeadlines {
+final class AbortDeadlines {
 
     private final Origins origins;
     private final SlotTable<PooledConnection> table;

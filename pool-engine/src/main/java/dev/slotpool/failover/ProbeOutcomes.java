@@ -12,7 +12,7 @@ import java.sql.SQLException;
  * "Primary and standbys": an old primary outranked while dead) and it is not a standby kept for reads. Registered by the pool's wiring, so the
  * detector and its outcomes do not name each other.
  */
-public final class ProbeOutcomes implements Probes.Outcomes {
+final class ProbeOutcomes implements Probes.Outcomes {
 
     private final FailureDetector detector;
     private final OriginOperations operations;

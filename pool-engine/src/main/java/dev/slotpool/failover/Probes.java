@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * (connections, none available, each borrowed longer than {@link #stuckNanos()}). A probe that answers on an UP
  * origin says the statements are merely slow: the next such probe waits twice as long.
  */
-public final class Probes {
+final class Probes {
 
     /** What a probe found, for the detector to count; and how long a probe starting now may go unanswered. */
     public interface Outcomes {

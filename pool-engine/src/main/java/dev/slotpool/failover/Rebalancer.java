@@ -18,7 +18,7 @@ import dev.slotpool.table.SlotTable;
  * latency-aware mode first sets each origin's weight from its hold times and broken closes (docs/failover.md,
  * "What each operation guarantees", "Latency-aware balancing"). Runs on the housekeeper thread; given only the parts of the pool it reads or acts through.
  */
-public final class Rebalancer {
+final class Rebalancer {
 
     private final Origins origins;
     private final SlotTable<PooledConnection> table;

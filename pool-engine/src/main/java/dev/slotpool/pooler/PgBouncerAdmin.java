@@ -6,7 +6,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -19,7 +18,6 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,8 +32,9 @@ import javax.net.ssl.SSLSocketFactory;
  * login (trust or md5 password; a cleartext password only where the URL allows it), one simple query. Not through a
  * JDBC driver: pgjdbc 42.7.5+ sends {@code SET extra_float_digits} after login, which the console of PgBouncer 1.18
  * refuses, and the engine depends on no driver. It trusts nothing the server sends: the whole command (connect,
- * login, query) ends within its timeout, a message longer than {@link #MAX_MESSAGE_BYTES} or an answer longer than
- * {@link #MAX_ANSWER_BYTES} is refused before anything is allocated for it, and a malformed message is an error.
+ * login, query) ends within its timeout, a message longer than {@link ConsoleMessages#MAX_MESSAGE_BYTES} or an
+ * answer longer than {@link ConsoleMessages#MAX_ANSWER_BYTES} is refused before anything is allocated for it, and a
+ * malformed message is an error ({@link ConsoleMessages}).
  */
 public final class PgBouncerAdmin {
 
@@ -43,10 +42,6 @@ public final class PgBouncerAdmin {
     private static final int AUTH_OK = 0;
     private static final int AUTH_CLEARTEXT = 3;
     private static final int AUTH_MD5 = 5;
-    /** The longest message accepted: a SHOW POOLS row is well under a kilobyte. */
-    static final int MAX_MESSAGE_BYTES = 1 << 20;
-    /** The most a whole answer may hold (a console with thousands of pools stays far below). */
-    static final int MAX_ANSWER_BYTES = 16 << 20;
     /** The URL parameter that allows sending the password in cleartext when the console asks for it. */
     static final String ALLOW_CLEARTEXT = "allowCleartextPassword";
     /** The URL parameter that asks for TLS ({@link SslMode}). */
@@ -162,7 +157,7 @@ public final class PgBouncerAdmin {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         try (Socket plain = new Socket(); Socket s = secured(plain, millis, deadline)) {
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
-            Messages in = new Messages(s, deadline);
+            ConsoleMessages in = new ConsoleMessages(s, deadline);
             startup(out);
             login(in, out);
             byte[] sql = (command + '\0').getBytes(StandardCharsets.UTF_8);
@@ -170,7 +165,7 @@ public final class PgBouncerAdmin {
             out.writeInt(sql.length + 4);
             out.write(sql);
             out.flush();
-            List<Map<String, String>> rows = results(in, command);
+            List<Map<String, String>> rows = in.results(command);
             try {
                 out.writeByte('X');
                 out.writeInt(4);
@@ -195,10 +190,10 @@ public final class PgBouncerAdmin {
         out.flush();
         int answer;
         try {
-            Messages.timeoutUntil(plain, deadline);
+            ConsoleMessages.timeoutUntil(plain, deadline);
             answer = plain.getInputStream().read(); // one byte, nothing buffered past it
         } catch (SocketTimeoutException e) {
-            throw Messages.late();
+            throw ConsoleMessages.late();
         }
         if (answer == 'N') {
             throw new SQLException("pooler console offers no TLS, which " + SSLMODE + "=" + ssl.setting
@@ -216,11 +211,11 @@ public final class PgBouncerAdmin {
             tls.setSSLParameters(p);
         }
         try {
-            Messages.timeoutUntil(tls, deadline);
+            ConsoleMessages.timeoutUntil(tls, deadline);
             tls.startHandshake();
         } catch (SocketTimeoutException e) {
             tls.close();
-            throw Messages.late();
+            throw ConsoleMessages.late();
         } catch (IOException | RuntimeException e) {
             tls.close();
             throw e;
@@ -243,17 +238,17 @@ public final class PgBouncerAdmin {
     }
 
     /** Answers the authentication request, then reads up to ReadyForQuery. */
-    private void login(Messages in, DataOutputStream out) throws IOException, SQLException {
+    private void login(ConsoleMessages in, DataOutputStream out) throws IOException, SQLException {
         while (true) {
             char type = in.next();
             byte[] msg = in.body();
             if (type == 'E') {
-                throw new SQLException("pooler console login refused: " + errorText(msg), "08004");
+                throw new SQLException("pooler console login refused: " + ConsoleMessages.errorText(msg), "08004");
             }
             if (type == 'R') {
                 int kind = msg.length < 4 ? -1 : new DataInputStream(new ByteArrayInputStream(msg)).readInt();
                 if (kind < 0 || kind == AUTH_MD5 && msg.length < 8) {
-                    throw malformed("authentication request");
+                    throw ConsoleMessages.malformed("authentication request");
                 }
                 if (kind == AUTH_CLEARTEXT && !allowCleartext && ssl == SslMode.DISABLE) {
                     throw new SQLException("pooler console asks for the password in cleartext, which the pool does "
@@ -285,136 +280,6 @@ public final class PgBouncerAdmin {
         }
     }
 
-    private static List<Map<String, String>> results(Messages in, String command)
-            throws IOException, SQLException {
-        List<String> columns = new ArrayList<>();
-        List<Map<String, String>> rows = new ArrayList<>();
-        SQLException error = null;
-        while (true) {
-            char type = in.next();
-            byte[] msg = in.body();
-            DataInputStream m = new DataInputStream(new ByteArrayInputStream(msg));
-            switch (type) {
-                case 'T' -> {
-                    int n = m.readUnsignedShort();
-                    for (int i = 0; i < n; i++) {
-                        columns.add(readCString(m));
-                        m.skipBytes(18); // table oid, column number, type oid, size, modifier, format
-                    }
-                }
-                case 'D' -> {
-                    int n = m.readUnsignedShort();
-                    Map<String, String> row = new LinkedHashMap<>();
-                    for (int i = 0; i < n; i++) {
-                        int len = m.readInt();
-                        if (len > m.available()) {
-                            throw malformed("row");
-                        }
-                        String value = null;
-                        if (len >= 0) {
-                            byte[] v = new byte[len];
-                            m.readFully(v);
-                            value = new String(v, StandardCharsets.UTF_8);
-                        }
-                        row.put(i < columns.size() ? columns.get(i) : String.valueOf(i), value);
-                    }
-                    rows.add(row);
-                }
-                case 'E' -> error = new SQLException("pooler console: " + errorText(msg) + " (" + command + ")");
-                case 'Z' -> {
-                    if (error != null) {
-                        throw error;
-                    }
-                    return rows;
-                }
-                default -> {
-                    // CommandComplete, NoticeResponse, ParameterStatus: nothing to keep
-                }
-            }
-        }
-    }
-
-    private static SQLException malformed(String what) {
-        return new SQLException("pooler console sent a malformed " + what, "08P01");
-    }
-
-    /**
-     * The server's messages, read within one deadline for the whole command: each read waits only for what is left
-     * of it, and lengths are checked before anything is allocated.
-     */
-    private static final class Messages {
-        private final Socket socket;
-        private final DataInputStream in;
-        private final long deadline;
-        private long total;
-        private int length;
-
-        Messages(Socket socket, long deadline) throws IOException {
-            this.socket = socket;
-            this.in = new DataInputStream(socket.getInputStream());
-            this.deadline = deadline;
-        }
-
-        /** The next message's type; its body follows with {@link #body()}. */
-        char next() throws IOException, SQLException {
-            char type;
-            int announced;
-            try {
-                waitAtMostWhatIsLeft();
-                type = (char) in.readUnsignedByte();
-                announced = in.readInt();
-            } catch (SocketTimeoutException e) {
-                throw late();
-            }
-            if (announced < 4 || announced - 4 > MAX_MESSAGE_BYTES) {
-                throw new SQLException("pooler console announced a message of " + Integer.toUnsignedString(announced)
-                        + " bytes (at most " + MAX_MESSAGE_BYTES + " accepted)", "08P01");
-            }
-            total += announced;
-            if (total > MAX_ANSWER_BYTES) {
-                throw new SQLException("pooler console's answer exceeds " + MAX_ANSWER_BYTES + " bytes", "08P01");
-            }
-            length = announced - 4;
-            return type;
-        }
-
-        byte[] body() throws IOException, SQLException {
-            byte[] msg = new byte[length];
-            int read = 0;
-            while (read < length) {
-                int n;
-                try {
-                    waitAtMostWhatIsLeft();
-                    n = in.read(msg, read, length - read);
-                } catch (SocketTimeoutException e) {
-                    throw late();
-                }
-                if (n < 0) {
-                    throw new EOFException("pooler console closed the connection");
-                }
-                read += n;
-            }
-            return msg;
-        }
-
-        private void waitAtMostWhatIsLeft() throws IOException {
-            timeoutUntil(socket, deadline);
-        }
-
-        /** Makes the socket's reads wait at most until {@code deadline} (System.nanoTime). */
-        static void timeoutUntil(Socket socket, long deadline) throws IOException {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (left < 1) {
-                throw late();
-            }
-            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-        }
-
-        static SocketTimeoutException late() {
-            return new SocketTimeoutException("pooler console did not answer in time");
-        }
-    }
-
     private static long number(Map<String, String> row, String column) {
         String v = row.get(column);
         if (v == null || v.isEmpty()) {
@@ -425,23 +290,6 @@ public final class PgBouncerAdmin {
         } catch (NumberFormatException e) {
             return 0;
         }
-    }
-
-    /** The message field ('M') of an ErrorResponse. */
-    private static String errorText(byte[] msg) {
-        int i = 0;
-        while (i < msg.length && msg[i] != 0) {
-            byte field = msg[i++];
-            int end = i;
-            while (end < msg.length && msg[end] != 0) {
-                end++;
-            }
-            if (field == 'M') {
-                return new String(msg, i, end - i, StandardCharsets.UTF_8);
-            }
-            i = end + 1;
-        }
-        return "(no message)";
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
@@ -461,15 +309,6 @@ public final class PgBouncerAdmin {
     private static void cstring(DataOutputStream out, String s) throws IOException {
         out.write(s.getBytes(StandardCharsets.UTF_8));
         out.writeByte(0);
-    }
-
-    private static String readCString(DataInputStream in) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        int c;
-        while ((c = in.readUnsignedByte()) != 0) {
-            b.write(c);
-        }
-        return b.toString(StandardCharsets.UTF_8);
     }
 
     /** The console's address and user; never the password. */

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * weight, skipping origins the {@link FailureDetector} doubts or backs off, and one connect at a time to an origin
  * not known to answer. Keeps the pool's mean connect time, which says when a connect under way is slow.
  */
-public final class Placement {
+final class Placement {
 
     /** Before any connect succeeded, one running this long is slow. */
     private static final long COLD_SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);

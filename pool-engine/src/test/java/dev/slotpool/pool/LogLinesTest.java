@@ -12,6 +12,8 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -136,7 +138,11 @@ class LogLinesTest {
             }
         };
         pool = new ConnectionPool(Pools.stub(db).listener(throwing).minSize(1).maxSize(1).config());
-        Pools.await(pool, s -> s.available() == 1, "one idle connection"); // its CREATED event reached the listener
+        // The CREATED event reaches the listener just after the connection is published: wait for the warning.
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!logged("dev.slotpool.usercode", Level.WARNING, "failed") && System.nanoTime() - end < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
         assertThat(logged("dev.slotpool.usercode", Level.WARNING, "failed")).as(seen()).isTrue();
     }
 }
