@@ -96,9 +96,21 @@ public final class FailureDetector {
 
     // ---- evidence ------------------------------------------------------------------------------------------
 
-    /** A connect or probe failed: back off, keep the failure for timeout messages, maybe mark the origin DOWN. */
+    /** A connect failed: back off, keep the failure for timeout messages, maybe mark the origin DOWN. */
     public void connectFailed(Origin o, SQLException sanitized, long now) {
-        int failures = o.health.connectFailed(sanitized); // not known to answer until it connects again
+        judgeFailure(o, o.health.connectFailed(sanitized), sanitized, now); // not known to answer until it connects
+    }
+
+    /** A probe failed: counted as a connect, and it confirms the outage of an origin already DOWN, so the
+     * housekeeper tells the borrowers waiting if it was the last origin (docs/architecture.md, "Borrow", step 4). */
+    void probeFailed(Origin o, SQLException sanitized, long now) {
+        judgeFailure(o, o.health.probeFailed(sanitized), sanitized, now);
+        if (o.state() == OriginState.DOWN) {
+            signals.housekeepingDue();
+        }
+    }
+
+    private void judgeFailure(Origin o, int failures, SQLException sanitized, long now) {
         // A refused login fails the same way until someone changes the credentials: fast retries only add
         // failed logins (which can lock the account), so it backs off to the maximum at once.
         boolean refused = SqlErrors.isAuthenticationFailure(sanitized);

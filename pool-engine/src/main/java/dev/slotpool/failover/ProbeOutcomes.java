@@ -34,7 +34,7 @@ final class ProbeOutcomes implements Probes.Outcomes {
 
     @Override
     public void failed(Origin o, SQLException sanitized, long now) {
-        detector.connectFailed(o, sanitized, now);
+        detector.probeFailed(o, sanitized, now);
     }
 
     @Override

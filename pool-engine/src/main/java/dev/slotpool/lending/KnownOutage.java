@@ -10,10 +10,11 @@ import java.sql.SQLTransientConnectionException;
 
 /**
  * Whether the pool knows that no borrow can be served until an origin comes back (docs/architecture.md, "Borrow",
- * step 4): every configured origin is DOWN by the failure detector's own finding and its connects keep failing
- * (its last connect or probe failed, none succeeded since), and none of the origins connections belong to (a
- * discovery group's discovered ones included) is UP. No connection of such an origin is lent (S7) and none is
- * opened for it but a probe's, so a borrow would only wait for its timeout. Not known: an origin UP, however slow
+ * step 4): every configured origin is DOWN by the failure detector's own finding and the outage is confirmed (a
+ * probe failed since its connects began to fail, and none succeeded since), and none of the origins connections
+ * belong to (a discovery group's discovered ones included) is UP. No connection of such an origin is lent (S7) and none is
+ * opened for it but a probe's, so a borrow would only wait for its timeout. Not known: connects that failed for a
+ * moment (a pooler's KILL and RESUME) until the first probe, which a back-off follows; an origin UP, however slow
  * or refusing new sessions, or not yet tried; a DOWN for broken sessions whose server still takes connects (its
  * probe usually brings it back within a borrow timeout) until a probe fails; a DOWN set by an operator, a
  * suspension or the role watch (each ends by a decision, often within a borrow timeout).
@@ -42,7 +43,7 @@ public final class KnownOutage {
     public boolean known() {
         for (Origin o : origins.configured()) {
             OriginStatus st = o.status();
-            if (st.state() != OriginState.DOWN || !st.detected() || o.health.currentFailure() == null) {
+            if (st.state() != OriginState.DOWN || !st.detected() || !o.health.outageConfirmed()) {
                 return false;
             }
         }

@@ -26,6 +26,9 @@ public final class OriginHealth {
     private final AtomicInteger landedAway = new AtomicInteger();
     /** The last connect failure (sanitized), kept while {@link #connectFailures} is not zero. */
     private volatile SQLException lastFailure;
+    /** A probe failed in the current run of connect failures: the outage is confirmed, not a moment's refusal.
+     * Racy but benign: set by probe threads, cleared when the run ends. */
+    private volatile boolean probeFailedInRun;
     /** Earliest next connection attempt after a failure (ticker time); racy but benign: a creator may try a
      * little early or late. */
     private volatile long nextAttemptAt;
@@ -73,12 +76,24 @@ public final class OriginHealth {
         return lastFailure;
     }
 
+    /** Whether a probe failed in the current run of connect failures (and the run lasts). */
+    public boolean outageConfirmed() {
+        return probeFailedInRun && currentFailure() != null;
+    }
+
     /** Counts a failed connect or probe and keeps its (sanitized) failure; the origin is not known to answer
      * until it connects again. Returns the run's length. */
     public int connectFailed(SQLException sanitized) {
         lastFailure = sanitized;
         connectTime.reset();
         return connectFailures.incrementAndGet();
+    }
+
+    /** Counts a failed probe as {@link #connectFailed} does, and confirms the run as an outage. */
+    public int probeFailed(SQLException sanitized) {
+        int run = connectFailed(sanitized);
+        probeFailedInRun = true;
+        return run;
     }
 
     /** A connect or probe answered: it is known to answer from now on, and the run of connect failures ends.
@@ -89,6 +104,9 @@ public final class OriginHealth {
         }
         int run = connectFailures.get() == 0 ? 0 : connectFailures.getAndSet(0);
         lastFailure = null;
+        if (probeFailedInRun) {
+            probeFailedInRun = false;
+        }
         return run;
     }
 

@@ -63,8 +63,9 @@ class KnownOutageTest {
         });
         assertThat((Throwable) failure).isInstanceOf(SQLTransientConnectionException.class)
                 .hasMessageContaining("every origin is DOWN")
-                .hasMessageContaining("origin 'a': could not connect: stub database ko-a is down")
-                .hasMessageContaining("origin 'b': could not connect: stub database ko-b is down");
+                // known once a probe failed, so each origin's reason is its probe's failure
+                .hasMessageContaining("origin 'a': probe failed: stub database ko-a is down")
+                .hasMessageContaining("origin 'b': probe failed: stub database ko-b is down");
         assertThat(failure.getSQLState()).isEqualTo("08001");
         assertThat(failure.getCause()).as("the current failure, chained").hasMessageContaining("is down");
         assertThat(failure.getMessage()).doesNotContain("s3cret-pw");
@@ -150,6 +151,22 @@ class KnownOutageTest {
         Connection again = assertTimeoutPreemptively(BROKEN, () -> pool.borrow());
         assertThat(again.isValid(1)).as("served once a probe brought the origin back").isTrue();
         again.close();
+    }
+
+    /** Connects that failed for a moment (a pooler's KILL and RESUME) take the origin DOWN, but no probe has failed
+     * since: not known yet, so the borrow waits and the probe that finds the server back serves it. Only a probe
+     * that fails confirms the outage. */
+    @Test
+    void aDownFromConnectsAloneIsRiddenThroughWhenTheFirstProbeAnswers() throws Exception {
+        StubDatabase db = StubDatabase.reset("ko-moment").down(true);
+        pool = new ConnectionPool(Pools.stub(db).minSize(1).maxSize(1).borrowTimeout(LONG_TIMEOUT)
+                .creationBackoffMax(Duration.ofSeconds(5)).config());
+        awaitDown(pool, "default");
+        db.down(false); // back before the first probe, which comes a back-off after the DOWN
+
+        Connection c = assertTimeoutPreemptively(BROKEN, () -> pool.borrow());
+        assertThat(c.isValid(1)).as("served once the first probe brought the origin back").isTrue();
+        c.close();
     }
 
     /** An origin UP but not yet answering (its first connect hangs): the pool does not know, the timeout bounds. */
