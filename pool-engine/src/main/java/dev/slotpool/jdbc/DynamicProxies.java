@@ -4,9 +4,8 @@ import java.util.List;
 
 /**
  * The JDK dynamic proxies the engine creates, for a GraalVM native image's metadata (published as
- * {@link dev.slotpool.NativeImageProxies}, which asks the engine for them: {@code engine.Engine}): one interface set
- * per proxy class. Read from the code that creates
- * them, so a new proxy is covered without a second list to keep.
+ * {@link dev.slotpool.NativeImageProxies}): one interface set per proxy class. Read from the code that creates them,
+ * so a new proxy is covered without a second list to keep.
  */
 public final class DynamicProxies {
 
