@@ -17,8 +17,8 @@ import dev.slotpool.kernel.UserCode;
 import dev.slotpool.origins.Origins;
 import dev.slotpool.slots.Closing;
 import dev.slotpool.slots.PooledConnection;
+import dev.slotpool.slots.Signals;
 import dev.slotpool.snapshots.Snapshots;
-import dev.slotpool.supply.Creator;
 import dev.slotpool.table.EntryFilter;
 import dev.slotpool.table.Slot;
 import dev.slotpool.table.SlotTable;
@@ -79,8 +79,7 @@ public final class Borrows {
 
     public Borrows(PoolConfig config, SlotTable<PooledConnection> table, Origins origins, Closing closing,
             Failover failover, Events events, UserCode userCode,
-            Snapshots snapshots, AtomicLong timeouts, Creator creator, KnownOutage outage,
-            PoolLifecycle lifecycle) {
+            Snapshots snapshots, PoolLifecycle lifecycle, Signals signals) {
         this.name = config.name();
         this.ticker = config.ticker();
         this.timeoutNanos = config.borrowTimeout().toNanos();
@@ -98,15 +97,21 @@ public final class Borrows {
         this.events = events;
         this.userCode = userCode;
         this.snapshots = snapshots;
-        this.timeouts = timeouts;
+        this.timeouts = snapshots.timeouts();
+        KnownOutage outage = new KnownOutage(name, origins);
         this.outage = outage;
         // Run before the borrower joins the queue and again once it is in it: a known outage found by either is
         // refused at once; one that begins later turns the queue away (Housekeeper, SlotTable.turnAwayWaiters).
         this.onShortage = () -> {
             outage.refuseIfKnown();
-            creator.shortage();
+            signals.borrowerShort();
         };
         this.lifecycle = lifecycle;
+    }
+
+    /** Whether an outage is known, for the housekeeper that turns the waiters away (the borrows' own). */
+    public KnownOutage outage() {
+        return outage;
     }
 
     /** Borrows a connection, waiting up to the borrow timeout from now. */

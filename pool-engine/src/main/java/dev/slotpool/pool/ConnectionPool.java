@@ -8,27 +8,24 @@ import dev.slotpool.PoolSnapshot;
 import dev.slotpool.PreparedSwitchover;
 import dev.slotpool.Ticker;
 import dev.slotpool.failover.Failover;
-import dev.slotpool.failover.FailureDetector;
 import dev.slotpool.failover.OriginOperations;
 import dev.slotpool.failover.Weights;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.kernel.Events;
+import dev.slotpool.kernel.Kernel;
 import dev.slotpool.kernel.Loggers;
 import dev.slotpool.kernel.PoolLifecycle;
-import dev.slotpool.kernel.PoolThreads;
-import dev.slotpool.kernel.UserCode;
 import dev.slotpool.lending.Borrows;
-import dev.slotpool.lending.KnownOutage;
+import dev.slotpool.lending.Lending;
 import dev.slotpool.lending.Returns;
 import dev.slotpool.origins.Origins;
 import dev.slotpool.sessions.Connector;
-import dev.slotpool.sessions.SessionSetup;
 import dev.slotpool.slots.Capacity;
 import dev.slotpool.slots.Closer;
 import dev.slotpool.slots.Closing;
-import dev.slotpool.slots.HoldTime;
 import dev.slotpool.slots.PooledConnection;
 import dev.slotpool.slots.Signals;
+import dev.slotpool.slots.Slots;
 import dev.slotpool.snapshots.PoolerViews;
 import dev.slotpool.snapshots.Snapshots;
 import dev.slotpool.supply.Creator;
@@ -42,14 +39,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The pool's face and its life from construction to close: borrows go to {@link Borrows}, returns come back through
- * {@link Returns}. It builds its collaborators and gives each only what it needs (docs/architecture.md, "Map"):
- * room and counts in {@link Capacity}, closes in {@link Closing},
- * creation on {@link Creator} threads, timers on the {@link Housekeeper}, origin state changes in
- * {@link OriginOperations}, detection in {@link FailureDetector}.
+ * {@link Returns}. It builds one door per feature, each building its own parts, and gives each only what it needs
+ * (docs/architecture.md, "Map"): {@link Kernel} (lifecycle, threads, events, user code), {@link Slots} (table,
+ * capacity, closes, hold time), {@link Origins}, the {@link Connector}, {@link Failover}, {@link Snapshots},
+ * {@link Lending} (borrows and returns), creation on {@link Creator} threads, timers on the {@link Housekeeper},
+ * and {@link Suspension}; they tell it what happened through its {@link Signals}.
  */
 public final class ConnectionPool {
 
@@ -70,9 +67,8 @@ public final class ConnectionPool {
     private final Suspension suspension;
     private final Snapshots snapshots;
 
-    final AtomicLong timeouts = new AtomicLong();
     /** Whether the pool is open: the one shutdown state, read by every class that must know. */
-    private final PoolLifecycle lifecycle = new PoolLifecycle();
+    private final PoolLifecycle lifecycle;
 
     private final Borrows borrows;
 
@@ -80,37 +76,30 @@ public final class ConnectionPool {
         this.config = config;
         this.name = config.name();
         this.ticker = config.ticker();
-        // With reads to standbys, a standby's connections are reserved for read borrows: no other borrow or waiter
-        // is given one (docs/architecture.md, "Reads to standbys"); without, every entry is shared.
-        this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos(), ticker,
-                config.readsToStandbys() ? PooledConnection.TAKES_WRITES : null);
-        // Every call into user code goes through it (docs/architecture.md, "User code").
-        UserCode userCode = new UserCode(name);
-        this.events = new Events(name, config.listeners(), userCode);
+        Kernel kernel = new Kernel(config);
+        this.lifecycle = kernel.lifecycle();
+        this.events = kernel.events();
         this.origins = new Origins(config, events);
-        this.capacity = new Capacity(config.maxSize());
-        PoolThreads threads = new PoolThreads(config);
-        this.closer = new Closer(threads, (int) config.validationTimeout().toMillis());
         // The features tell the pool what happened through it; no signal is sent before the threads start below.
         Signals signals = new PoolSignals();
-        this.closing = new Closing(table, closer, capacity, events, signals);
-        Connector connector = new Connector(config.credentialsProvider(), userCode, new SessionSetup(config));
-        HoldTime holdTime = new HoldTime();
-        this.failover = new Failover(config, origins, table, capacity, closing, events, connector, holdTime, threads,
-                lifecycle, signals);
-        Returns returns = new Returns(config, table, closing, failover.detector(), events, userCode, holdTime,
-                lifecycle);
-        this.creator = new Creator(config, table, capacity, origins, closing, events, connector, returns, failover,
-                holdTime, lifecycle);
-        KnownOutage outage = new KnownOutage(name, origins);
-        this.housekeeper = new Housekeeper(config, table, capacity, closing, failover, outage, events, signals,
-                lifecycle);
-        this.poolerViews = new PoolerViews(config, lifecycle);
-        this.snapshots = new Snapshots(config, origins, table, capacity, closing, failover.detector(), timeouts,
-                lifecycle, poolerViews, failover.roles().roles());
+        Slots slots = new Slots(config, kernel, signals);
+        this.table = slots.table();
+        this.capacity = slots.capacity();
+        this.closer = slots.closer();
+        this.closing = slots.closing();
+        Connector connector = new Connector(config, kernel.userCode());
+        this.failover = new Failover(config, origins, table, capacity, closing, events, connector, slots.holdTime(),
+                kernel.threads(), lifecycle, signals);
+        this.snapshots = new Snapshots(config, origins, table, capacity, closing, failover.detector(), lifecycle,
+                failover.roles().roles());
+        this.poolerViews = snapshots.views();
+        Lending lending = new Lending(config, kernel, slots, origins, failover, snapshots, signals);
+        this.borrows = lending.borrows();
+        this.creator = new Creator(config, table, capacity, origins, closing, events, connector, lending.returns(),
+                failover, slots.holdTime(), lifecycle);
+        this.housekeeper = new Housekeeper(config, table, capacity, closing, failover, borrows.outage(), events,
+                signals, lifecycle);
         this.suspension = new Suspension(failover.operations(), snapshots, capacity, config.housekeepingPeriod());
-        this.borrows = new Borrows(config, table, origins, closing, failover, events, userCode, snapshots, timeouts,
-                creator, outage, lifecycle);
         ProxyConnection.prepareClasses();
         events.started(config);
         Loggers.POOL.log(System.Logger.Level.INFO, () -> "[" + name + "] starting: " + FirstConnection.describe(origins)
@@ -146,6 +135,11 @@ public final class ConnectionPool {
         @Override
         public void creationWanted() {
             creator.signal();
+        }
+
+        @Override
+        public void borrowerShort() {
+            creator.shortage();
         }
 
         @Override

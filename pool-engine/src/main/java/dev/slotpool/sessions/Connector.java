@@ -2,6 +2,7 @@ package dev.slotpool.sessions;
 
 import dev.slotpool.CredentialsProvider;
 import dev.slotpool.JdbcUrls;
+import dev.slotpool.PoolConfig;
 import dev.slotpool.kernel.Secrets;
 import dev.slotpool.kernel.UserCode;
 import dev.slotpool.origins.Origin;
@@ -23,10 +24,10 @@ public final class Connector {
     private final UserCode userCode;
     private final SessionSetup setup;
 
-    public Connector(CredentialsProvider credentials, UserCode userCode, SessionSetup setup) {
-        this.credentials = credentials;
+    public Connector(PoolConfig config, UserCode userCode) {
+        this.credentials = config.credentialsProvider();
         this.userCode = userCode;
-        this.setup = setup;
+        this.setup = new SessionSetup(config);
     }
 
     /** Applies the configured session state to a connection {@link #connect} opened (see {@link SessionSetup}). */

@@ -16,6 +16,9 @@ public interface Signals {
     /** There may be something to open: room came free, an origin came back, weights or roles changed. */
     void creationWanted();
 
+    /** A borrower found nothing free: creators wake if a connection could be made (room, or a drain to close). */
+    void borrowerShort();
+
     /** Timed work changed before the next housekeeping visit (a drain, an abort deadline, a DOWN to probe). */
     void housekeepingDue();
 }

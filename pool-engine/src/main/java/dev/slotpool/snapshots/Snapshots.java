@@ -48,8 +48,7 @@ public final class Snapshots {
     private final OriginRoles roles;
 
     public Snapshots(PoolConfig config, Origins origins, SlotTable<PooledConnection> table, Capacity capacity,
-              Closing closing, FailureDetector detector, AtomicLong timeouts, PoolLifecycle lifecycle,
-              PoolerViews poolerViews, OriginRoles roles) {
+              Closing closing, FailureDetector detector, PoolLifecycle lifecycle, OriginRoles roles) {
         this.roles = roles;
         this.poolName = config.name();
         this.ticker = config.ticker();
@@ -59,9 +58,19 @@ public final class Snapshots {
         this.capacity = capacity;
         this.closing = closing;
         this.detector = detector;
-        this.timeouts = timeouts;
+        this.timeouts = new AtomicLong();
         this.lifecycle = lifecycle;
-        this.poolerViews = poolerViews;
+        this.poolerViews = new PoolerViews(config, lifecycle);
+    }
+
+    /** The count of borrows that timed out: counted by the borrows, reported in every snapshot. */
+    public AtomicLong timeouts() {
+        return timeouts;
+    }
+
+    /** The poolers' views this feature reports (started and closed with the pool). */
+    public PoolerViews views() {
+        return poolerViews;
     }
 
     /** How long a snapshot looks again while closes keep moving borrows (a cold path: the console, meters). */
