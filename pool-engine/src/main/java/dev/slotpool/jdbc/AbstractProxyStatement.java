@@ -139,18 +139,18 @@ abstract class AbstractProxyStatement<S extends Statement> extends StatementDele
 
     /**
      * Idempotent. After a reclaim the driver's statement belongs to the pool and is left alone. A cached statement
-     * goes back to its connection's cache (or is closed there, see {@link ProxyConnection#release}).
+     * goes back to its connection's cache (or is closed there, see {@link StatementMaking#release}).
      */
     @Override
     public final void close() throws SQLException {
         if (!isOpen() || !connection.open()) {
             return;
         }
-        connection.untrack(this);
+        StatementMaking.untrack(connection, this);
         Statement physical = detach();
         try {
             if (cached != null) {
-                connection.release(cached);
+                StatementMaking.release(connection, cached);
             } else {
                 physical.close();
             }

@@ -6,15 +6,12 @@ import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
-import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.Executor;
 
 /**
@@ -29,73 +26,34 @@ import java.util.concurrent.Executor;
  * evicts it, so the pool closes it at return instead of lending it again.
  *
  * <p>The calls that only delegate are generated ({@link ConnectionDelegation}) through the hooks {@link #live()},
- * {@link #reaching()} and {@link #running()}; written here are the ones that track state for the return (the
- * setters, commit and rollback), make the holder's statements and metadata, and close.
+ * {@link #reaching()} and {@link #running()}. Written by hand: here the lifecycle, the hooks, labels and
+ * wrappers; in {@link SessionSettings} (the superclass) the setters, commit and rollback, which track the
+ * session state the return restores; in {@link StatementMaking} the holder's statements and the statement
+ * cache; in {@link ReturnCleanup} what close() does before the lease is given back.
  *
  * <p>Not thread-safe, on purpose: a borrow has one holder and a JDBC connection is used by one thread at a time,
  * so every field is plain. The pool's threads see only the lease, never this object.
  */
-public final class ProxyConnection extends ConnectionDelegation implements LabeledConnection {
-
-    // Dirty bits: the setters the holder called, so close() restores exactly those.
-    private static final int AUTO_COMMIT = 1;
-    private static final int ISOLATION = 1 << 1;
-    private static final int READ_ONLY = 1 << 2;
-    private static final int CATALOG = 1 << 3;
-    private static final int SCHEMA = 1 << 4;
-    private static final int NETWORK_TIMEOUT = 1 << 5;
-    private static final int HOLDABILITY = 1 << 6;
-    private static final int TYPE_MAP = 1 << 7;
-    private static final int CLIENT_INFO = 1 << 8;
-    /** The holder called the driver on the connection (not only to make statements): warnings may be left. */
-    private static final int WARNINGS = 1 << 9;
-    /** The holder has the driver's own connection, statement or metadata ({@code unwrap}): what it did through
-     * them is unknown, so close() rolls back if the connection is not in auto-commit and restores every setting. */
-    private static final int DRIVER_IN_HAND = 1 << 10;
-    /** What close() restores after the holder had the driver's objects: every setting it has a default for
-     * (the isolation level only where the session is the holder's alone: behind a transaction pooler it is
-     * never set for the session). */
-    private static final int EVERY_SETTING = AUTO_COMMIT | ISOLATION | READ_ONLY | CATALOG | SCHEMA
-            | NETWORK_TIMEOUT | HOLDABILITY | WARNINGS;
-
-    /** An argument of {@code prepareStatement} the holder did not give, in a statement cache key. */
-    private static final int NONE = CachedStatement.NONE;
-
-    /** For restoring the network timeout: drivers want an executor, but there is nothing to hand off at return. */
-    private static final Executor INLINE = Runnable::run;
+public final class ProxyConnection extends SessionSettings implements LabeledConnection {
 
     private final ConnectionLease lease;
     /** The physical connection, or {@link ClosedSentinel#CONNECTION} once closed. */
-    private Connection delegate;
+    Connection delegate;
     /** Statements the holder has not closed; created on the first one to keep the borrow to one allocation. */
-    private ArrayList<AbstractProxyStatement<?>> openStatements;
-    private int dirty;
-    /** Behind a transaction pooler, the holder's isolation level for each of its transactions; -1: the
-     * session's (the connection's default). Not dirty state: nothing was set on the connection. A byte (the
-     * levels are 1 to 8): with the three booleans it fills the object's last 8 bytes, so a borrow allocates 48
-     * bytes, not 56 (JMH connection cycle, -prof gc). */
-    private byte isolation = -1;
-    /** The auto-commit mode the physical connection is in, tracked to know whether a transaction can be open. */
-    private boolean autoCommit;
-    /** Set by statement work while auto-commit is off, cleared by commit and rollback: close() must roll back. */
-    private boolean transactionMaybeOpen;
+    ArrayList<AbstractProxyStatement<?>> openStatements;
     /** This borrow's stamp: every lease call names the borrow, so a late one never reaches a later borrow. */
     private final long stamp;
     /** The lease was evicted by this proxy: evict once, and skip hygiene on a connection that will be closed. */
-    private boolean evicted;
-
-    /** The type map and client info before the holder first changed them (restored at return). */
-    private Map<String, Class<?>> typeMapBefore;
-    private Properties clientInfoBefore;
+    boolean evicted;
 
     /** Called by the pool once per borrow, with the stamp the pool lent it under; opens a JDBC 4.3 request where
      * the driver takes them. Never throws for the driver: the borrow is already lent, and without this proxy
      * nobody would return it. */
     public ProxyConnection(ConnectionLease lease, long stamp) {
+        super(lease.defaults().autoCommit());
         this.lease = lease;
         this.stamp = stamp;
         this.delegate = lease.physical();
-        this.autoCommit = lease.defaults().autoCommit();
         if (lease.defaults().requestBoundaries()) {
             // A failure evicts: the connection is closed at return; the holder's first call will likely fail too.
             try {
@@ -120,8 +78,14 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
     }
 
     /** The lease this proxy stands for; for the pool (labeled borrows), not for applications. */
+    @Override
     public ConnectionLease lease() {
         return lease;
+    }
+
+    @Override
+    Connection physical() {
+        return delegate;
     }
 
     // ---- lifecycle ----
@@ -137,9 +101,9 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
             return;
         }
         try {
-            closeOpenStatements();
+            ReturnCleanup.closeOpenStatements(this);
             if (!evicted) {
-                restoreDefaults();
+                ReturnCleanup.restoreDefaults(this);
                 lease.releasePooledServer();
             }
         } catch (SQLException e) {
@@ -187,97 +151,6 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
         }
     }
 
-    private void closeOpenStatements() {
-        ArrayList<AbstractProxyStatement<?>> statements = openStatements;
-        if (statements == null) {
-            return;
-        }
-        // Not emptied here: detach() in close()'s finally swaps every statement, even if a driver throws midway.
-        // A cached statement left open goes back to the cache as if its holder had closed it: release() makes it
-        // as fresh as at a holder's close (and closes it when it cannot), and closing it would only make the
-        // connection's next holder prepare it again.
-        for (int i = 0; i < statements.size(); i++) {
-            AbstractProxyStatement<?> statement = statements.get(i);
-            CachedStatement cached = statement.cached();
-            Statement physical = statement.detach();
-            if (!evicted) {
-                try {
-                    if (cached != null) {
-                        release(cached);
-                    } else {
-                        physical.close();
-                    }
-                } catch (SQLException e) {
-                    // The holder is gone and the statement with it; only a dead connection matters.
-                    failed(e);
-                }
-            }
-        }
-    }
-
-    /** Return-time hygiene: roll back unfinished work, then undo the holder's settings, auto-commit first, and
-     * end the JDBC 4.3 request. With the driver's objects in the holder's hands, whether a transaction is open
-     * is asked of the driver, and every setting is restored. */
-    private void restoreDefaults() throws SQLException {
-        Connection c = delegate;
-        if ((dirty & DRIVER_IN_HAND) != 0) {
-            if (!c.getAutoCommit()) {
-                c.rollback();
-            }
-            dirty |= lease.sessionSharedPerTransaction() ? EVERY_SETTING & ~ISOLATION : EVERY_SETTING;
-        } else if (transactionMaybeOpen) {
-            c.rollback();
-        }
-        if (dirty != 0) {
-            restoreChanged(c);
-            if (!lease.defaults().autoCommit() && (dirty & ~(AUTO_COMMIT | WARNINGS)) != 0) {
-                // With auto-commit off a setter may run its SQL inside a transaction it opens (pgjdbc's
-                // setSchema): committed, so the setting sticks and the next holder finds no transaction open.
-                c.commit();
-            }
-        }
-        if (lease.defaults().requestBoundaries()) {
-            c.endRequest();
-        }
-    }
-
-    /** Puts back only what the holder changed: a clean return costs no call for it. */
-    private void restoreChanged(Connection c) throws SQLException {
-        ConnectionDefaults defaults = lease.defaults();
-        // After the rollback: switching auto-commit on would otherwise commit the holder's work.
-        if ((dirty & AUTO_COMMIT) != 0) {
-            c.setAutoCommit(defaults.autoCommit());
-        }
-        if ((dirty & ISOLATION) != 0) {
-            c.setTransactionIsolation(defaults.transactionIsolation());
-        }
-        if ((dirty & READ_ONLY) != 0) {
-            c.setReadOnly(defaults.readOnly());
-        }
-        // A null default means the driver has no catalog or schema: there is nothing to go back to.
-        if ((dirty & CATALOG) != 0 && defaults.catalog() != null) {
-            c.setCatalog(defaults.catalog());
-        }
-        if ((dirty & SCHEMA) != 0 && defaults.schema() != null) {
-            c.setSchema(defaults.schema());
-        }
-        if ((dirty & NETWORK_TIMEOUT) != 0) {
-            c.setNetworkTimeout(INLINE, defaults.networkTimeoutMillis());
-        }
-        if ((dirty & HOLDABILITY) != 0 && defaults.holdability() != 0) {
-            c.setHoldability(defaults.holdability());
-        }
-        if ((dirty & TYPE_MAP) != 0 && typeMapBefore != null) {
-            c.setTypeMap(typeMapBefore);
-        }
-        if ((dirty & CLIENT_INFO) != 0 && clientInfoBefore != null) {
-            c.setClientInfo(clientInfoBefore); // replaces the whole set: names the holder added are cleared
-        }
-        if ((dirty & WARNINGS) != 0) {
-            c.clearWarnings();
-        }
-    }
-
     /** Swaps in the closed sentinels; the physical connection is not touched. */
     private void detach() {
         delegate = ClosedSentinel.CONNECTION;
@@ -321,24 +194,6 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
     }
 
     /**
-     * After {@link #enter()} for SQL about to run: with auto-commit off it may open a transaction. Behind a
-     * transaction pooler, the first SQL of a transaction is preceded by the holder's isolation level for that
-     * transaction ({@link #setTransactionIsolation}).
-     */
-    void ranSql() throws SQLException {
-        if (autoCommit) {
-            return;
-        }
-        boolean first = !transactionMaybeOpen;
-        transactionMaybeOpen = true;
-        if (first && isolation >= 0) {
-            try (Statement s = delegate.createStatement()) {
-                s.execute("SET TRANSACTION ISOLATION LEVEL " + isolationSql(isolation));
-            }
-        }
-    }
-
-    /**
      * Before a call that may reach the server without a statement's {@code executeX} (metadata, a type's lookup,
      * a server-side object): activity, and with auto-commit off perhaps a transaction ({@link #ranSql()}), which
      * the return then rolls back. False if closed.
@@ -349,11 +204,6 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
         }
         ranSql();
         return true;
-    }
-
-    /** The holder got one of the driver's own objects through {@code unwrap}: see {@link #DRIVER_IN_HAND}. */
-    void driverInHand() {
-        dirty |= DRIVER_IN_HAND;
     }
 
     /**
@@ -385,7 +235,7 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
     }
 
     /** As {@link #live()}, to make a statement: the statement carries its own warnings, closed at return. */
-    private Connection forStatements() {
+    Connection forStatements() {
         enter();
         return delegate;
     }
@@ -397,281 +247,6 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
             ranSql();
         }
         return delegate;
-    }
-
-    /** The statement cache to prepare {@code sql} through, or null: none configured (one final-field read on the
-     * lease), or no SQL (the driver reports that). */
-    private StatementCache cacheFor(String sql) {
-        StatementCache cache = lease.statementCache();
-        return sql == null ? null : cache;
-    }
-
-    private PreparedStatement cachedPrepared(StatementCache cache, String sql, int type, int concurrency,
-            int holdability, int generatedKeys, int[] columnIndexes, String[] columnNames) throws SQLException {
-        try {
-            CachedStatement cached = fromCache(cache, false, sql, type, concurrency, holdability, generatedKeys,
-                    columnIndexes, columnNames);
-            return track(new ProxyPreparedStatement<>(this, cached.statement, cached));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    private CallableStatement cachedCall(StatementCache cache, String sql, int type, int concurrency,
-            int holdability) throws SQLException {
-        try {
-            CachedStatement cached = fromCache(cache, true, sql, type, concurrency, holdability,
-                    NONE, null, null);
-            return track(new ProxyCallableStatement(this, (CallableStatement) cached.statement, cached));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    /** An idle statement of the cache with this key (taken out: it is this holder's alone), else a new one. */
-    private CachedStatement fromCache(StatementCache cache, boolean isCall, String sql, int type, int concurrency,
-            int holdability, int generatedKeys, int[] columnIndexes, String[] columnNames) throws SQLException {
-        Connection c = forStatements();
-        if (c == ClosedSentinel.CONNECTION) {
-            throw ClosedSentinel.connectionClosed();
-        }
-        CachedStatement cached = cache.take(isCall, sql, type, concurrency, holdability, generatedKeys,
-                columnIndexes, columnNames);
-        if (cached == null) {
-            cached = new CachedStatement(isCall, sql, type, concurrency, holdability, generatedKeys, columnIndexes,
-                    columnNames);
-            cached.prepare(c);
-        }
-        return cached;
-    }
-
-    private <T extends AbstractProxyStatement<?>> T track(T statement) throws SQLException {
-        if (openStatements == null) {
-            openStatements = new ArrayList<>();
-        }
-        openStatements.add(statement);
-        ranSql();
-        return statement;
-    }
-
-    /**
-     * A cached statement's holder is done with it (closed it, or returns the connection with it open): made fresh
-     * ({@link CachedStatement#reset()}) and offered to the cache, or closed when the connection is evicted, the
-     * holder did something that cannot be undone, the reset fails (a connection-level error then evicts), or the
-     * cache keeps it out. Closes whatever statement the cache hands back (one it replaced).
-     */
-    void release(CachedStatement cached) throws SQLException {
-        Statement toClose = cached.statement;
-        if (!evicted && !cached.spoiled()) {
-            try {
-                cached.reset();
-                toClose = lease.statementCache().put(cached);
-            } catch (SQLException e) {
-                failed(e);
-            }
-        }
-        if (toClose != null) {
-            toClose.close();
-        }
-    }
-
-    /** Called by a statement the holder closed. Searched from the end: statements tend to close newest first. */
-    void untrack(AbstractProxyStatement<?> statement) {
-        ArrayList<AbstractProxyStatement<?>> statements = openStatements;
-        if (statements == null) {
-            return; // detached: the borrow ended under the holder (aborted or taken back)
-        }
-        for (int i = statements.size() - 1; i >= 0; i--) {
-            if (statements.get(i) == statement) {
-                statements.remove(i);
-                return;
-            }
-        }
-    }
-
-    // ---- transactions and the settings hygiene restores ----
-
-    @Override
-    public void commit() throws SQLException {
-        try {
-            live().commit();
-            transactionMaybeOpen = false;
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public void rollback() throws SQLException {
-        try {
-            live().rollback();
-            transactionMaybeOpen = false;
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    // Each setter marks its bit before the call (if the driver fails, the state is unknown: restore it) and
-    // clears it when the holder put the default back, so a framework that sets and resets costs nothing at return.
-
-    @Override
-    public void setAutoCommit(boolean autoCommit) throws SQLException {
-        Connection c = live();
-        dirty |= AUTO_COMMIT;
-        try {
-            c.setAutoCommit(autoCommit);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        this.autoCommit = autoCommit;
-        if (autoCommit) {
-            transactionMaybeOpen = false; // switching auto-commit on commits the open transaction
-        }
-        if (autoCommit == lease.defaults().autoCommit()) {
-            dirty &= ~AUTO_COMMIT;
-        }
-    }
-
-    /** The SQL name of a {@code Connection.TRANSACTION_*} level; null for another value. */
-    private static String isolationSql(int level) {
-        return switch (level) {
-            case Connection.TRANSACTION_READ_UNCOMMITTED -> "READ UNCOMMITTED";
-            case Connection.TRANSACTION_READ_COMMITTED -> "READ COMMITTED";
-            case Connection.TRANSACTION_REPEATABLE_READ -> "REPEATABLE READ";
-            case Connection.TRANSACTION_SERIALIZABLE -> "SERIALIZABLE";
-            default -> null;
-        };
-    }
-
-    @Override
-    public void setTransactionIsolation(int level) throws SQLException {
-        if (lease.sessionSharedPerTransaction()) {
-            // pgjdbc would SET it for the server session, which a transaction pooler shares with other clients;
-            // kept here and applied at the start of each of the holder's transactions instead (ranSql).
-            live();
-            if (transactionMaybeOpen) {
-                throw new SQLException("cannot change the isolation level in the middle of a transaction", "25001");
-            }
-            if (isolationSql(level) == null) {
-                throw new SQLException("unknown transaction isolation level " + level, "HY024");
-            }
-            isolation = level == lease.defaults().transactionIsolation() ? -1 : (byte) level;
-            return;
-        }
-        Connection c = live();
-        dirty |= ISOLATION;
-        try {
-            c.setTransactionIsolation(level);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        if (level == lease.defaults().transactionIsolation()) {
-            dirty &= ~ISOLATION;
-        }
-    }
-
-    @Override
-    public void setReadOnly(boolean readOnly) throws SQLException {
-        Connection c = live();
-        dirty |= READ_ONLY;
-        try {
-            c.setReadOnly(readOnly);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        if (readOnly == lease.defaults().readOnly()) {
-            dirty &= ~READ_ONLY;
-        }
-    }
-
-    @Override
-    public void setCatalog(String catalog) throws SQLException {
-        Connection c = live();
-        dirty |= CATALOG;
-        try {
-            c.setCatalog(catalog);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        if (Objects.equals(catalog, lease.defaults().catalog())) {
-            dirty &= ~CATALOG;
-        }
-    }
-
-    @Override
-    public void setSchema(String schema) throws SQLException {
-        Connection c = live();
-        if (lease.sessionSharedPerTransaction() && !Objects.equals(schema, lease.defaults().schema())) {
-            // pgjdbc would SET search_path for the server session, which the pooler gives other clients between
-            // this holder's transactions; a statement in auto-commit mode could also run on a session without it.
-            throw new SQLFeatureNotSupportedException("setSchema is refused behind a transaction pooler: it would "
-                    + "change a server session other clients share. Qualify names with the schema, or run SET LOCAL "
-                    + "search_path inside the transaction", "0A000");
-        }
-        dirty |= SCHEMA;
-        try {
-            c.setSchema(schema);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        if (Objects.equals(schema, lease.defaults().schema())) {
-            dirty &= ~SCHEMA;
-        }
-    }
-
-    @Override
-    public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
-        Connection c = live();
-        dirty |= NETWORK_TIMEOUT;
-        try {
-            c.setNetworkTimeout(executor, milliseconds);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        if (milliseconds == lease.defaults().networkTimeoutMillis()) {
-            dirty &= ~NETWORK_TIMEOUT;
-        }
-    }
-
-    @Override
-    public int getTransactionIsolation() throws SQLException {
-        if (isolation >= 0) {
-            live();
-            return isolation;
-        }
-        try {
-            return live().getTransactionIsolation();
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public void setTypeMap(Map<String, Class<?>> map) throws SQLException {
-        try {
-            Connection c = live();
-            if ((dirty & TYPE_MAP) == 0) {
-                typeMapBefore = c.getTypeMap();
-                dirty |= TYPE_MAP;
-            }
-            c.setTypeMap(map);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public void setHoldability(int holdability) throws SQLException {
-        Connection c = live();
-        dirty |= HOLDABILITY;
-        try {
-            c.setHoldability(holdability);
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-        if (holdability == lease.defaults().holdability()) {
-            dirty &= ~HOLDABILITY;
-        }
     }
 
     // ---- labels ----
@@ -746,200 +321,69 @@ public final class ProxyConnection extends ConnectionDelegation implements Label
         }
     }
 
-    // setClientInfo declares only SQLClientInfoException, so failed() cannot be rethrown as it is elsewhere.
-
-    /** Before the holder's first change: the client info to restore at return (read once per borrow). */
-    private void rememberClientInfo(Connection c) throws SQLClientInfoException {
-        if ((dirty & CLIENT_INFO) != 0) {
-            return;
-        }
-        try {
-            Properties before = new Properties();
-            before.putAll(c.getClientInfo());
-            clientInfoBefore = before;
-        } catch (SQLException e) {
-            clientInfoBefore = null; // the driver cannot say: nothing to restore to
-        }
-        dirty |= CLIENT_INFO;
-    }
-
-    @Override
-    public void setClientInfo(String name, String value) throws SQLClientInfoException {
-        try {
-            Connection c = live();
-            rememberClientInfo(c);
-            c.setClientInfo(name, value);
-        } catch (SQLClientInfoException e) {
-            failed(e);
-            throw e;
-        }
-    }
-
-    @Override
-    public void setClientInfo(Properties properties) throws SQLClientInfoException {
-        try {
-            Connection c = live();
-            rememberClientInfo(c);
-            c.setClientInfo(properties);
-        } catch (SQLClientInfoException e) {
-            failed(e);
-            throw e;
-        }
-    }
-
-    // ---- statements: tracked for the return, from the statement cache when the connection has one ----
+    // ---- statements, tracked for the return and from the statement cache: StatementMaking ----
 
     @Override
     public Statement createStatement() throws SQLException {
-        try {
-            return track(new ProxyStatement(this, forStatements().createStatement()));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public PreparedStatement prepareStatement(String sql) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedPrepared(cache, sql, NONE, NONE, NONE, NONE, null, null);
-        }
-        try {
-            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public CallableStatement prepareCall(String sql) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedCall(cache, sql, NONE, NONE, NONE);
-        }
-        try {
-            return track(new ProxyCallableStatement(this, forStatements().prepareCall(sql)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
+        return StatementMaking.createStatement(this);
     }
 
     @Override
     public Statement createStatement(int resultSetType, int resultSetConcurrency) throws SQLException {
-        try {
-            return track(new ProxyStatement(this, forStatements().createStatement(resultSetType, resultSetConcurrency)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
-            throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedPrepared(cache, sql, resultSetType, resultSetConcurrency, NONE, NONE, null, null);
-        }
-        try {
-            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(
-                    sql, resultSetType, resultSetConcurrency)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedCall(cache, sql, resultSetType, resultSetConcurrency, NONE);
-        }
-        try {
-            return track(new ProxyCallableStatement(this, forStatements().prepareCall(
-                    sql, resultSetType, resultSetConcurrency)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
+        return StatementMaking.createStatement(this, resultSetType, resultSetConcurrency);
     }
 
     @Override
     public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
-        try {
-            return track(new ProxyStatement(this, forStatements().createStatement(
-                    resultSetType, resultSetConcurrency, resultSetHoldability)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
+        return StatementMaking.createStatement(this, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql) throws SQLException {
+        return StatementMaking.prepareStatement(this, sql);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
+            throws SQLException {
+        return StatementMaking.prepareStatement(this, sql, resultSetType, resultSetConcurrency);
     }
 
     @Override
     public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedPrepared(cache, sql, resultSetType, resultSetConcurrency, resultSetHoldability, NONE, null,
-                    null);
-        }
-        try {
-            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(
-                    sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
+        return StatementMaking.prepareStatement(this, sql, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+        return StatementMaking.prepareStatement(this, sql, autoGeneratedKeys);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+        return StatementMaking.prepareStatement(this, sql, columnIndexes);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+        return StatementMaking.prepareStatement(this, sql, columnNames);
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql) throws SQLException {
+        return StatementMaking.prepareCall(this, sql);
+    }
+
+    @Override
+    public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
+        return StatementMaking.prepareCall(this, sql, resultSetType, resultSetConcurrency);
     }
 
     @Override
     public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedCall(cache, sql, resultSetType, resultSetConcurrency, resultSetHoldability);
-        }
-        try {
-            return track(new ProxyCallableStatement(this, forStatements().prepareCall(
-                    sql, resultSetType, resultSetConcurrency, resultSetHoldability)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedPrepared(cache, sql, NONE, NONE, NONE, autoGeneratedKeys, null, null);
-        }
-        try {
-            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, autoGeneratedKeys)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedPrepared(cache, sql, NONE, NONE, NONE, NONE, columnIndexes, null);
-        }
-        try {
-            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, columnIndexes)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
-        StatementCache cache = cacheFor(sql);
-        if (cache != null) {
-            return cachedPrepared(cache, sql, NONE, NONE, NONE, NONE, null, columnNames);
-        }
-        try {
-            return track(new ProxyPreparedStatement<>(this, forStatements().prepareStatement(sql, columnNames)));
-        } catch (SQLException e) {
-            throw failed(e);
-        }
+        return StatementMaking.prepareCall(this, sql, resultSetType, resultSetConcurrency, resultSetHoldability);
     }
 }
