@@ -1,19 +1,14 @@
 package dev.slotpool;
 
 import dev.slotpool.pool.ConnectionPool;
-import dev.slotpool.table.Parking;
 
 import java.io.PrintWriter;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -47,36 +42,15 @@ import javax.sql.DataSource;
  */
 public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
-    /** The state while one caller starts the pool. */
-    private static final Object STARTING = new Object();
-    /** The state when it was closed before its first use. */
-    private static final Object CLOSED = new Object();
-    private static final VarHandle STATE;
-    /** How often a first use looks again while another thread starts the pool (builds it: no connect waited for). */
-    private static final long START_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(SlotPoolDataSource.class, "state", Object.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** The settings: changed by the setters until the start, fixed from then on (a built pool's: its builder's
-     * at build time). */
+    /** The settings as written: the getters read them (the lifecycle owns their changes). */
     private final SlotPoolBuilder settings;
-    /** Whether {@link #builder()} made it: its setters say so when they refuse. */
-    private final boolean built;
-    /** null (configuring), {@link #STARTING}, the running {@code ConnectionPool}, or {@link #CLOSED}. */
-    private volatile Object state;
+    private final DataSourceLifecycle lifecycle;
     private volatile PrintWriter logWriter;
 
     /** A pool that {@link SlotPoolBuilder#build()} started. */
     SlotPoolDataSource(SlotPoolBuilder settings, ConnectionPool started) {
         this.settings = settings;
-        this.built = true;
-        this.state = started;
+        this.lifecycle = new DataSourceLifecycle(settings, started);
     }
 
     /**
@@ -85,7 +59,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     public SlotPoolDataSource() {
         this.settings = new SlotPoolBuilder();
-        this.built = false;
+        this.lifecycle = new DataSourceLifecycle(settings);
     }
 
     /**
@@ -93,7 +67,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * bean-style instance, once its first use started it. Reads state only: it never starts a pool.
      */
     public boolean isStarted() {
-        return state instanceof ConnectionPool;
+        return lifecycle.running() != null;
     }
 
     /** A builder with the documented defaults. */
@@ -108,7 +82,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws InvalidPoolConfigException when a bean-style instance's settings are not valid (yet)
      */
     public PoolConfig config() {
-        return state instanceof ConnectionPool pool ? pool.config() : settings.config();
+        ConnectionPool pool = lifecycle.running();
+        return pool != null ? pool.config() : settings.config();
     }
 
     /**
@@ -121,11 +96,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     @Override
     public Connection getConnection() throws SQLException {
-        if (state instanceof ConnectionPool pool) {
-            return pool.borrow();
-        }
-        long start = settings.settings().ticker.nanoTime(); // a first use's wait for the start counts against its borrow timeout
-        return startedToBorrow().borrowSince(start);
+        return lifecycle.borrow();
     }
 
     /**
@@ -133,7 +104,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * connection implements {@link LabeledConnection}.
      */
     public Connection getConnection(Map<String, String> labels) throws SQLException {
-        return startedToBorrow().borrow(labels);
+        return lifecycle.startedToBorrow().borrow(labels);
     }
 
     /**
@@ -150,7 +121,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     /** A read borrow, for {@link SlotPoolReadDataSource}. */
     Connection getConnectionForReads() throws SQLException {
-        return startedToBorrow().borrowForRead();
+        return lifecycle.startedToBorrow().borrowForRead();
     }
 
     /** Not supported: a pool lends connections with the credentials of its origins (or of its CredentialsProvider). */
@@ -166,12 +137,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * connection and no origin yet.
      */
     public PoolSnapshot snapshot() {
-        Object s = state;
-        if (s instanceof ConnectionPool pool) {
-            return pool.snapshot();
-        }
-        return new PoolSnapshot(settings.written(Setting.NAME), s == CLOSED, settings.written(Setting.MIN_SIZE), settings.written(Setting.MAX_SIZE), 0, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, Optional.empty(), List.of());
+        return lifecycle.snapshot();
     }
 
     /**
@@ -181,8 +147,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * Each origin turns DOWN once empty. Idempotent: an origin that is not UP is left as it is.
      */
     public void drain(String origin, Duration timeout) {
-        checkTimeout("drain", timeout);
-        started().drain(origin, timeout);
+        lifecycle.started("drain", timeout).drain(origin, timeout);
     }
 
     /**
@@ -193,17 +158,17 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws IllegalArgumentException when nothing matches or the selector is malformed
      */
     public List<String> select(String selector) {
-        return started().select(selector);
+        return lifecycle.started().select(selector);
     }
 
     /** Marks an origin, or every origin a selector matches, DOWN (unplanned failover). */
     public void markDown(String origin) {
-        started().markDown(origin);
+        lifecycle.started().markDown(origin);
     }
 
     /** Marks an origin, or every origin a selector matches, UP again. */
     public void markUp(String origin) {
-        started().markUp(origin);
+        lifecycle.started().markUp(origin);
     }
 
     /**
@@ -221,18 +186,17 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      *                                  abandoned (writes resumed) or cancelled by an operator's change meanwhile
      */
     public PreparedSwitchover prepareSwitchover(String from, String to, Duration timeout) {
-        checkTimeout("switchover", timeout);
-        return started().prepareSwitchover(from, to, timeout);
+        return lifecycle.started("switchover", timeout).prepareSwitchover(from, to, timeout);
     }
 
     /** Moves connections toward new target weights, gradually. All or nothing on bad input. */
     public void rebalance(Map<String, Integer> weights) {
-        started().rebalance(weights);
+        lifecycle.started().rebalance(weights);
     }
 
     /** Moves connections back toward the configured weights. */
     public void rebalanceToConfigured() {
-        started().rebalanceToConfigured();
+        lifecycle.started().rebalanceToConfigured();
     }
 
     /**
@@ -246,17 +210,7 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * @throws InterruptedException if interrupted while waiting (the pool stays suspended)
      */
     public boolean suspend(Duration timeout) throws InterruptedException {
-        checkTimeout("suspend", timeout);
-        return started().suspend(timeout);
-    }
-
-    /** An operation's timeout: not negative, and within the bound of the timer settings (its deadline cannot
-     * overflow; docs/configuration.md). */
-    private static void checkTimeout(String operation, Duration timeout) {
-        if (timeout == null || timeout.isNegative() || timeout.compareTo(SettingsCheck.MAX_TIMER) > 0) {
-            throw new IllegalArgumentException(operation + " timeout must be between 0 and " + SettingsCheck.MAX_TIMER
-                    + " (was " + timeout + ")");
-        }
+        return lifecycle.started("suspend", timeout).suspend(timeout);
     }
 
     /**
@@ -264,12 +218,12 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      * was draining stays so); the pool refills to {@code minSize}. Does nothing when not suspended.
      */
     public void resume() {
-        started().resume();
+        lifecycle.started().resume();
     }
 
     /** Whether {@link #suspend} took the pool out of service and {@link #resume()} has not been called since. */
     public boolean isSuspended() {
-        return started().isSuspended();
+        return lifecycle.started().isSuspended();
     }
 
     /**
@@ -281,23 +235,12 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
      */
     @Override
     public void close() {
-        for (;;) {
-            Object s = state;
-            if (s instanceof ConnectionPool pool) {
-                pool.close();
-                return;
-            }
-            if (s == CLOSED || (s == null && STATE.compareAndSet(this, null, CLOSED))) {
-                return;
-            }
-            awaitStart(); // another thread is starting the pool: close it once it runs
-        }
+        lifecycle.close();
     }
 
     /** Whether {@link #close()} has begun (or this bean-style instance was closed before its first use). */
     public boolean isClosed() {
-        Object s = state;
-        return s == CLOSED || (s instanceof ConnectionPool pool && pool.isClosed());
+        return lifecycle.isClosed();
     }
 
     // JavaBean properties: the names Boot's DataSourceBuilder looks for (url, username, password,
@@ -305,171 +248,103 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     // @ConfigurationProperties on a bean-style pool binds every setting.
 
     public String getUrl() { return settings.written(Setting.URL); }
-    public void setUrl(String url) { settingsBeforeStart("url").url(url); }
+    public void setUrl(String url) { lifecycle.settingsBeforeStart("url").url(url); }
     /** The same as {@link #getUrl()}, under HikariCP's name. */
     public String getJdbcUrl() { return getUrl(); }
     /** The same as {@link #setUrl}, under HikariCP's name. */
     public void setJdbcUrl(String url) { setUrl(url); }
     public String getUsername() { return settings.written(Setting.USERNAME); }
-    public void setUsername(String username) { settingsBeforeStart("username").username(username); }
+    public void setUsername(String username) { lifecycle.settingsBeforeStart("username").username(username); }
     /** The default origin's password, as {@code DataSourceBuilder.derivedFrom} copies it; never logged. */
     public String getPassword() { return settings.written(Setting.PASSWORD); }
-    public void setPassword(String password) { settingsBeforeStart("password").password(password); }
+    public void setPassword(String password) { lifecycle.settingsBeforeStart("password").password(password); }
     public String getDriverClassName() { return settings.written(Setting.DRIVER_CLASS_NAME); }
-    public void setDriverClassName(String driverClassName) { settingsBeforeStart("driverClassName").driverClassName(driverClassName); }
+    public void setDriverClassName(String driverClassName) { lifecycle.settingsBeforeStart("driverClassName").driverClassName(driverClassName); }
     public String getPoolName() { return settings.written(Setting.NAME); }
-    public void setPoolName(String name) { settingsBeforeStart("poolName").name(name); }
+    public void setPoolName(String name) { lifecycle.settingsBeforeStart("poolName").name(name); }
     public int getMinSize() { return settings.written(Setting.MIN_SIZE); }
-    public void setMinSize(int minSize) { settingsBeforeStart("minSize").minSize(minSize); }
+    public void setMinSize(int minSize) { lifecycle.settingsBeforeStart("minSize").minSize(minSize); }
     public int getMaxSize() { return settings.written(Setting.MAX_SIZE); }
-    public void setMaxSize(int maxSize) { settingsBeforeStart("maxSize").maxSize(maxSize); }
+    public void setMaxSize(int maxSize) { lifecycle.settingsBeforeStart("maxSize").maxSize(maxSize); }
     public Duration getBorrowTimeout() { return settings.written(Setting.BORROW_TIMEOUT); }
-    public void setBorrowTimeout(Duration borrowTimeout) { settingsBeforeStart("borrowTimeout").borrowTimeout(borrowTimeout); }
+    public void setBorrowTimeout(Duration borrowTimeout) { lifecycle.settingsBeforeStart("borrowTimeout").borrowTimeout(borrowTimeout); }
     public int getStatementCacheSize() { return settings.written(Setting.STATEMENT_CACHE_SIZE); }
-    public void setStatementCacheSize(int size) { settingsBeforeStart("statementCacheSize").statementCacheSize(size); }
+    public void setStatementCacheSize(int size) { lifecycle.settingsBeforeStart("statementCacheSize").statementCacheSize(size); }
     public int getInitialSize() { return settings.settings().get(Setting.INITIAL_SIZE); }
-    public void setInitialSize(int initialSize) { settingsBeforeStart("initialSize").initialSize(initialSize); }
+    public void setInitialSize(int initialSize) { lifecycle.settingsBeforeStart("initialSize").initialSize(initialSize); }
     public Duration getTurnDuration() { return settings.written(Setting.TURN_DURATION); }
-    public void setTurnDuration(Duration turnDuration) { settingsBeforeStart("turnDuration").turnDuration(turnDuration); }
+    public void setTurnDuration(Duration turnDuration) { lifecycle.settingsBeforeStart("turnDuration").turnDuration(turnDuration); }
     public int getCreatorThreads() { return settings.written(Setting.CREATOR_THREADS); }
-    public void setCreatorThreads(int creatorThreads) { settingsBeforeStart("creatorThreads").creatorThreads(creatorThreads); }
+    public void setCreatorThreads(int creatorThreads) { lifecycle.settingsBeforeStart("creatorThreads").creatorThreads(creatorThreads); }
     public Duration getCreationBackoffMax() { return settings.written(Setting.CREATION_BACKOFF_MAX); }
-    public void setCreationBackoffMax(Duration max) { settingsBeforeStart("creationBackoffMax").creationBackoffMax(max); }
+    public void setCreationBackoffMax(Duration max) { lifecycle.settingsBeforeStart("creationBackoffMax").creationBackoffMax(max); }
     public Duration getConnectTimeout() { return settings.written(Setting.CONNECT_TIMEOUT); }
-    public void setConnectTimeout(Duration connectTimeout) { settingsBeforeStart("connectTimeout").connectTimeout(connectTimeout); }
+    public void setConnectTimeout(Duration connectTimeout) { lifecycle.settingsBeforeStart("connectTimeout").connectTimeout(connectTimeout); }
     /** Null when unset: the pool then uses 2 s, or the connect timeout if that is shorter ({@link #config()}). */
     public Duration getSilenceTimeout() { return settings.written(Setting.SILENCE_TIMEOUT); }
-    public void setSilenceTimeout(Duration silenceTimeout) { settingsBeforeStart("silenceTimeout").silenceTimeout(silenceTimeout); }
+    public void setSilenceTimeout(Duration silenceTimeout) { lifecycle.settingsBeforeStart("silenceTimeout").silenceTimeout(silenceTimeout); }
     public Duration getInactiveTimeout() { return settings.written(Setting.INACTIVE_TIMEOUT); }
-    public void setInactiveTimeout(Duration inactiveTimeout) { settingsBeforeStart("inactiveTimeout").inactiveTimeout(inactiveTimeout); }
+    public void setInactiveTimeout(Duration inactiveTimeout) { lifecycle.settingsBeforeStart("inactiveTimeout").inactiveTimeout(inactiveTimeout); }
     public Duration getMaxLifetime() { return settings.written(Setting.MAX_LIFETIME); }
-    public void setMaxLifetime(Duration maxLifetime) { settingsBeforeStart("maxLifetime").maxLifetime(maxLifetime); }
+    public void setMaxLifetime(Duration maxLifetime) { lifecycle.settingsBeforeStart("maxLifetime").maxLifetime(maxLifetime); }
     public Duration getAbandonedTimeout() { return settings.written(Setting.ABANDONED_TIMEOUT); }
-    public void setAbandonedTimeout(Duration abandonedTimeout) { settingsBeforeStart("abandonedTimeout").abandonedTimeout(abandonedTimeout); }
+    public void setAbandonedTimeout(Duration abandonedTimeout) { lifecycle.settingsBeforeStart("abandonedTimeout").abandonedTimeout(abandonedTimeout); }
     public Duration getTimeToLive() { return settings.written(Setting.TIME_TO_LIVE); }
-    public void setTimeToLive(Duration timeToLive) { settingsBeforeStart("timeToLive").timeToLive(timeToLive); }
+    public void setTimeToLive(Duration timeToLive) { lifecycle.settingsBeforeStart("timeToLive").timeToLive(timeToLive); }
     public Duration getKeepaliveInterval() { return settings.written(Setting.KEEPALIVE_INTERVAL); }
-    public void setKeepaliveInterval(Duration interval) { settingsBeforeStart("keepaliveInterval").keepaliveInterval(interval); }
+    public void setKeepaliveInterval(Duration interval) { lifecycle.settingsBeforeStart("keepaliveInterval").keepaliveInterval(interval); }
     public Duration getValidateAfterIdle() { return settings.written(Setting.VALIDATE_AFTER_IDLE); }
-    public void setValidateAfterIdle(Duration idle) { settingsBeforeStart("validateAfterIdle").validateAfterIdle(idle); }
+    public void setValidateAfterIdle(Duration idle) { lifecycle.settingsBeforeStart("validateAfterIdle").validateAfterIdle(idle); }
     public Duration getValidationTimeout() { return settings.written(Setting.VALIDATION_TIMEOUT); }
-    public void setValidationTimeout(Duration timeout) { settingsBeforeStart("validationTimeout").validationTimeout(timeout); }
+    public void setValidationTimeout(Duration timeout) { lifecycle.settingsBeforeStart("validationTimeout").validationTimeout(timeout); }
     public String getValidationQuery() { return settings.written(Setting.VALIDATION_QUERY); }
-    public void setValidationQuery(String query) { settingsBeforeStart("validationQuery").validationQuery(query); }
+    public void setValidationQuery(String query) { lifecycle.settingsBeforeStart("validationQuery").validationQuery(query); }
     public Duration getHousekeepingPeriod() { return settings.written(Setting.HOUSEKEEPING_PERIOD); }
-    public void setHousekeepingPeriod(Duration period) { settingsBeforeStart("housekeepingPeriod").housekeepingPeriod(period); }
+    public void setHousekeepingPeriod(Duration period) { lifecycle.settingsBeforeStart("housekeepingPeriod").housekeepingPeriod(period); }
     public Duration getShutdownTimeout() { return settings.written(Setting.SHUTDOWN_TIMEOUT); }
-    public void setShutdownTimeout(Duration timeout) { settingsBeforeStart("shutdownTimeout").shutdownTimeout(timeout); }
+    public void setShutdownTimeout(Duration timeout) { lifecycle.settingsBeforeStart("shutdownTimeout").shutdownTimeout(timeout); }
     public Duration getDownGracePeriod() { return settings.written(Setting.DOWN_GRACE_PERIOD); }
-    public void setDownGracePeriod(Duration period) { settingsBeforeStart("downGracePeriod").downGracePeriod(period); }
+    public void setDownGracePeriod(Duration period) { lifecycle.settingsBeforeStart("downGracePeriod").downGracePeriod(period); }
     public boolean isAbortBorrowedOnDown() { return settings.written(Setting.ABORT_BORROWED_ON_DOWN); }
-    public void setAbortBorrowedOnDown(boolean abort) { settingsBeforeStart("abortBorrowedOnDown").abortBorrowedOnDown(abort); }
+    public void setAbortBorrowedOnDown(boolean abort) { lifecycle.settingsBeforeStart("abortBorrowedOnDown").abortBorrowedOnDown(abort); }
     public boolean isReadsToStandbys() { return settings.written(Setting.READS_TO_STANDBYS); }
-    public void setReadsToStandbys(boolean reads) { settingsBeforeStart("readsToStandbys").readsToStandbys(reads); }
+    public void setReadsToStandbys(boolean reads) { lifecycle.settingsBeforeStart("readsToStandbys").readsToStandbys(reads); }
     public Duration getMaxReplicaLag() { return settings.written(Setting.MAX_REPLICA_LAG); }
-    public void setMaxReplicaLag(Duration lag) { settingsBeforeStart("maxReplicaLag").maxReplicaLag(lag); }
+    public void setMaxReplicaLag(Duration lag) { lifecycle.settingsBeforeStart("maxReplicaLag").maxReplicaLag(lag); }
     public Balancing getBalancing() { return settings.written(Setting.BALANCING); }
-    public void setBalancing(Balancing balancing) { settingsBeforeStart("balancing").balancing(balancing); }
+    public void setBalancing(Balancing balancing) { lifecycle.settingsBeforeStart("balancing").balancing(balancing); }
     public int getDownAfterFailures() { return settings.written(Setting.DOWN_AFTER_FAILURES); }
-    public void setDownAfterFailures(int failures) { settingsBeforeStart("downAfterFailures").downAfterFailures(failures); }
+    public void setDownAfterFailures(int failures) { lifecycle.settingsBeforeStart("downAfterFailures").downAfterFailures(failures); }
     public int getRebalanceStep() { return settings.written(Setting.REBALANCE_STEP); }
-    public void setRebalanceStep(int step) { settingsBeforeStart("rebalanceStep").rebalanceStep(step); }
+    public void setRebalanceStep(int step) { lifecycle.settingsBeforeStart("rebalanceStep").rebalanceStep(step); }
     public boolean isLeakTracing() { return settings.written(Setting.LEAK_TRACING); }
-    public void setLeakTracing(boolean leakTracing) { settingsBeforeStart("leakTracing").leakTracing(leakTracing); }
+    public void setLeakTracing(boolean leakTracing) { lifecycle.settingsBeforeStart("leakTracing").leakTracing(leakTracing); }
     public Duration getLeakDetectionThreshold() { return settings.written(Setting.LEAK_DETECTION_THRESHOLD); }
-    public void setLeakDetectionThreshold(Duration threshold) { settingsBeforeStart("leakDetectionThreshold").leakDetectionThreshold(threshold); }
+    public void setLeakDetectionThreshold(Duration threshold) { lifecycle.settingsBeforeStart("leakDetectionThreshold").leakDetectionThreshold(threshold); }
     /** Null when unset: the engine then uses the connect timeout ({@link #config()}). */
     public Duration getInitializationFailTimeout() { return settings.written(Setting.INITIALIZATION_FAIL_TIMEOUT); }
-    public void setInitializationFailTimeout(Duration timeout) { settingsBeforeStart("initializationFailTimeout").initializationFailTimeout(timeout); }
+    public void setInitializationFailTimeout(Duration timeout) { lifecycle.settingsBeforeStart("initializationFailTimeout").initializationFailTimeout(timeout); }
     /** Null when unset: the driver's. */
     public Boolean getAutoCommit() { return settings.written(Setting.AUTO_COMMIT); }
-    public void setAutoCommit(boolean autoCommit) { settingsBeforeStart("autoCommit").autoCommit(autoCommit); }
+    public void setAutoCommit(boolean autoCommit) { lifecycle.settingsBeforeStart("autoCommit").autoCommit(autoCommit); }
     /** Null when unset: the driver's. As set; {@link #config()} has the JDBC level. */
     public String getTransactionIsolation() { return settings.written(Setting.TRANSACTION_ISOLATION); }
-    public void setTransactionIsolation(String level) { settingsBeforeStart("transactionIsolation").transactionIsolation(level); }
+    public void setTransactionIsolation(String level) { lifecycle.settingsBeforeStart("transactionIsolation").transactionIsolation(level); }
     /** Null when unset: the driver's. */
     public Boolean getReadOnly() { return settings.written(Setting.READ_ONLY); }
-    public void setReadOnly(boolean readOnly) { settingsBeforeStart("readOnly").readOnly(readOnly); }
+    public void setReadOnly(boolean readOnly) { lifecycle.settingsBeforeStart("readOnly").readOnly(readOnly); }
     public String getCatalog() { return settings.written(Setting.CATALOG); }
-    public void setCatalog(String catalog) { settingsBeforeStart("catalog").catalog(catalog); }
+    public void setCatalog(String catalog) { lifecycle.settingsBeforeStart("catalog").catalog(catalog); }
     public String getSchema() { return settings.written(Setting.SCHEMA); }
-    public void setSchema(String schema) { settingsBeforeStart("schema").schema(schema); }
+    public void setSchema(String schema) { lifecycle.settingsBeforeStart("schema").schema(schema); }
     public String getConnectionInitSql() { return settings.written(Setting.CONNECTION_INIT_SQL); }
-    public void setConnectionInitSql(String sql) { settingsBeforeStart("connectionInitSql").connectionInitSql(sql); }
+    public void setConnectionInitSql(String sql) { lifecycle.settingsBeforeStart("connectionInitSql").connectionInitSql(sql); }
     /** A copy of the driver properties; values are never printed. */
     public Map<String, String> getConnectionProperties() { return Map.copyOf(settings.settings().connectionProperties); }
     /** Adds these driver properties (a key set before keeps its value unless this map names it). */
     public void setConnectionProperties(Map<String, String> properties) {
-        SlotPoolBuilder b = settingsBeforeStart("connectionProperties");
+        SlotPoolBuilder b = lifecycle.settingsBeforeStart("connectionProperties");
         properties.forEach(b::connectionProperty);
-    }
-
-    /** The settings, while they may still change. */
-    private SlotPoolBuilder settingsBeforeStart(String property) {
-        if (built) {
-            throw new IllegalStateException("pool '" + settings.written(Setting.NAME) + "' was built by SlotPoolDataSource.builder(): "
-                    + property + " cannot change");
-        }
-        if (state != null) {
-            throw new IllegalStateException("pool '" + settings.written(Setting.NAME) + "' has been used (or closed): " + property
-                    + " cannot change after the first getConnection");
-        }
-        return settings;
-    }
-
-    /** The pool for a borrow, started if need be. */
-    private ConnectionPool startedToBorrow() throws SQLException {
-        ConnectionPool pool = start();
-        if (pool == null) {
-            throw new SQLException("pool '" + settings.written(Setting.NAME) + "' is closed");
-        }
-        return pool;
-    }
-
-    /** The pool for an operation other than a borrow, started if need be. */
-    private ConnectionPool started() {
-        ConnectionPool pool = start();
-        if (pool == null) {
-            throw new IllegalStateException("pool '" + settings.written(Setting.NAME) + "' was closed before its first use");
-        }
-        return pool;
-    }
-
-    /**
-     * The running pool, started by the first caller to win the CAS from "configuring"; null if it was closed before
-     * its first use. The start builds the pool and returns without waiting for a first connection (a Boot app's
-     * DataSource is used as HikariCP's is: the pool fills in the background and each borrow waits up to its own
-     * borrow timeout), so one pool serves every caller even while the database does not answer. A start that fails
-     * (invalid settings) leaves it configuring, so a later call reports the same violations or, once fixed by the
-     * setters, starts it.
-     */
-    private ConnectionPool start() {
-        for (;;) {
-            Object s = state;
-            if (s instanceof ConnectionPool pool) {
-                return pool;
-            }
-            if (s == CLOSED) {
-                return null;
-            }
-            if (s == null && STATE.compareAndSet(this, null, STARTING)) {
-                try {
-                    ConnectionPool pool = new ConnectionPool(settings.config());
-                    state = pool;
-                    return pool;
-                } catch (RuntimeException | Error e) {
-                    state = null;
-                    throw e;
-                }
-            }
-            awaitStart();
-        }
-    }
-
-    /** A short park while another thread starts the pool (it builds the pool, a few milliseconds): a per-thread
-     * permit, not a lock (S4). */
-    private static void awaitStart() {
-        Parking.park(STARTING, START_POLL_NANOS);
     }
 
     @Override
@@ -515,7 +390,8 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
 
     @Override
     public String toString() {
-        return state instanceof ConnectionPool pool ? "SlotPoolDataSource[" + pool.config() + "]"
+        ConnectionPool pool = lifecycle.running();
+        return pool != null ? "SlotPoolDataSource[" + pool.config() + "]"
                 : "SlotPoolDataSource[" + settings.written(Setting.NAME) + ", not started]";
     }
 }

@@ -44,7 +44,8 @@ public final class Failover {
         this.probes = new Probes(config, origins, table, capacity, closing, operations, connector, holdTime, signals,
                 lifecycle, new ProbeOutcomes(detector, operations, roles));
         this.rounds = new DetectionRounds(config, origins, table, closing, detector, probes);
-        this.switchovers = new Switchovers(config, operations, roles, capacity, connector, threads);
+        this.switchovers = new Switchovers(config, operations, new SwitchoverPause(operations, config.ticker(), signals),
+                roles, capacity, connector, threads);
     }
 
     /**

@@ -26,10 +26,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * An origin's state changes (docs/failover.md): the operator's drain, mark down, mark up and rebalance, and the
  * changes the pool makes itself (detected DOWN, UP after a probe, drained, suspended). Selectors are resolved by
- * {@link OriginSelector}, paced closes by {@link PacedDrains}, rebalance steps by {@link Rebalancer}. S7 is kept by
- * the order of each operation: the origin's state is stored
- * (volatile) before any slot is visited, and every borrower re-reads the state after winning a slot, so no
- * borrow that starts after the call returns is lent a connection of a DRAINING or DOWN origin.
+ * {@link OriginSelector}, paced closes by {@link PacedDrains}, rebalance steps by {@link Rebalancer}, a switchover's
+ * pause by {@link SwitchoverPause} (its statuses written here). S7 is kept by the order of each operation: the
+ * origin's state is stored (volatile) before any slot is visited, and every borrower re-reads the state after
+ * winning a slot, so no borrow that starts after the call returns is lent a connection of a DRAINING or DOWN origin.
  *
  * <p>An origin's status is decided here alone, by precedence: an operator's change (drain, mark down, mark up) over
  * a checkpoint's suspension, over the role's verdict ({@link RoleWatch}), over the pool's detection. The role's
@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
 public final class OriginOperations {
 
     /** The reason of a drained origin's DOWN. */
-    private static final String DRAINED = "drained";
+    static final String DRAINED = "drained";
 
     private final Ticker ticker;
     private final boolean latency;
@@ -166,47 +166,6 @@ public final class OriginOperations {
     }
 
     /**
-     * Pauses a primary's writes for a planned switchover ({@link Switchovers}): DRAINING with {@code reason}, so no
-     * borrow takes it (borrowers wait while no other origin takes writes), its idle connections closed now, its
-     * borrowed ones at return, those still out at {@code timeout} aborted; DOWN ("drained") once empty, as a drain.
-     * Returns the status set, or null when the origin was not UP.
-     */
-    OriginStatus pauseForSwitchover(Origin o, String reason, Duration timeout) {
-        OriginStatus st = o.status();
-        OriginStatus paused = new OriginStatus(OriginState.DRAINING, reason, false,
-                ticker.nanoTime() + timeout.toNanos());
-        if (st.state() != OriginState.UP || !change(o, st, paused)) {
-            return null;
-        }
-        sweep(o);
-        signals.housekeepingDue();
-        return paused;
-    }
-
-    /** The paused origin holds its state with {@code reason} (DOWN, not detected): the switchover is prepared. False
-     * when an operator changed it since the pause. */
-    boolean holdAfterSwitchover(Origin o, OriginStatus paused, String reason) {
-        OriginStatus st = o.status();
-        return fromPause(st, paused) && change(o, st, new OriginStatus(OriginState.DOWN, reason, false,
-                paused.abortBorrowedAt()));
-    }
-
-    /** Writes resume on the paused origin (a switchover abandoned), unless an operator changed it since; if the
-     * role holds it out meanwhile (a split brain), it is DOWN for its role instead. */
-    void resumeAfterSwitchover(Origin o, OriginStatus paused, String reason) {
-        OriginStatus st = o.status();
-        if (fromPause(st, paused)) {
-            restore(o, st, reason);
-        }
-    }
-
-    /** The pause itself, or the DOWN its drain turned into once empty ({@link #finishDrain} keeps the deadline). */
-    private static boolean fromPause(OriginStatus st, OriginStatus paused) {
-        return st == paused || st.state() == OriginState.DOWN && !st.detected() && DRAINED.equals(st.reason())
-                && st.abortBorrowedAt() == paused.abortBorrowedAt();
-    }
-
-    /**
      * The names of the origins a selector names: an origin's name (a configured origin with a discovery query
      * names itself and every origin it discovered), or dimension matches {@code key=value[,key=value...]} over
      * {@code name, service, database, instance, host} (every pair must match, case-insensitively), e.g.
@@ -214,13 +173,9 @@ public final class OriginOperations {
      */
     public List<String> select(String selector) {
         List<String> names = new ArrayList<>();
-        for (Origin o : originSelector.resolve(selector)) {
-            names.add(o.name);
-        }
+        originSelector.resolve(selector).forEach(o -> names.add(o.name));
         return names;
     }
-
-    // ---- called by pool threads --------------------------------------------------------------------------
 
     /** The pool found the origin dead ({@link FailureDetector}): DOWN unless it is no longer UP. */
     void detectedDown(Origin o, String reason, long now) {
@@ -381,7 +336,7 @@ public final class OriginOperations {
      * {@link #outForRole} and {@link #inForRole} read the status after the verdict, so a verdict that changes
      * meanwhile is applied by one of them.
      */
-    private void restore(Origin o, OriginStatus from, String reason) {
+    void restore(Origin o, OriginStatus from, String reason) {
         String verdict = roleVerdicts.get(o);
         if (verdict == null) {
             upIfStill(o, from, reason);
@@ -415,7 +370,7 @@ public final class OriginOperations {
 
     /** Closes the origin's idle connections (a paced drain's too) and marks its borrowed ones to close at
      * return. */
-    private void sweep(Origin o) {
+    void sweep(Origin o) {
         drains.close(o, CloseReason.ORIGIN_NOT_UP);
         table.visit((state, e) -> {
             if (e.origin == o && state == SlotState.AVAILABLE) {
@@ -429,7 +384,7 @@ public final class OriginOperations {
     }
 
     /** One status change by CAS (volatile), reported if it won. */
-    private boolean change(Origin o, OriginStatus from, OriginStatus to) {
+    boolean change(Origin o, OriginStatus from, OriginStatus to) {
         if (!o.changeStatus(from, to)) {
             return false;
         }

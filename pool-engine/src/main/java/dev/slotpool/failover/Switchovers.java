@@ -43,6 +43,7 @@ public final class Switchovers {
     /** The aborts at a pause's timeout run on the housekeeper: waiting a period more lets the last one land. */
     private final long housekeepingNanos;
     private final OriginOperations operations;
+    private final SwitchoverPause pause;
     private final RoleWatch watch;
     private final Capacity capacity;
     private final Connector connector;
@@ -53,11 +54,12 @@ public final class Switchovers {
     private volatile Thread worker;
     private volatile boolean closed;
 
-    Switchovers(PoolConfig config, OriginOperations operations, RoleWatch watch, Capacity capacity,
-                       Connector connector, PoolThreads threads) {
+    Switchovers(PoolConfig config, OriginOperations operations, SwitchoverPause pause, RoleWatch watch,
+                Capacity capacity, Connector connector, PoolThreads threads) {
         this.ticker = config.ticker();
         this.housekeepingNanos = config.housekeepingPeriod().toNanos();
         this.operations = operations;
+        this.pause = pause;
         this.watch = watch;
         this.capacity = capacity;
         this.connector = connector;
@@ -88,7 +90,7 @@ public final class Switchovers {
         OriginStatus paused = null;
         try {
             long pausedAt = ticker.nanoTime();
-            paused = operations.pauseForSwitchover(primary, "switchover to '" + to + "': writes paused", timeout);
+            paused = pause.pause(primary, "switchover to '" + to + "': writes paused", timeout);
             if (paused == null) {
                 throw new IllegalStateException("'" + from + "' is no longer UP (" + primary.status().reason() + ")");
             }
@@ -110,7 +112,7 @@ public final class Switchovers {
             worker.start();
         } catch (RuntimeException | Error e) {
             if (paused != null) {
-                operations.resumeAfterSwitchover(primary, paused, "switchover abandoned: " + e + "; writes resumed");
+                pause.resume(primary, paused, "switchover abandoned: " + e + "; writes resumed");
             }
             running.set(false);
             throw e;
@@ -197,7 +199,7 @@ public final class Switchovers {
             PreparedSwitchover done = new PreparedSwitchover(primary.name, standby.name, last, replay.position(),
                     TimeUnit.NANOSECONDS.toMillis(drained - pausedAt), TimeUnit.NANOSECONDS.toMillis(caughtUp - drained),
                     aborted);
-            if (!operations.holdAfterSwitchover(primary, paused, "switchover to '" + standby.name + "' prepared: '"
+            if (!pause.hold(primary, paused, "switchover to '" + standby.name + "' prepared: '"
                     + standby.name + "' caught up at " + replay.position() + "; waiting for its promotion")) {
                 throw new OperatorChanged(primary);
             }
@@ -213,7 +215,7 @@ public final class Switchovers {
             // A driver or credentials provider that throws unchecked: a failed session all the same.
             why = e.getClass().getSimpleName() + ": " + e.getMessage();
         }
-        operations.resumeAfterSwitchover(primary, paused, "switchover abandoned: " + why + "; writes resumed");
+        pause.resume(primary, paused, "switchover abandoned: " + why + "; writes resumed");
         throw new IllegalStateException("switchover abandoned: " + why + "; writes resumed on '" + primary.name
                 + "'; do not promote '" + standby.name + "'");
     }
@@ -225,7 +227,7 @@ public final class Switchovers {
      */
     private IllegalStateException promotedMeanwhile(Origin primary, Origin standby, OriginStatus paused,
                                                     String last, WalPositions.Replay replay) {
-        boolean held = operations.holdAfterSwitchover(primary, paused, "switchover to '" + standby.name
+        boolean held = pause.hold(primary, paused, "switchover to '" + standby.name
                 + "' ended: '" + standby.name + "' was promoted meanwhile; takes no writes until an operator marks it"
                 + " up");
         watch.suspect();

@@ -33,7 +33,8 @@ class EnginePackageCycleTest {
 
     /** The classes of {@code dev.slotpool} above the pool: they build and hold it. */
     private static final Set<String> DATA_SOURCE = Set.of("dev.slotpool.SlotPoolDataSource",
-            "dev.slotpool.SlotPoolReadDataSource", "dev.slotpool.SlotPoolBuilder", "dev.slotpool.NativeImageProxies");
+            "dev.slotpool.SlotPoolReadDataSource", "dev.slotpool.SlotPoolBuilder", "dev.slotpool.NativeImageProxies",
+            "dev.slotpool.DataSourceLifecycle");
 
     @Test
     void theLayersHaveNoDependencyCycle() throws Exception {
