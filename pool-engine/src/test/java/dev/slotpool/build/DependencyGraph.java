@@ -27,20 +27,25 @@ public final class DependencyGraph {
     private DependencyGraph() {
     }
 
+    /** What jdeps prints for {@code classes} at the given verbosity, every dependency kept. */
+    private static String jdeps(String verbosity, Path classes) {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+        StringWriter out = new StringWriter();
+        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(out), verbosity, "-filter:none",
+                "-cp", classes.toString(), classes.toString());
+        if (rc != 0) {
+            throw new IllegalStateException("jdeps failed (" + rc + "): " + out);
+        }
+        return out.toString();
+    }
+
     /**
      * Package to the packages it names, for every package under {@code prefix} in {@code classes} (a directory of
      * class files); only edges between such packages are kept, a package's edge to itself is dropped.
      */
     public static Map<String, Set<String>> packages(Path classes, String prefix) {
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
-        StringWriter out = new StringWriter();
-        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:package", "-filter:none",
-                "-cp", classes.toString(), classes.toString());
-        if (rc != 0) {
-            throw new IllegalStateException("jdeps failed (" + rc + "): " + out);
-        }
         Map<String, Set<String>> graph = new TreeMap<>();
-        for (String line : out.toString().split("\n")) {
+        for (String line : jdeps("-verbose:package", classes).split("\n")) {
             Matcher m = EDGE.matcher(line);
             if (m.find() && under(m.group(1), prefix)) {
                 Set<String> to = graph.computeIfAbsent(m.group(1), k -> new TreeSet<>());
@@ -57,15 +62,8 @@ public final class DependencyGraph {
      * class), for every class under {@code prefix} in {@code classes}; a class's edge to itself is dropped.
      */
     public static Map<String, Set<String>> classes(Path classes, String prefix) {
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
-        StringWriter out = new StringWriter();
-        int rc = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose", "-filter:none",
-                "-cp", classes.toString(), classes.toString());
-        if (rc != 0) {
-            throw new IllegalStateException("jdeps failed (" + rc + "): " + out);
-        }
         Map<String, Set<String>> graph = new TreeMap<>();
-        for (String line : out.toString().split("\n")) {
+        for (String line : jdeps("-verbose", classes).split("\n")) {
             Matcher m = EDGE.matcher(line);
             if (m.find() && under(m.group(1), prefix)) {
                 String from = topLevel(m.group(1));
