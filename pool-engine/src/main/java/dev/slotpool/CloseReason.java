@@ -22,6 +22,9 @@ public enum CloseReason {
     ORIGIN_NOT_UP,
     /** Retired to move capacity to another origin (rebalance). */
     REBALANCED,
+    /** A held-back connection closed to keep the pool's sessions within its fleet budget (docs/architecture.md,
+     * "Adaptive sizing"). */
+    RESIZED,
     /** The labeling callback could not configure it for the requested labels. */
     LABELING_FAILED,
     /** Behind Oracle DRCP, no pooled server could be attached to it at borrow (docs/oracle.md, "DRCP"). */

@@ -44,6 +44,8 @@ public final class PoolConfig {
     final boolean readsToStandbys;
     final Duration maxReplicaLag;
     final Balancing balancing;
+    final Sizing sizing;
+    final int fleetBudget;
     final int downAfterFailures;
     final int rebalanceStep;
     final boolean leakTracing;
@@ -100,6 +102,8 @@ public final class PoolConfig {
         readsToStandbys = s.get(Setting.READS_TO_STANDBYS);
         maxReplicaLag = s.get(Setting.MAX_REPLICA_LAG);
         balancing = s.get(Setting.BALANCING);
+        sizing = s.get(Setting.SIZING);
+        fleetBudget = s.get(Setting.FLEET_BUDGET);
         downAfterFailures = s.get(Setting.DOWN_AFTER_FAILURES);
         rebalanceStep = s.get(Setting.REBALANCE_STEP);
         leakTracing = s.get(Setting.LEAK_TRACING);
@@ -161,6 +165,9 @@ public final class PoolConfig {
     /** The replica lag beyond which a standby takes no reads. */
     public Duration maxReplicaLag() { return maxReplicaLag; }
     public Balancing balancing() { return balancing; }
+    public Sizing sizing() { return sizing; }
+    /** The most sessions the origins may hold together under adaptive sizing; 0: no budget. */
+    public int fleetBudget() { return fleetBudget; }
     public int downAfterFailures() { return downAfterFailures; }
     public int rebalanceStep() { return rebalanceStep; }
     public boolean leakTracing() { return leakTracing; }

@@ -33,6 +33,8 @@ public record PoolEvent(Type type, String origin, CloseReason reason, String det
          * sessions (detail: "UP, refusing new sessions: ..." or "UP, accepting new sessions again: ..."). */
         ORIGIN_STATE,
         /** Target weights changed. */
-        REBALANCE
+        REBALANCE,
+        /** An origin's adaptive limit changed (detail: "limit 12 -> 9: " and why). */
+        LIMIT
     }
 }

@@ -14,6 +14,7 @@ import static dev.slotpool.HikariKey.hikariMillis;
 import static dev.slotpool.HikariKey.hikariNamed;
 import static dev.slotpool.SettingRules.any;
 import static dev.slotpool.SettingRules.between;
+import static dev.slotpool.SettingRules.fleetBudget;
 import static dev.slotpool.SettingRules.initialSize;
 import static dev.slotpool.SettingRules.initializationFailTimeout;
 import static dev.slotpool.SettingRules.isolationLevel;
@@ -202,6 +203,16 @@ public final class Setting<T> {
             Source.SLOTPOOL, notNull("must be WEIGHTS or LATENCY"), null,
             "How target shares are set: weights, or latency (weights scaled by each origin's observed "
                     + "borrow-to-return time and broken connections). Engine default: weights.");
+    public static final Setting<Sizing> SIZING = row("sizing", Sizing.class, Sizing.FIXED,
+            Source.SLOTPOOL, notNull("must be FIXED or ADAPTIVE"), null,
+            "fixed: each origin may hold up to its cap; adaptive: connections in use are kept under a "
+                    + "limit per origin that the pool finds and follows between min-size (split over the origins) "
+                    + "and that cap (docs/architecture.md, Adaptive sizing). Engine default: fixed.");
+    public static final Setting<Integer> FLEET_BUDGET = row("fleetBudget", Integer.class, 0,
+            Source.SLOTPOOL, fleetBudget(), null,
+            "With adaptive sizing: the most sessions this pool may hold on its origins together (its share "
+                    + "of a server's max_connections or of a pooler's pool); 0 for none, else min-size to 100000. "
+                    + "Engine default: 0.");
     public static final Setting<Pooler> POOLER = row("pooler", Pooler.class, Pooler.NONE,
             Source.SLOTPOOL, notNull("must be one of " + Arrays.toString(Pooler.values())), null,
             "What sits in front of the database for origins that name none: none, session, "

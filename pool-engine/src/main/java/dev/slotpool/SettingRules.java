@@ -73,6 +73,24 @@ final class SettingRules {
         };
     }
 
+    /** 0 (none), else within minSize and 100000, and only with adaptive sizing (a fixed pool is bounded by
+     * maxSize). */
+    static Rule<Integer> fleetBudget() {
+        return (name, value, all) -> {
+            if (value == null || value == 0) {
+                return value == null ? new ConfigViolation(name, "null", "must be 0 (none) or a number") : null;
+            }
+            if (all.get(Setting.SIZING) != Sizing.ADAPTIVE) {
+                return new ConfigViolation(name, String.valueOf(value),
+                        "needs sizing ADAPTIVE (a fixed pool is bounded by maxSize)");
+            }
+            Integer minSize = all.get(Setting.MIN_SIZE);
+            int min = minSize == null ? 1 : Math.max(1, minSize);
+            return value < min || value > 100_000 ? new ConfigViolation(name, String.valueOf(value),
+                    "must be 0 (none) or between minSize (" + min + ") and 100000") : null;
+        };
+    }
+
     static Rule<Integer> initialSize() {
         return (name, value, all) -> {
             Integer min = all.written(Setting.MIN_SIZE);

@@ -52,6 +52,11 @@ final class SettingsCheck {
             v.add(new ConfigViolation("ticker", "null", "must not be null"));
         }
         List<OriginConfig> resolved = resolveOrigins(s, v);
+        Integer budget = s.get(Setting.FLEET_BUDGET);
+        if (budget != null && budget != 0 && budget < resolved.size()) {
+            v.add(new ConfigViolation("fleetBudget", String.valueOf(budget),
+                    "must be ≥ the number of origins (" + resolved.size() + "): each keeps a limit of at least 1"));
+        }
         if (!v.isEmpty()) {
             throw new InvalidPoolConfigException(v);
         }

@@ -149,6 +149,14 @@ public final class SlotPoolBuilder {
      * Default {@link Balancing#WEIGHTS}. */
     public SlotPoolBuilder balancing(Balancing balancing) { return set(Setting.BALANCING, balancing); }
 
+    /** Whether each origin may hold up to its cap, or keeps its connections in use under a limit the pool finds
+     * and follows below it (docs/architecture.md, "Adaptive sizing"). Default {@link Sizing#FIXED}. */
+    public SlotPoolBuilder sizing(Sizing sizing) { return set(Setting.SIZING, sizing); }
+
+    /** With {@link Sizing#ADAPTIVE}: the most sessions the origins may hold together (this instance's share of a
+     * server's {@code max_connections} or of a pooler's pool). Default 0 (no budget); minSize–100000. */
+    public SlotPoolBuilder fleetBudget(int fleetBudget) { return set(Setting.FLEET_BUDGET, fleetBudget); }
+
     /** Failures in a row that mark an origin DOWN (a probe marks it UP again): failed or unanswered connects and
      * probes, or lent connections broken by connection-level errors, each counted apart. Connect failures alone,
      * on an origin whose sessions answer, close nothing: it is refusing new sessions (docs/failover.md

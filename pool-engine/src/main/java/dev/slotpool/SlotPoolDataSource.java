@@ -199,6 +199,30 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         lifecycle.started().rebalanceToConfigured();
     }
 
+    /** Each configured origin's adaptive limit, its bounds, pin, reason and last changes (docs/architecture.md,
+     * "Adaptive sizing"); empty under {@link Sizing#FIXED}. */
+    public List<LimitSnapshot> limits() {
+        return lifecycle.started().limits();
+    }
+
+    /**
+     * Pins an origin's adaptive limit, applied within one sizing tick (500 ms); at its ceiling it holds the origin
+     * as {@link Sizing#FIXED} would.
+     *
+     * @throws IllegalArgumentException for an unknown origin or a limit outside its floor and ceiling
+     * @throws IllegalStateException    under {@link Sizing#FIXED}
+     */
+    public void pinLimit(String origin, int limit) {
+        lifecycle.started().pinLimit(origin, limit);
+    }
+
+    /** Hands a pinned origin's limit back to the controller, which goes on from the pinned value.
+     * @throws IllegalArgumentException for an unknown origin
+     * @throws IllegalStateException    under {@link Sizing#FIXED} */
+    public void releaseLimit(String origin) {
+        lifecycle.started().releaseLimit(origin);
+    }
+
     /**
      * Takes the pool out of service for a JVM checkpoint (docs/architecture.md, Checkpoint and restore): every
      * origin DOWN ("suspended for checkpoint"), idle connections closed now, borrowed ones closed at return and
@@ -313,6 +337,10 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
     public void setMaxReplicaLag(Duration lag) { lifecycle.settingsBeforeStart("maxReplicaLag").maxReplicaLag(lag); }
     public Balancing getBalancing() { return settings.written(Setting.BALANCING); }
     public void setBalancing(Balancing balancing) { lifecycle.settingsBeforeStart("balancing").balancing(balancing); }
+    public Sizing getSizing() { return settings.written(Setting.SIZING); }
+    public void setSizing(Sizing sizing) { lifecycle.settingsBeforeStart("sizing").sizing(sizing); }
+    public int getFleetBudget() { return settings.written(Setting.FLEET_BUDGET); }
+    public void setFleetBudget(int budget) { lifecycle.settingsBeforeStart("fleetBudget").fleetBudget(budget); }
     public int getDownAfterFailures() { return settings.written(Setting.DOWN_AFTER_FAILURES); }
     public void setDownAfterFailures(int failures) { lifecycle.settingsBeforeStart("downAfterFailures").downAfterFailures(failures); }
     public int getRebalanceStep() { return settings.written(Setting.REBALANCE_STEP); }

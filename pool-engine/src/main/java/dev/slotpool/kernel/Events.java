@@ -48,6 +48,7 @@ public final class Events {
             case LEAK -> System.Logger.Level.WARNING;
             case ORIGIN_STATE -> System.Logger.Level.INFO;
             case CREATED, CLOSED, CREATION_FAILED -> System.Logger.Level.DEBUG;
+            case LIMIT -> System.Logger.Level.DEBUG;
             case TIMEOUT, REBALANCE -> null;
         });
     }
@@ -77,6 +78,7 @@ public final class Events {
     private static System.Logger logger(PoolEvent.Type type) {
         return switch (type) {
             case ORIGIN_STATE, REBALANCE -> Loggers.ORIGIN;
+            case LIMIT -> Loggers.POOL;
             case LEAK -> Loggers.LEAK;
             case CREATED, CREATION_FAILED, CLOSED -> Loggers.CONNECTION;
             case TIMEOUT -> Loggers.POOL;

@@ -44,9 +44,9 @@ public final class Borrows {
      */
     private static final long MIN_VALIDATION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    /** A standby that takes reads; racy but benign (an {@link EntryFilter}): the read borrower checks again once it
-     * owns the slot. */
-    private static final EntryFilter<PooledConnection> SERVES_READS = e -> e.origin.servesReads();
+    /** A standby that takes reads, not held back; racy but benign (an {@link EntryFilter}): the read borrower
+     * checks again once it owns the slot. */
+    private static final EntryFilter<PooledConnection> SERVES_READS = e -> !e.heldBack && e.origin.servesReads();
 
     private final String name;
     private final Ticker ticker;
@@ -259,7 +259,8 @@ public final class Borrows {
 
     /** Whether a connection this thread owns may be lent without closing, attaching or validating it first. */
     private boolean lendableAsIs(PooledConnection e, long now) {
-        return e.drcp == null && e.closeReason(now) == null && e.origin.takesWrites() && !idleTooLong(e, now);
+        return e.drcp == null && e.closeReason(now) == null && e.origin.takesWrites() && !e.heldBack
+                && !idleTooLong(e, now);
     }
 
     private boolean idleTooLong(PooledConnection e, long now) {
@@ -279,7 +280,7 @@ public final class Borrows {
      * long, within the time the borrow has left. With too little time left to validate, it goes back and the
      * borrow times out. Its origin must also serve the borrow (read after the slot CAS, as the state): a borrow
      * that may write never gets a standby kept for reads, a read one only a standby that takes reads; one that
-     * does not goes back, unused (null).
+     * does not, or one adaptive sizing held back meanwhile, goes back unused (null).
      */
     private Connection lendIfUsable(Slot<PooledConnection> s, long deadline, boolean read) throws SQLException {
         PooledConnection e = s.entry();
@@ -293,7 +294,7 @@ public final class Borrows {
             closing.closeOwned(e, reason, false);
             return null;
         }
-        if (read ? !e.origin.servesReads() : !e.origin.takesWrites()) {
+        if (e.heldBack || (read ? !e.origin.servesReads() : !e.origin.takesWrites())) {
             table.release(e.slot, now);
             return null;
         }

@@ -3,6 +3,7 @@ package dev.slotpool.lending;
 import dev.slotpool.Balancing;
 import dev.slotpool.CloseReason;
 import dev.slotpool.PoolConfig;
+import dev.slotpool.Sizing;
 import dev.slotpool.SqlExceptionOverride;
 import dev.slotpool.Ticker;
 import dev.slotpool.failover.FailureDetector;
@@ -12,6 +13,7 @@ import dev.slotpool.kernel.UserCode;
 import dev.slotpool.slots.Closing;
 import dev.slotpool.slots.HoldTime;
 import dev.slotpool.slots.PooledConnection;
+import dev.slotpool.sizing.Gate;
 import dev.slotpool.table.SlotTable;
 
 import java.util.concurrent.Executor;
@@ -28,6 +30,8 @@ public final class Returns implements PooledConnection.ReturnPath {
     private final SqlExceptionOverride exceptionOverride;
     /** Whether origins' hold times are sampled (only latency-aware balancing reads them). */
     private final boolean latencyAware;
+    /** Whether every return feeds its origin's adaptive limit ({@link Gate}). */
+    private final boolean adaptive;
     private final SlotTable<PooledConnection> table;
     private final Closing closing;
     private final FailureDetector detector;
@@ -41,6 +45,7 @@ public final class Returns implements PooledConnection.ReturnPath {
         this.ticker = config.ticker();
         this.exceptionOverride = userCode.guarded(config.exceptionOverride());
         this.latencyAware = config.balancing() == Balancing.LATENCY;
+        this.adaptive = config.sizing() == Sizing.ADAPTIVE;
         this.table = table;
         this.closing = closing;
         this.detector = detector;
@@ -80,6 +85,13 @@ public final class Returns implements PooledConnection.ReturnPath {
             }
         }
         CloseReason reason = lifecycle.closed() ? CloseReason.POOL_CLOSED : e.closeReason(now);
+        if (reason == null && adaptive) {
+            Gate gate = e.origin.sizingGate();
+            gate.returned(held);
+            // Its origin lends more than its limit: this one stays open, lent to nobody, until the limit rises
+            // (written before the release, which then keeps it from every borrower and waiter).
+            e.heldBack = gate.takeSurplus();
+        }
         if (reason != null) {
             closing.closeOwned(e, reason, false);
         } else {

@@ -3,6 +3,7 @@ package dev.slotpool.origins;
 import dev.slotpool.JdbcUrls;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
+import dev.slotpool.sizing.Gate;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -70,6 +71,10 @@ public final class Origin {
 
     /** Latency-aware balancing's samples (see {@link OriginLoad}). */
     public final OriginLoad load = new OriginLoad();
+
+    /** Adaptive sizing's limit and samples (docs/architecture.md, "Adaptive sizing"); unlimited under FIXED. A
+     * discovered origin's connections count in its group's ({@link #sizingGate()}). */
+    private final Gate gate = new Gate();
 
     public Origin(OriginConfig config, Driver driver, Properties connectProperties, long now, Origin parent) {
         this.config = config;
@@ -149,9 +154,20 @@ public final class Origin {
         return occupied.get() < cap(poolMax) && health.mayAttempt(now);
     }
 
-    /** The most connections this origin (or discovery group) may have: its own cap, else the pool's. */
+    /** The most connections this origin (or discovery group) may have: its own cap, else the pool's, and at most
+     * the sessions adaptive sizing leaves it. */
     public int cap(int poolMax) {
+        return Math.min(configuredCap(poolMax), sizingGate().sessions());
+    }
+
+    /** Its own cap, else the pool's: the ceiling of its adaptive limit. */
+    public int configuredCap(int poolMax) {
         return config.maxConnections() == 0 ? poolMax : config.maxConnections();
+    }
+
+    /** The gate adaptive sizing keeps for this origin's connections: its discovery group's when it has one. */
+    public Gate sizingGate() {
+        return parent == null ? gate : parent.gate;
     }
 
     /** The driver of a configured origin: {@code driverClassName}'s when set, else DriverManager's for the URL. */

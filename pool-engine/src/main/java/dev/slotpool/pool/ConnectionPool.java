@@ -2,10 +2,12 @@ package dev.slotpool.pool;
 
 import dev.slotpool.CloseReason;
 import dev.slotpool.LabelingCallback;
+import dev.slotpool.LimitSnapshot;
 import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolInitializationException;
 import dev.slotpool.PoolSnapshot;
 import dev.slotpool.PreparedSwitchover;
+import dev.slotpool.Sizing;
 import dev.slotpool.Ticker;
 import dev.slotpool.failover.Failover;
 import dev.slotpool.failover.OriginOperations;
@@ -20,6 +22,7 @@ import dev.slotpool.lending.Lending;
 import dev.slotpool.lending.Returns;
 import dev.slotpool.origins.Origins;
 import dev.slotpool.sessions.Connector;
+import dev.slotpool.sizing.Sizer;
 import dev.slotpool.slots.Capacity;
 import dev.slotpool.slots.Closer;
 import dev.slotpool.slots.Closing;
@@ -66,6 +69,8 @@ public final class ConnectionPool {
     private final PoolerViews poolerViews;
     private final Suspension suspension;
     private final Snapshots snapshots;
+    /** Adaptive sizing (docs/architecture.md, "Adaptive sizing"); null under FIXED. */
+    private final Sizer sizer;
 
     /** Whether the pool is open: the one shutdown state, read by every class that must know. */
     private final PoolLifecycle lifecycle;
@@ -97,8 +102,10 @@ public final class ConnectionPool {
         this.borrows = lending.borrows();
         this.creator = new Creator(config, table, capacity, origins, closing, events, connector, lending.returns(),
                 failover, slots.holdTime(), lifecycle);
-        this.housekeeper = new Housekeeper(config, table, capacity, closing, failover, borrows.outage(), events,
-                signals, lifecycle);
+        this.sizer = config.sizing() == Sizing.ADAPTIVE ? SizingSide.sizer(config, origins.configured(), table,
+                closing, events, signals, ticker.nanoTime()) : null;
+        this.housekeeper = new Housekeeper(config, table, capacity, closing, failover, borrows.outage(), sizer,
+                events, signals, lifecycle);
         this.suspension = new Suspension(failover.operations(), snapshots, capacity, config.housekeepingPeriod());
         ProxyConnection.prepareClasses();
         events.started(config);
@@ -224,6 +231,30 @@ public final class ConnectionPool {
 
     public void rebalanceToConfigured() {
         failover.weights().rebalanceToConfigured();
+    }
+
+    /** Each configured origin's adaptive limit; empty under FIXED sizing. */
+    public List<LimitSnapshot> limits() {
+        return sizer == null ? List.of() : sizer.snapshot();
+    }
+
+    /** Pins an origin's adaptive limit, applied at the sizer's next tick ({@link Sizer#pin}). */
+    public void pinLimit(String origin, int limit) {
+        adaptive().pin(origin, limit);
+        housekeeper.wake();
+    }
+
+    /** Hands an origin's limit back to the controller ({@link Sizer#release}). */
+    public void releaseLimit(String origin) {
+        adaptive().release(origin);
+        housekeeper.wake();
+    }
+
+    private Sizer adaptive() {
+        if (sizer == null) {
+            throw new IllegalStateException("pool '" + name + "' has sizing FIXED: no limit to pin");
+        }
+        return sizer;
     }
 
     /** Checkpoint and restore: see {@link Suspension}. */

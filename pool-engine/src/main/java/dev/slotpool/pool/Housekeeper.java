@@ -17,6 +17,7 @@ import dev.slotpool.lending.Keepalive;
 import dev.slotpool.lending.KnownOutage;
 import dev.slotpool.lending.LeakWarnings;
 import dev.slotpool.lending.Validation;
+import dev.slotpool.sizing.Sizer;
 import dev.slotpool.slots.Capacity;
 import dev.slotpool.slots.Closer;
 import dev.slotpool.slots.Closing;
@@ -35,7 +36,8 @@ import java.util.List;
  * due for a validation to the {@link Keepalive} thread (no driver call holds the timers), reports connections held
  * past the leak detection threshold, takes back abandoned and over-time-to-live connections, closes connections of
  * origins that are not UP (on the drain's pace when their origin is on a paced drain), and advances drains and
- * rebalances. Tests call {@link #pass()} directly with a manual ticker.
+ * rebalances. Between visits it ticks adaptive sizing's {@link Sizer}. Tests call {@link #pass()} directly with a
+ * manual ticker.
  */
 final class Housekeeper {
 
@@ -59,11 +61,15 @@ final class Housekeeper {
     private final long ttlNanos;
     private final LeakWarnings leaks;
     private final KnownOutage outage;
+    /** Adaptive sizing's ticks; null under FIXED sizing. */
+    private final Sizer sizer;
     private Thread thread;
 
-    /** Builds the keepalive (when keepaliveInterval is above 0) and the leak warnings it runs. */
+    /** Builds the keepalive (when keepaliveInterval is above 0) and the leak warnings it runs; {@code sizer}: null
+     * under FIXED sizing. */
     Housekeeper(PoolConfig c, SlotTable<PooledConnection> table, Capacity capacity, Closing closing,
-                Failover failover, KnownOutage outage, Events events, Signals signals, PoolLifecycle lifecycle) {
+                Failover failover, KnownOutage outage, Sizer sizer, Events events, Signals signals,
+                PoolLifecycle lifecycle) {
         this.poolName = c.name();
         this.threads = new PoolThreads(c);
         this.ticker = c.ticker();
@@ -84,6 +90,7 @@ final class Housekeeper {
                 ? new Keepalive(c, table, closing, drains, new Validation(c, failover.detector()), lifecycle) : null;
         this.leaks = new LeakWarnings(c.leakDetectionThreshold(), events, ticker.nanoTime());
         this.outage = outage;
+        this.sizer = sizer;
     }
 
     void start() {
@@ -133,8 +140,9 @@ final class Housekeeper {
     /**
      * Visits every period; between visits it sleeps until the next due drain close or abort deadline
      * ({@link OriginOperations#nextDue}), the next thing the failure detector has to look at
-     * ({@link FailureDetector#nextDue}) or the next look for leaks ({@link LeakWarnings#nextDue}), so a drain's
-     * pace, its deadline, detection and leak warnings do not depend on the period. At every wake, a known outage
+     * ({@link FailureDetector#nextDue}), the next look for leaks ({@link LeakWarnings#nextDue}) or the next sizing
+     * tick ({@link Sizer#nextDue}), so a drain's pace, its deadline, detection, leak warnings and sizing do not
+     * depend on the period. At every wake, a known outage
      * turns the waiting borrowers away ({@link KnownOutage}).
      * It survives anything a visit throws (an {@code Error} included): the pool's timers must not stop because one
      * connection or listener misbehaved. A failure that repeats (a probe thread that cannot start while its origin
@@ -160,6 +168,9 @@ final class Housekeeper {
                 if (leaks.due(now)) {
                     lookForLeaks(now);
                 }
+                if (sizer != null) {
+                    sizer.tickIfDue(now);
+                }
                 long wait = next - System.nanoTime();
                 if (wait <= 0) {
                     next += periodNanos;
@@ -167,6 +178,9 @@ final class Housekeeper {
                     continue;
                 }
                 long dueAt = Math.min(Math.min(operations.nextDue(now), detection.nextDue(now)), leaks.nextDue(now));
+                if (sizer != null) {
+                    dueAt = Math.min(dueAt, sizer.nextDue());
+                }
                 failedInARow = 0;
                 Parking.park(this, Math.max(0, Math.min(wait, dueAt - now)));
             } catch (Throwable e) {

@@ -98,6 +98,10 @@ public final class PooledConnection extends LeadingPadding implements Connection
     public volatile CloseReason retireReason;
     /** Set by the holder's proxy on a fatal error; read at return. */
     public volatile SQLException broken;
+    /** Held back by adaptive sizing (docs/architecture.md, "Adaptive sizing"): open, idle and lent to nobody until
+     * its origin's limit rises. Written only by the slot's owner, before the store that releases the slot; read
+     * by scans as a racy-but-benign filter and checked again by whoever wins the slot. */
+    public volatile boolean heldBack;
     private volatile Map<String, String> labels = Map.of();
 
     // Statistics written by the slot's one owner, read racily elsewhere (see class comment).
@@ -146,6 +150,12 @@ public final class PooledConnection extends LeadingPadding implements Connection
     /** The entries every borrow may take when standbys' connections are kept for read borrows
      * (docs/architecture.md, "Reads to standbys"). */
     public static final EntryFilter<PooledConnection> TAKES_WRITES = e -> e.origin.takesWrites();
+
+    /** The entries every borrow may take under adaptive sizing: none held back, and, with reads to standbys, only
+     * those of origins that take writes. */
+    public static EntryFilter<PooledConnection> lendable(boolean readsToStandbys) {
+        return readsToStandbys ? e -> !e.heldBack && e.origin.takesWrites() : e -> !e.heldBack;
+    }
 
     /** The filter of the entries of {@code o}, for weighted borrows that prefer it. */
     public static EntryFilter<PooledConnection> of(Origin o) {

@@ -1,6 +1,7 @@
 package dev.slotpool.slots;
 
 import dev.slotpool.PoolConfig;
+import dev.slotpool.Sizing;
 import dev.slotpool.kernel.Kernel;
 import dev.slotpool.table.SlotTable;
 
@@ -19,9 +20,11 @@ public final class Slots {
     /** No signal is sent before the closer's thread starts ({@link Closer#start}). */
     public Slots(PoolConfig config, Kernel kernel, Signals signals) {
         // With reads to standbys, a standby's connections are reserved for read borrows: no other borrow or waiter
-        // is given one (docs/architecture.md, "Reads to standbys"); without, every entry is shared.
+        // is given one (docs/architecture.md, "Reads to standbys"); under adaptive sizing, nobody is given one held
+        // back ("Adaptive sizing"); else every entry is shared.
         this.table = new SlotTable<>(config.maxSize(), config.turnDuration().toNanos(), config.ticker(),
-                config.readsToStandbys() ? PooledConnection.TAKES_WRITES : null);
+                config.sizing() == Sizing.ADAPTIVE ? PooledConnection.lendable(config.readsToStandbys())
+                        : config.readsToStandbys() ? PooledConnection.TAKES_WRITES : null);
         this.capacity = new Capacity(config.maxSize());
         this.closer = new Closer(kernel.threads(), (int) config.validationTimeout().toMillis());
         this.closing = new Closing(table, closer, capacity, kernel.events(), signals);

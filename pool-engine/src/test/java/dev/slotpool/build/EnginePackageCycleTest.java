@@ -95,7 +95,7 @@ class EnginePackageCycleTest {
     }
 
     /** The pool's feature packages, each above the ones before it (docs/architecture.md, "Map"). */
-    private static final List<String> FEATURES = List.of("kernel", "origins", "sessions", "slots", "failover",
+    private static final List<String> FEATURES = List.of("kernel", "sizing", "origins", "sessions", "slots", "failover",
             "supply", "snapshots", "lending", "pool");
 
     @Test

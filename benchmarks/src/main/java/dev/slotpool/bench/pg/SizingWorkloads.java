@@ -1,0 +1,403 @@
+package dev.slotpool.bench.pg;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.slotpool.LimitSnapshot;
+import dev.slotpool.Sizing;
+import dev.slotpool.SlotPoolDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import javax.sql.DataSource;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntSupplier;
+
+/**
+ * Adaptive sizing against fixed sizes and HikariCP on an embedded PostgreSQL (docs/benchmarks.md, "Adaptive
+ * sizing"): three workloads (CPU-bound {@code generate_series} counts, latency-bound 10 ms {@code pg_sleep}, a hot
+ * row updated and held 2 ms by every transaction), each against every pool with the same threads; then one
+ * adaptive pool through the phases CPU, latency, lock, CPU, with its limit sampled every 250 ms; then a fleet of
+ * adaptive pools, each with its fleet budget, on the latency-bound workload.
+ *
+ * <p>{@code --threads N --warmup S --window S --phase S --sizes 1,2,...,64 --workloads CPU,LATENCY,LOCK
+ * --fleet POOLS --budget N --fleet-seconds S --out DIR} ({@code --phase 0}, {@code --fleet 0}: none)
+ */
+public final class SizingWorkloads {
+
+    /** The workloads, as one transaction each on a borrowed connection. */
+    enum Workload {
+        CPU {
+            @Override
+            void run(Connection c) throws SQLException {
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT count(*) FROM generate_series(1, 20000)").close();
+                }
+            }
+        },
+        LATENCY {
+            @Override
+            void run(Connection c) throws SQLException {
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT pg_sleep(0.01)").close();
+                }
+            }
+        },
+        LOCK {
+            @Override
+            void run(Connection c) throws SQLException {
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("UPDATE hot SET n = n + 1 WHERE id = 1");
+                    s.executeQuery("SELECT pg_sleep(0.002)").close();
+                }
+                c.commit();
+            }
+        };
+
+        abstract void run(Connection c) throws SQLException;
+    }
+
+    /** A pool under test: its DataSource, its connections held now, its limit (-1: none), its close. */
+    record Pool(String name, DataSource ds, IntSupplier held, IntSupplier limit, AutoCloseable close) {
+    }
+
+    /** One cell's numbers. */
+    record Cell(String workload, String pool, double txPerSecond, double p50Millis, double p99Millis,
+                double meanHeld, int maxHeld, double meanLimit) {
+    }
+
+    private SizingWorkloads() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int threads = intArg(args, "--threads", 64);
+        Duration warmup = Duration.ofSeconds(intArg(args, "--warmup", 8));
+        Duration window = Duration.ofSeconds(intArg(args, "--window", 6));
+        Duration phase = Duration.ofSeconds(intArg(args, "--phase", 30));
+        int[] sizes = Arrays.stream(strArg(args, "--sizes", "1,2,4,8,16,32,64").split(","))
+                .mapToInt(Integer::parseInt).toArray();
+        String workloads = strArg(args, "--workloads", "CPU,LATENCY,LOCK");
+        Path out = Path.of(strArg(args, "--out", "benchmarks/results/sizing"));
+        Files.createDirectories(out);
+        int formula = 2 * Runtime.getRuntime().availableProcessors() + 1;
+        try (EmbeddedPostgres server = EmbeddedPostgres.builder().setServerConfig("max_connections", "400")
+                .setServerConfig("synchronous_commit", "off").start()) {
+            try (Connection c = server.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE hot (id int PRIMARY KEY, n bigint NOT NULL)");
+                s.execute("INSERT INTO hot VALUES (1, 0)");
+            }
+            String url = server.getJdbcUrl("postgres", "postgres");
+            List<Cell> cells = new ArrayList<>();
+            try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("cells.csv")))) {
+                csv.println("workload,pool,threads,tx_per_s,p50_ms,p99_ms,mean_held,max_held,mean_limit");
+                for (String w : workloads.split(",")) {
+                    if (w.isBlank()) {
+                        continue;
+                    }
+                    Workload workload = Workload.valueOf(w);
+                    List<String> pools = new ArrayList<>();
+                    for (int size : sizes) {
+                        pools.add("fixed-" + size);
+                    }
+                    pools.add("adaptive-64");
+                    pools.add("hikari-10");
+                    pools.add("hikari-" + formula);
+                    for (String p : pools) {
+                        Cell cell;
+                        try (PoolHandle h = new PoolHandle(start(p, url))) {
+                            cell = measure(workload, h.pool, threads, warmup, window);
+                        }
+                        cells.add(cell);
+                        csv.printf(Locale.ROOT, "%s,%s,%d,%.1f,%.2f,%.2f,%.1f,%d,%.1f%n", cell.workload(),
+                                cell.pool(), threads, cell.txPerSecond(), cell.p50Millis(), cell.p99Millis(),
+                                cell.meanHeld(), cell.maxHeld(), cell.meanLimit());
+                        csv.flush();
+                        System.out.printf(Locale.ROOT, "%-8s %-12s %9.1f tx/s  p50 %7.2f ms  p99 %8.2f ms  "
+                                        + "held %5.1f (max %d)  limit %5.1f%n", cell.workload(), cell.pool(),
+                                cell.txPerSecond(), cell.p50Millis(), cell.p99Millis(), cell.meanHeld(),
+                                cell.maxHeld(), cell.meanLimit());
+                    }
+                }
+            }
+            if (!phase.isZero()) {
+                phases(url, threads, phase, out);
+            }
+            int fleet = intArg(args, "--fleet", 0);
+            if (fleet > 0) {
+                fleet(server, url, fleet, threads / fleet, intArg(args, "--budget", 12),
+                        Duration.ofSeconds(intArg(args, "--fleet-seconds", 20)), out);
+            }
+        }
+    }
+
+    /** Closes a pool however the measure ends. */
+    private record PoolHandle(Pool pool) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            pool.close().close();
+        }
+    }
+
+    static Pool start(String spec, String url) {
+        String[] kind = spec.split("-");
+        int size = Integer.parseInt(kind[1]);
+        switch (kind[0]) {
+            case "fixed", "adaptive" -> {
+                SlotPoolDataSource ds = SlotPoolDataSource.builder().name(spec).url(url).minSize(1).maxSize(size)
+                        .sizing(kind[0].equals("adaptive") ? Sizing.ADAPTIVE : Sizing.FIXED)
+                        .borrowTimeout(Duration.ofSeconds(60)).build();
+                IntSupplier limit = kind[0].equals("adaptive")
+                        ? () -> ds.limits().stream().mapToInt(LimitSnapshot::limit).sum() : () -> -1;
+                return new Pool(spec, ds, () -> ds.snapshot().total(), limit, ds::close);
+            }
+            case "hikari" -> {
+                HikariConfig c = new HikariConfig();
+                c.setPoolName(spec);
+                c.setJdbcUrl(url);
+                c.setMaximumPoolSize(size);
+                c.setMinimumIdle(size);
+                c.setConnectionTimeout(60_000);
+                HikariDataSource ds = new HikariDataSource(c);
+                return new Pool(spec, ds, () -> ds.getHikariPoolMXBean().getTotalConnections(), () -> -1, ds::close);
+            }
+            default -> throw new IllegalArgumentException("unknown pool " + spec);
+        }
+    }
+
+    /** Warms up, then measures one window: throughput, latency from borrow to return, connections held. */
+    static Cell measure(Workload workload, Pool pool, int threads, Duration warmup, Duration window)
+            throws InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        long[][] latencies = new long[threads][];
+        int[] counts = new int[threads];
+        long[] measureFrom = new long[1];
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        long start = System.nanoTime();
+        long from = start + warmup.toNanos();
+        long to = from + window.toNanos();
+        for (int i = 0; i < threads; i++) {
+            int me = i;
+            latencies[me] = new long[1 << 16];
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    long t0 = System.nanoTime();
+                    try (Connection c = pool.ds().getConnection()) {
+                        workload.run(c);
+                    } catch (SQLException e) {
+                        failures.add(e);
+                        continue;
+                    }
+                    long t1 = System.nanoTime();
+                    if (t0 >= from && t1 <= to) {
+                        if (counts[me] == latencies[me].length) {
+                            latencies[me] = Arrays.copyOf(latencies[me], counts[me] * 2);
+                        }
+                        latencies[me][counts[me]++] = t1 - t0;
+                    }
+                }
+            }, "sizing-" + i);
+            t.start();
+            workers.add(t);
+        }
+        long heldSum = 0;
+        long limitSum = 0;
+        int samples = 0;
+        int maxHeld = 0;
+        while (System.nanoTime() < to) {
+            Thread.sleep(100);
+            if (System.nanoTime() >= from) {
+                int h = pool.held().getAsInt();
+                heldSum += h;
+                maxHeld = Math.max(maxHeld, h);
+                limitSum += pool.limit().getAsInt();
+                samples++;
+            }
+        }
+        stop.set(true);
+        for (Thread t : workers) {
+            t.join();
+        }
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(failures.size() + " transactions failed, first: " + failures.get(0));
+        }
+        int n = Arrays.stream(counts).sum();
+        long[] all = new long[n];
+        int k = 0;
+        for (int i = 0; i < threads; i++) {
+            System.arraycopy(latencies[i], 0, all, k, counts[i]);
+            k += counts[i];
+        }
+        Arrays.sort(all);
+        double seconds = window.toNanos() / 1e9;
+        return new Cell(workload.name(), pool.name(), n / seconds, percentile(all, 0.50) / 1e6,
+                percentile(all, 0.99) / 1e6, samples == 0 ? 0 : (double) heldSum / samples, maxHeld,
+                samples == 0 ? 0 : (double) limitSum / samples);
+    }
+
+    /** One adaptive pool through CPU, latency, lock and CPU again: tx/s per second and the limit every 250 ms. */
+    static void phases(String url, int threads, Duration phase, Path out) throws Exception {
+        Workload[] order = {Workload.CPU, Workload.LATENCY, Workload.LOCK, Workload.CPU};
+        Pool pool = start("adaptive-64", url);
+        try (PrintWriter series = new PrintWriter(Files.newBufferedWriter(out.resolve("phases.csv")))) {
+            series.println("t_ms,phase,limit,held,tx_in_last_250ms");
+            Workload[] current = {order[0]};
+            AtomicBoolean stop = new AtomicBoolean();
+            java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+            List<Thread> workers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                Thread t = new Thread(() -> {
+                    while (!stop.get()) {
+                        try (Connection c = pool.ds().getConnection()) {
+                            current[0].run(c);
+                            done.incrementAndGet();
+                        } catch (SQLException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                }, "phase-" + i);
+                t.start();
+                workers.add(t);
+            }
+            long t0 = System.nanoTime();
+            long last = 0;
+            for (int p = 0; p < order.length; p++) {
+                current[0] = order[p];
+                long end = t0 + (p + 1) * phase.toNanos();
+                while (System.nanoTime() < end) {
+                    Thread.sleep(250);
+                    long d = done.get();
+                    series.printf(Locale.ROOT, "%d,%s,%d,%d,%d%n", (System.nanoTime() - t0) / 1_000_000,
+                            order[p], pool.limit().getAsInt(), pool.held().getAsInt(), d - last);
+                    last = d;
+                }
+                series.flush();
+            }
+            stop.set(true);
+            for (Thread t : workers) {
+                t.join();
+            }
+        } finally {
+            pool.close().close();
+        }
+    }
+
+    /**
+     * {@code pools} adaptive pools (ceiling 64 each) with {@code budget} each, {@code threadsEach} threads each, on
+     * the latency-bound workload: every 100 ms each pool's connections held and the server's client sessions.
+     */
+    static void fleet(EmbeddedPostgres server, String url, int pools, int threadsEach, int budget, Duration length,
+                      Path out) throws Exception {
+        List<SlotPoolDataSource> fleet = new ArrayList<>();
+        for (int i = 0; i < pools; i++) {
+            fleet.add(SlotPoolDataSource.builder().name("fleet-" + i).url(url).minSize(1).maxSize(64)
+                    .sizing(Sizing.ADAPTIVE).fleetBudget(budget).borrowTimeout(Duration.ofSeconds(60)).build());
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLongArray done = new AtomicLongArray(pools);
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < pools; i++) {
+            int me = i;
+            for (int t = 0; t < threadsEach; t++) {
+                Thread w = new Thread(() -> {
+                    while (!stop.get()) {
+                        try (Connection c = fleet.get(me).getConnection()) {
+                            Workload.LATENCY.run(c);
+                        } catch (SQLException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        done.incrementAndGet(me);
+                    }
+                }, "fleet-" + i + "-" + t);
+                w.start();
+                workers.add(w);
+            }
+        }
+        int[] mostHeld = new int[pools];
+        int mostTotal = 0;
+        int mostSessions = 0;
+        long warm = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        long end = System.nanoTime() + length.toNanos();
+        long[] atWarm = null;
+        try (Connection admin = server.getPostgresDatabase().getConnection();
+             Statement q = admin.createStatement()) {
+            while (System.nanoTime() < end) {
+                Thread.sleep(100);
+                int total = 0;
+                for (int i = 0; i < pools; i++) {
+                    int h = fleet.get(i).snapshot().total();
+                    mostHeld[i] = Math.max(mostHeld[i], h);
+                    total += h;
+                }
+                mostTotal = Math.max(mostTotal, total);
+                try (var rs = q.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = "
+                        + "'client backend' AND application_name = 'PostgreSQL JDBC Driver' AND pid <> "
+                        + "pg_backend_pid()")) {
+                    rs.next();
+                    mostSessions = Math.max(mostSessions, rs.getInt(1));
+                }
+                if (atWarm == null && System.nanoTime() >= warm) {
+                    atWarm = copy(done);
+                }
+            }
+        }
+        long[] atEnd = copy(done);
+        stop.set(true);
+        for (Thread w : workers) {
+            w.join();
+        }
+        for (SlotPoolDataSource p : fleet) {
+            p.close();
+        }
+        double seconds = (length.toNanos() - Duration.ofSeconds(5).toNanos()) / 1e9;
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("fleet.csv")))) {
+            csv.println("pool,threads,budget,tx_per_s,most_held");
+            for (int i = 0; i < pools; i++) {
+                csv.printf(Locale.ROOT, "fleet-%d,%d,%d,%.1f,%d%n", i, threadsEach, budget,
+                        (atEnd[i] - atWarm[i]) / seconds, mostHeld[i]);
+            }
+            csv.printf(Locale.ROOT, "all,%d,%d,%.1f,%d%n", threadsEach * pools, budget * pools,
+                    (Arrays.stream(atEnd).sum() - Arrays.stream(atWarm).sum()) / seconds, mostTotal);
+            csv.printf(Locale.ROOT, "server-sessions,,,,%d%n", mostSessions);
+        }
+    }
+
+    private static long[] copy(AtomicLongArray a) {
+        long[] c = new long[a.length()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = a.get(i);
+        }
+        return c;
+    }
+
+    private static double percentile(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    private static int intArg(String[] args, String name, int dflt) {
+        return Integer.parseInt(strArg(args, name, String.valueOf(dflt)));
+    }
+
+    private static String strArg(String[] args, String name, String dflt) {
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        return dflt;
+    }
+}
