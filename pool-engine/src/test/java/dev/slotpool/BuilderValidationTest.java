@@ -67,6 +67,30 @@ class BuilderValidationTest {
                 .statementCacheSize()).isEqualTo(10_000);
     }
 
+    @Test
+    void sizingDefaultsToFixedAndAFleetBudgetNeedsAdaptiveWithinItsRange() {
+        PoolConfig defaults = SlotPoolDataSource.builder().url("jdbc:h2:mem:x").config();
+        assertThat(defaults.sizing()).isEqualTo(Sizing.FIXED);
+        assertThat(defaults.fleetBudget()).isZero();
+        assertThat(SlotPoolDataSource.builder().url("jdbc:h2:mem:x").sizing(Sizing.ADAPTIVE).minSize(2)
+                .fleetBudget(2).config().fleetBudget()).isEqualTo(2);
+        InvalidPoolConfigException fixed = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:x").fleetBudget(8).config());
+        assertThat(fixed.getMessage()).contains("fleetBudget = 8: needs sizing ADAPTIVE");
+        InvalidPoolConfigException low = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:x").sizing(Sizing.ADAPTIVE).minSize(4).fleetBudget(3)
+                        .config());
+        assertThat(low.getMessage()).contains("fleetBudget = 3: must be 0 (none) or between minSize (4) and 100000");
+        InvalidPoolConfigException origins = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().sizing(Sizing.ADAPTIVE).minSize(0).fleetBudget(1)
+                        .origin(OriginConfig.named("a").url("jdbc:h2:mem:a"))
+                        .origin(OriginConfig.named("b").url("jdbc:h2:mem:b")).config());
+        assertThat(origins.getMessage()).contains("fleetBudget = 1: must be ≥ the number of origins (2)");
+        InvalidPoolConfigException none = catchThrowableOfType(InvalidPoolConfigException.class, () ->
+                SlotPoolDataSource.builder().url("jdbc:h2:mem:x").sizing(null).config());
+        assertThat(none.getMessage()).contains("sizing = null: must be FIXED or ADAPTIVE");
+    }
+
     /** A first connect's budget and the silence of an origin that answered before (docs/configuration.md). */
     @Test
     void silenceTimeoutDefaultsToTwoSecondsOrTheShorterConnectTimeoutAndMayNotExceedIt() {

@@ -75,7 +75,28 @@ public final class PoolActionInput {
      */
     public static PoolActions.Action originAction(@Nullable String action, @Nullable String timeout,
                                                   @Nullable String to) {
+        return originAction(action, timeout, to, null);
+    }
+
+    /**
+     * An origin action's text, {@link #originAction(String, String, String)}'s or {@code limit} with {@code limit}:
+     * a number to pin the origin's adaptive limit at, {@code fixed} (its ceiling) or {@code adaptive} (released).
+     *
+     * @throws IllegalArgumentException as {@link #originAction(String, String, String)}, or for a {@code limit}
+     *                                  with another action, a limit action without one, or a bad one
+     */
+    public static PoolActions.Action originAction(@Nullable String action, @Nullable String timeout,
+                                                  @Nullable String to, @Nullable String limit) {
         String a = normalize(action);
+        if (limit != null && !"limit".equals(a)) {
+            throw new IllegalArgumentException("'limit' applies to the limit action only");
+        }
+        if ("limit".equals(a)) {
+            if (timeout != null || to != null) {
+                throw new IllegalArgumentException("the limit action takes 'limit' only");
+            }
+            return PoolActions.limitAction(limit(limit));
+        }
         if (timeout != null && !"drain".equals(a) && !"switchover".equals(a)) {
             throw new IllegalArgumentException("'timeout' applies to drain and switchover only");
         }
@@ -88,8 +109,29 @@ public final class PoolActionInput {
             case "up" -> PoolActions.Action.up();
             case "switchover" -> switchover(to, timeout);
             default -> throw new IllegalArgumentException("unknown origin action '" + quoted(String.valueOf(action))
-                    + "' (allowed: drain, down, up, switchover)");
+                    + "' (allowed: drain, down, up, switchover, limit)");
         };
+    }
+
+    /**
+     * A limit action's value: {@code fixed}, {@code adaptive} (any case) or a whole number from 1 to 100000.
+     *
+     * @throws IllegalArgumentException for anything else, or none
+     */
+    public static String limit(@Nullable String limit) {
+        if (limit == null || limit.isBlank()) {
+            throw new IllegalArgumentException("the limit action needs 'limit': a number, fixed or adaptive");
+        }
+        String l = limit.trim().toLowerCase(java.util.Locale.ROOT);
+        if (l.equals("fixed") || l.equals("adaptive")) {
+            return l;
+        }
+        if (l.length() > 6 || !l.chars().allMatch(c -> c >= '0' && c <= '9') || Integer.parseInt(l) < 1
+                || Integer.parseInt(l) > 100_000) {
+            throw new IllegalArgumentException("bad limit '" + quoted(limit)
+                    + "': a whole number from 1 to 100000, fixed or adaptive");
+        }
+        return l;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.LimitSnapshot;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotPoolDataSource;
@@ -102,7 +103,7 @@ public final class PoolActions {
 
     /** The operations an operator may ask for; {@link #label()} is the name a request and an answer use. */
     public enum Kind {
-        REBALANCE, DRAIN, DOWN, UP, SWITCHOVER;
+        REBALANCE, DRAIN, DOWN, UP, SWITCHOVER, LIMIT;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -116,9 +117,10 @@ public final class PoolActions {
      * @param timeout a drain's timeout; a switchover's (its wait for the primary's transactions, then for the
      *                standby's catch-up)
      * @param to      a switchover's standby, the origin to promote
+     * @param limit   a limit action's value: a number to pin at, {@code fixed} (the ceiling) or {@code adaptive}
      */
     public record Action(Kind kind, @Nullable Map<String, Integer> weights, @Nullable Duration timeout,
-                         @Nullable String to) {
+                         @Nullable String to, @Nullable String limit) {
 
         public Action {
             Objects.requireNonNull(kind, "kind");
@@ -128,31 +130,40 @@ public final class PoolActions {
             if (kind == Kind.SWITCHOVER) {
                 Objects.requireNonNull(to, "a switchover's standby");
             }
+            if (kind == Kind.LIMIT) {
+                Objects.requireNonNull(limit, "a limit action's value");
+            }
         }
 
         /** Back to the configured weights ({@code weights} null), or to these weights. */
         public static Action rebalance(@Nullable Map<String, Integer> weights) {
             return new Action(Kind.REBALANCE,
-                    weights == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(weights)), null, null);
+                    weights == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(weights)), null, null, null);
         }
 
         public static Action drain(Duration timeout) {
-            return new Action(Kind.DRAIN, null, timeout, null);
+            return new Action(Kind.DRAIN, null, timeout, null, null);
         }
 
         public static Action down() {
-            return new Action(Kind.DOWN, null, null, null);
+            return new Action(Kind.DOWN, null, null, null, null);
         }
 
         public static Action up() {
-            return new Action(Kind.UP, null, null, null);
+            return new Action(Kind.UP, null, null, null, null);
         }
 
         /** A planned switchover from the selected primary to the standby {@code to} (docs/failover.md, "Planned
          * switchover"). */
         public static Action switchover(String to, Duration timeout) {
-            return new Action(Kind.SWITCHOVER, null, timeout, to);
+            return new Action(Kind.SWITCHOVER, null, timeout, to, null);
         }
+    }
+
+    /** An adaptive limit pinned ({@code limit} a number, or {@code fixed}: the ceiling) or released
+     * ({@code adaptive}), as {@link PoolActionInput#limit} reads it. */
+    public static Action limitAction(String limit) {
+        return new Action(Kind.LIMIT, null, null, null, limit);
     }
 
     /** An action read from a request's text: its {@link IllegalArgumentException} is the refusal's message. */
@@ -217,11 +228,26 @@ public final class PoolActions {
                     yield before.equals(states(pool)) ? "nothing changed: already UP" : "marked UP";
                 }
                 case SWITCHOVER -> pool.prepareSwitchover(selector, action.to(), action.timeout()).summary();
+                case LIMIT -> limit(pool, Objects.requireNonNull(selector, "an origin"),
+                        Objects.requireNonNull(action.limit()));
             };
         } catch (IllegalArgumentException | IllegalStateException e) {
             return Problem.badRequest(PoolActionInput.message(e));
         }
         return new Outcome(action.kind().label(), selector, outcome, null);
+    }
+
+    /** Pins or releases an origin's adaptive limit; the engine refuses an unknown origin, a limit out of its bounds
+     * and a pool with fixed sizing. */
+    private static String limit(SlotPoolDataSource pool, String origin, String limit) {
+        if (limit.equals("adaptive")) {
+            pool.releaseLimit(origin);
+            return "limit handed back to the controller";
+        }
+        int to = limit.equals("fixed") ? pool.limits().stream().filter(l -> l.origin().equals(origin))
+                .mapToInt(LimitSnapshot::ceiling).findFirst().orElse(Integer.MAX_VALUE) : Integer.parseInt(limit);
+        pool.pinLimit(origin, to);
+        return "limit pinned at " + to;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.slotpool.autoconfigure;
 
+import dev.slotpool.LimitSnapshot;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolerView;
@@ -28,12 +29,13 @@ public final class PoolViews {
 
     /**
      * The pool: sizes, waiting borrowers, counters since start, every origin with one summary per slot, and, in a
-     * read of {@code /actuator/pool}, every setting with its source ({@link PoolSettings}; null elsewhere).
+     * read of {@code /actuator/pool}, every setting with its source ({@link PoolSettings}) and each origin's
+     * adaptive limit ({@code limits}: empty under fixed sizing); both null elsewhere.
      */
     public record PoolView(String name, boolean closed, Sizes sizes, int waiting, long oldestWaitMillis, long borrows,
                            long timeouts, long connectionsOpened, long connectionsClosed,
                            @Nullable String lastCreationFailure, List<OriginView> origins,
-                           @Nullable List<PoolSettings.Setting> settings) {
+                           @Nullable List<PoolSettings.Setting> settings, @Nullable List<LimitSnapshot> limits) {
     }
 
     /** The pool's configured sizes and its connections by state (the meter {@code slotpool.connections{state=...}}). */
@@ -103,11 +105,18 @@ public final class PoolViews {
 
     /** {@code GET /actuator/pool}: the pool with its settings and their sources. */
     public static PoolView pool(PoolSnapshot s, Reader r, @Nullable List<PoolSettings.Setting> settings) {
+        return pool(s, r, settings, null);
+    }
+
+    /** {@code GET /actuator/pool}: the pool with its settings and their sources, and its origins' limits (docs/
+     * architecture.md, "Adaptive sizing"). */
+    public static PoolView pool(PoolSnapshot s, Reader r, @Nullable List<PoolSettings.Setting> settings,
+                                @Nullable List<LimitSnapshot> limits) {
         return new PoolView(s.name(), s.closed(),
                 new Sizes(s.minSize(), s.maxSize(), s.total(), s.available(), s.borrowed(), s.creating(), s.closing()),
                 s.waiting(), s.oldestWaitMillis(), s.borrows(), s.timeouts(), s.connectionsOpened(),
                 s.connectionsClosed(), r.text(s.lastCreationFailure().orElse(null)),
-                s.origins().stream().map(o -> origin(o, r, false)).toList(), settings);
+                s.origins().stream().map(o -> origin(o, r, false)).toList(), settings, limits);
     }
 
     /** {@code GET /actuator/pool/{origin}}: the origin with its slots' holders, for a reader who may see them. */

@@ -1,6 +1,7 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.Balancing;
+import dev.slotpool.Sizing;
 import dev.slotpool.Pooler;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -57,6 +58,8 @@ public class SlotPoolProperties {
     private Boolean readsToStandbys;
     private Duration maxReplicaLag;
     private Balancing balancing;
+    private Sizing sizing;
+    private Integer fleetBudget;
     private Pooler pooler;
     private Integer downAfterFailures;
     private Integer rebalanceStep;
@@ -300,6 +303,10 @@ public class SlotPoolProperties {
     public void setMaxReplicaLag(Duration maxReplicaLag) { this.maxReplicaLag = maxReplicaLag; }
     public Balancing getBalancing() { return balancing; }
     public void setBalancing(Balancing balancing) { this.balancing = balancing; }
+    public Sizing getSizing() { return sizing; }
+    public void setSizing(Sizing sizing) { this.sizing = sizing; }
+    public Integer getFleetBudget() { return fleetBudget; }
+    public void setFleetBudget(Integer fleetBudget) { this.fleetBudget = fleetBudget; }
     public Pooler getPooler() { return pooler; }
     public void setPooler(Pooler pooler) { this.pooler = pooler; }
     public Integer getDownAfterFailures() { return downAfterFailures; }

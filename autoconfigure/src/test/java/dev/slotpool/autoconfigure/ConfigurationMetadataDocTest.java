@@ -1,6 +1,7 @@
 package dev.slotpool.autoconfigure;
 
 import dev.slotpool.Balancing;
+import dev.slotpool.Sizing;
 import dev.slotpool.SlotPoolDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.convert.DurationStyle;
@@ -136,8 +137,8 @@ class ConfigurationMetadataDocTest {
         if (engineDefault instanceof Duration d) {
             return DurationStyle.detectAndParse(metadataDefault.asString()).equals(d);
         }
-        if (engineDefault instanceof Balancing b) {
-            return metadataDefault.asString().equals(b.name().toLowerCase(Locale.ROOT));
+        if (engineDefault instanceof Enum<?> e) {
+            return metadataDefault.asString().equals(e.name().toLowerCase(Locale.ROOT));
         }
         return metadataDefault.asString().equals(String.valueOf(engineDefault));
     }
@@ -190,6 +191,8 @@ class ConfigurationMetadataDocTest {
         }
         assertThat(hints.get("slotpool.balancing")).isEqualTo(Arrays.stream(Balancing.values())
                 .map(b -> b.name().toLowerCase(Locale.ROOT)).collect(Collectors.toCollection(TreeSet::new)));
+        assertThat(hints.get("slotpool.sizing")).isEqualTo(Arrays.stream(Sizing.values())
+                .map(z -> z.name().toLowerCase(Locale.ROOT)).collect(Collectors.toCollection(TreeSet::new)));
         assertThat(hints.get("slotpool.transaction-isolation")).hasSize(4);
         for (String level : hints.get("slotpool.transaction-isolation")) {
             try (SlotPoolDataSource unstarted = new SlotPoolDataSource()) {

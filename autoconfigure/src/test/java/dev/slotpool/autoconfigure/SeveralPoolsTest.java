@@ -94,11 +94,11 @@ class SeveralPoolsTest {
             assertThat(unknown.getStatus()).isEqualTo(404);
             assertThat(((Problem) unknown.getBody()).message())
                     .isEqualTo("unknown pool 'south' (known pools: orders, reports, billing)");
-            WebEndpointResponse<Object> unnamed = endpoint.originAction(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "default", "down", null, null, null);
+            WebEndpointResponse<Object> unnamed = endpoint.originAction(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "default", "down", null, null, null, null);
             assertThat(unnamed.getStatus()).isEqualTo(400);
             assertThat(((Problem) unnamed.getBody()).message()).contains("several pools", "'pool'");
 
-            assertThat(endpoint.originAction(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "default", "down", null, null, "billing").getStatus()).isEqualTo(200);
+            assertThat(endpoint.originAction(org.springframework.boot.actuate.endpoint.SecurityContext.NONE, "default", "down", null, null, null, "billing").getStatus()).isEqualTo(200);
             assertThat(ctx.getBean("billing", DataSource.class).unwrap(SlotPoolDataSource.class).snapshot()
                     .origin("default").orElseThrow().state().name()).isEqualTo("DOWN");
             assertThat(ctx.getBean("orders", SlotPoolDataSource.class).snapshot().origin("default").orElseThrow()

@@ -1,8 +1,10 @@
 package dev.slotpool.pool;
 
+import dev.slotpool.LimitSnapshot;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.Sizing;
 import dev.slotpool.SlotState;
 import dev.slotpool.jdbc.ProxyConnection;
 import dev.slotpool.origins.Origin;
@@ -43,7 +45,10 @@ import java.util.function.BooleanSupplier;
  * <p>Checked during the history: S1 (a physical connection has one holder, and a holder whose proxy is open works
  * on an open connection), a borrow on an UP origin is taken back only by a timer old enough to fire, S3 (live +
  * being created ≤ maxSize and each origin's cap, by the pool's counts and by the drivers'), no count negative,
- * and no waiter parked for {@link #STUCK_NANOS} while a slot is AVAILABLE. After it, at rest: no slot borrowed,
+ * and no waiter parked for {@link #STUCK_NANOS} while a slot is AVAILABLE. With adaptive sizing (half the
+ * histories; the operator pins and releases limits at random): each limit within its floor and ceiling, no
+ * connection held back above its origin's limit ever lent, and no waiter parked for {@link #STUCK_NANOS} while
+ * every origin is UP, one has room under the sessions its limit leaves it, and the pool has room. After it, at rest: no slot borrowed,
  * nobody waiting, S2 (each driver's open connections == that origin's live slots == the pool's counts); after
  * close(): no physical connection open.
  */
@@ -74,6 +79,10 @@ final class PoolHistory {
     private final StubDatabase b = StubDatabase.reset("model-b");
     private final int maxSize;
     private final int capB;
+    /** Adaptive sizing, drawn apart from {@link #rnd} so the other settings of a seed stay as they were. */
+    private final boolean adaptive;
+    /** The most connections of one origin held back at once, as the checks saw them. */
+    private volatile int mostHeldBack;
     private final ConnectionPool pool;
     /** Which worker uses each physical connection now (S1), set after the borrow, cleared before the return. */
     private final Map<StubConnection, Thread> inUse = new ConcurrentHashMap<>();
@@ -96,6 +105,7 @@ final class PoolHistory {
         this.user = new MisbehavingUserCode(mix.errors(), mix.labelingErrors(), mix.noise());
         this.maxSize = 3 + rnd.nextInt(4);
         this.capB = rnd.nextBoolean() ? 0 : 1 + rnd.nextInt(maxSize - 1);
+        this.adaptive = new Random(scramble(seed) ^ 45).nextBoolean();
         this.pool = new ConnectionPool(Pools.stub(a).url(null).ticker(clock)
                 .origin(OriginConfig.named("a").url(a.url()).weight(1 + rnd.nextInt(3)))
                 .origin(OriginConfig.named("b").url(b.url()).weight(1 + rnd.nextInt(3)).maxConnections(capB))
@@ -113,6 +123,7 @@ final class PoolHistory {
                 .downAfterFailures(0)
                 .connectTimeout(Duration.ofMinutes(10))
                 .listener(user).borrowObserver(user).labeling(user)
+                .sizing(adaptive ? Sizing.ADAPTIVE : Sizing.FIXED)
                 .config());
     }
 
@@ -160,7 +171,9 @@ final class PoolHistory {
     }
 
     String summary() {
-        return "maxSize " + maxSize + ", cap b " + capB + ", borrows " + borrows.get() + ", timeouts "
+        return "maxSize " + maxSize + ", cap b " + capB + (adaptive ? ", adaptive limits " + pool.limits().stream()
+                .map(l -> l.origin() + " " + l.limit()).toList() + ", most held back " + mostHeldBack : "")
+                + ", borrows " + borrows.get() + ", timeouts "
                 + timeouts.get() + ", taken back " + takenBack.get() + ", errors thrown " + user.thrown()
                 + ", opened " + (a.opened() + b.opened());
     }
@@ -244,6 +257,13 @@ final class PoolHistory {
             pool.resume();
         } else if (dice < 87) {
             workers.get(rnd.nextInt(workers.size())).interrupt();
+        } else if (dice < 93 && adaptive) {
+            LimitSnapshot l = pool.limits().get(rnd.nextInt(2));
+            if (rnd.nextBoolean()) {
+                pool.pinLimit(l.origin(), l.floor() + rnd.nextInt(l.ceiling() - l.floor() + 1));
+            } else {
+                pool.releaseLimit(l.origin());
+            }
         }
     }
 
@@ -359,7 +379,11 @@ final class PoolHistory {
         }
         progress.incrementAndGet();
         borrows.incrementAndGet();
-        StubConnection physical = (StubConnection) ((PooledConnection) ((ProxyConnection) c).lease()).physical;
+        PooledConnection lent = (PooledConnection) ((ProxyConnection) c).lease();
+        if (lent.heldBack) {
+            violation("a connection held back by adaptive sizing lent to " + Thread.currentThread().getName());
+        }
+        StubConnection physical = (StubConnection) lent.physical;
         Thread other = inUse.putIfAbsent(physical, Thread.currentThread());
         if (other != null) {
             violation("S1: " + physical + " lent to " + Thread.currentThread().getName() + " while "
@@ -458,7 +482,7 @@ final class PoolHistory {
                 countsBroken = !counts();
             }
             int waiting = pool.table.waiting();
-            boolean available = pool.table.count(SlotState.AVAILABLE) > 0;
+            boolean available = pool.table.count(SlotState.AVAILABLE) > 0 || belowLimit();
             long now = System.nanoTime();
             if (waiting > 0 && available && !closeRequested) {
                 long p = progress.get();
@@ -468,7 +492,8 @@ final class PoolHistory {
                     samples = 0;
                 } else if (++samples >= 100 && now - stuckSince >= STUCK_NANOS && !reported) {
                     reported = true;
-                    violation("lost wake-up: " + waiting + " waiting and a slot AVAILABLE for "
+                    violation("lost wake-up: " + waiting + " waiting and a slot AVAILABLE (or an origin below its "
+                            + "limit) for "
                             + TimeUnit.NANOSECONDS.toMillis(now - stuckSince) + " ms with no borrow ending: "
                             + pool.snapshot().summary());
                 }
@@ -477,6 +502,22 @@ final class PoolHistory {
             }
             LockSupport.parkNanos(2_000_000L);
         }
+    }
+
+    /** Adaptive: every origin UP, one with a weight holding fewer connections than the sessions its limit leaves
+     * it (and not backing off), and the pool has room, so a creator owes a waiter a connection. */
+    private boolean belowLimit() {
+        if (!adaptive || !pool.capacity.hasRoom()) {
+            return false;
+        }
+        boolean below = false;
+        for (Origin o : pool.origins.configured()) {
+            if (!o.isUp()) {
+                return false;
+            }
+            below |= o.weight > 0 && o.hasRoom(maxSize, clock.nanoTime());
+        }
+        return below;
     }
 
     /** S3 and the counts: never negative, never above the pool's or an origin's bound. False if broken. */
@@ -491,9 +532,18 @@ final class PoolHistory {
         for (Origin o : pool.origins.configured()) {
             int oo = o.occupied.get();
             int oc = o.creating.get();
-            if (oo < 0 || oc < 0 || oo > o.cap(maxSize)) {
+            // The configured cap: a lowered adaptive limit holds connections back as they come back, not at once.
+            int configuredCap = o.configuredCap(maxSize);
+            if (oo < 0 || oc < 0 || oo > configuredCap) {
                 violation("S3: origin " + o.name + " occupied " + oo + ", creating " + oc + ", cap "
-                        + o.cap(maxSize));
+                        + configuredCap);
+                return false;
+            }
+        }
+        for (LimitSnapshot l : pool.limits()) {
+            mostHeldBack = Math.max(mostHeldBack, l.heldBack());
+            if (l.limit() < l.floor() || l.limit() > l.ceiling()) {
+                violation("limit out of its bounds: " + l);
                 return false;
             }
         }

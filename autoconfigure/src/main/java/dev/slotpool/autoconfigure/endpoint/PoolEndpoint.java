@@ -86,7 +86,7 @@ public class PoolEndpoint {
     }
 
     private PoolViews.PoolView withSettings(SlotPoolDataSource pool, PoolViews.Reader reader) {
-        return PoolViews.pool(pool.snapshot(), reader, settings.of(pool, reader.url()));
+        return PoolViews.pool(pool.snapshot(), reader, settings.of(pool, reader.url()), pool.limits());
     }
 
     @ReadOperation
@@ -137,14 +137,17 @@ public class PoolEndpoint {
      * {"action": "down"}} or {@code {"action": "up"}}. {@code origin} may also be a selector such as
      * {@code host=db3} (every origin on that host). A planned switchover names the primary and its standby,
      * {@code {"action": "switchover", "to": "second", "timeout": "30s"}}, and answers once the standby has caught
-     * up (docs/failover.md, "Planned switchover").
+     * up (docs/failover.md, "Planned switchover"). With adaptive sizing, {@code {"action": "limit", "limit": "12"}}
+     * pins the origin's limit, {@code "limit": "fixed"} pins it at its ceiling, {@code "limit": "adaptive"} hands it
+     * back to the controller (docs/architecture.md, "Adaptive sizing").
      */
     @WriteOperation
     public WebEndpointResponse<Object> originAction(@Nullable SecurityContext reader, @Selector String origin,
                                                     String action, @Nullable String timeout, @Nullable String to,
-                                                    @Nullable String pool) {
+                                                    @Nullable String limit, @Nullable String pool) {
         return find(pool, WebEndpointResponse.STATUS_BAD_REQUEST,
-                p -> answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout, to),
+                p -> answer(p, PoolActions.apply(p, origin,
+                        () -> PoolActionInput.originAction(action, timeout, to, limit),
                         caller(reader)),
                         reader(reader, p)));
     }

@@ -70,12 +70,14 @@ public class PoolOperationsEndpoint {
         return answer(p, PoolActions.apply(p, null, () -> PoolActionInput.poolAction(action, weights), JMX));
     }
 
-    /** {@code action} {@code drain} (with {@code timeout}, e.g. {@code 30s}), {@code down} or {@code up}. */
+    /** {@code action} {@code drain} (with {@code timeout}, e.g. {@code 30s}), {@code down}, {@code up}, or
+     * {@code limit} (with {@code limit}: a number, {@code fixed} or {@code adaptive}). */
     @WriteOperation
     public Outcome originAction(@Selector String origin, String action, @Nullable String timeout,
-                                @Nullable String pool) {
+                                @Nullable String limit, @Nullable String pool) {
         SlotPoolDataSource p = find(pool);
-        return answer(p, PoolActions.apply(p, origin, () -> PoolActionInput.originAction(action, timeout), JMX));
+        return answer(p, PoolActions.apply(p, origin,
+                () -> PoolActionInput.originAction(action, timeout, null, limit), JMX));
     }
 
     private SlotPoolDataSource find(@Nullable String key) {

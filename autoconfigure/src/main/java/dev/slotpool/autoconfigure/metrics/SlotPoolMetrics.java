@@ -1,5 +1,6 @@
 package dev.slotpool.autoconfigure.metrics;
 
+import dev.slotpool.LimitSnapshot;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
@@ -7,6 +8,7 @@ import dev.slotpool.PoolConfig;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolListener;
 import dev.slotpool.PoolSnapshot;
+import dev.slotpool.Sizing;
 import dev.slotpool.PoolerView;
 import dev.slotpool.ServerRole;
 import dev.slotpool.SlotPoolDataSource;
@@ -18,6 +20,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +56,8 @@ public final class SlotPoolMetrics implements PoolListener {
     private final Map<String, Counter> closes = new ConcurrentHashMap<>();
     private volatile Tags poolTags = Tags.empty();
     private volatile Supplier<PoolSnapshot> source;
+    /** Each origin's adaptive limit (docs/architecture.md, "Adaptive sizing"); empty under fixed sizing. */
+    private volatile Supplier<List<LimitSnapshot>> limits = List::of;
     private volatile PoolSnapshot cached;
     private volatile long cachedAt;
 
@@ -79,6 +84,7 @@ public final class SlotPoolMetrics implements PoolListener {
                                                 boolean hikaricp) {
         SlotPoolMetrics metrics = new SlotPoolMetrics(registry, false, hikaricp);
         metrics.attach(pool::snapshot);
+        metrics.attachLimits(pool::limits);
         metrics.register(key, pool.config());
         return metrics;
     }
@@ -86,6 +92,11 @@ public final class SlotPoolMetrics implements PoolListener {
     /** Gives the gauges their source of snapshots. */
     public void attach(Supplier<PoolSnapshot> snapshots) {
         this.source = snapshots;
+    }
+
+    /** Gives the {@code slotpool.limit} gauges their source. */
+    public void attachLimits(Supplier<List<LimitSnapshot>> limits) {
+        this.limits = limits;
     }
 
     @Override
@@ -108,6 +119,11 @@ public final class SlotPoolMetrics implements PoolListener {
         }
         for (OriginConfig origin : config.origins()) {
             origin(origin.name());
+            if (config.sizing() == Sizing.ADAPTIVE) {
+                Gauge.builder("slotpool.limit", this, m -> m.limitOf(origin.name()))
+                        .description("The origin's adaptive limit: the most connections it may lend at once now")
+                        .tags(poolTags.and("origin", origin.name())).register(registry);
+            }
             if (origin.poolerAdminUrl() != null && origin.originQuery() == null) {
                 poolerMeters(origin.name());
             }
@@ -210,6 +226,15 @@ public final class SlotPoolMetrics implements PoolListener {
     private OriginMeters origin(String name) {
         OriginMeters m = origins.get(name);
         return m != null ? m : origins.computeIfAbsent(name, OriginMeters::new);
+    }
+
+    private double limitOf(String origin) {
+        for (LimitSnapshot l : limits.get()) {
+            if (l.origin().equals(origin)) {
+                return l.limit();
+            }
+        }
+        return Double.NaN;
     }
 
     private double poolValue(ToDoubleFunction<PoolSnapshot> value) {

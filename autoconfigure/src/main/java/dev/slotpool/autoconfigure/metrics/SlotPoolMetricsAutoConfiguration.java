@@ -55,6 +55,7 @@ public class SlotPoolMetricsAutoConfiguration {
         return registry -> SlotPools.of(dataSources).all().forEach((key, pool) -> {
             if (pool.config().listeners().contains(metrics)) {
                 metrics.attach(pool::snapshot);
+                metrics.attachLimits(pool::limits);
             } else {
                 SlotPoolMetrics.fromSnapshots(registry, key, pool, hikaricp);
             }

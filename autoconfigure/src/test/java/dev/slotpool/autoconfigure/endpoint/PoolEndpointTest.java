@@ -4,6 +4,7 @@ import dev.slotpool.OriginConfig;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.SlotPoolDataSource;
+import dev.slotpool.Sizing;
 import dev.slotpool.SlotState;
 import dev.slotpool.autoconfigure.PoolAccessPolicy;
 import dev.slotpool.autoconfigure.PoolActions.Problem;
@@ -183,34 +184,87 @@ class PoolEndpointTest {
     }
 
     @Test
+    void theLimitActionPinsAndReleasesAnAdaptiveLimitAndTheReadShowsIt() throws Exception {
+        SlotPoolDataSource adaptive = SlotPoolDataSource.builder().name("ep-adaptive").minSize(1).maxSize(8)
+                .sizing(Sizing.ADAPTIVE).url(StubDatabase.reset("ep-adaptive").url()).build();
+        try {
+            PoolEndpoint e = endpoint(adaptive);
+            WebEndpointResponse<Object> pinned = e.originAction(SecurityContext.NONE, "default", "limit", null, null,
+                    "5", null);
+            assertThat(pinned.getStatus()).isEqualTo(200);
+            assertThat(((Outcome) pinned.getBody()).outcome()).isEqualTo("limit pinned at 5");
+            assertThat(adaptive.limits().get(0).pinned()).isEqualTo(5);
+            WebEndpointResponse<Object> fixed = e.originAction(SecurityContext.NONE, "default", "limit", null, null,
+                    "FIXED", null);
+            assertThat(((Outcome) fixed.getBody()).outcome()).isEqualTo("limit pinned at 8");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (adaptive.limits().get(0).limit() != 8) {
+                assertThat(System.nanoTime()).as("the pin applied").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            PoolViews.PoolView view = (PoolViews.PoolView) e.pool(SecurityContext.NONE, null).getBody();
+            assertThat(view.limits()).singleElement().satisfies(l -> {
+                assertThat(l.origin()).isEqualTo("default");
+                assertThat(l.limit()).isEqualTo(8);
+                assertThat(l.reason()).isEqualTo("pinned at 8 by an operator");
+                assertThat(l.history()).isNotEmpty();
+            });
+            assertThat(((Outcome) e.originAction(SecurityContext.NONE, "default", "limit", null, null, "adaptive",
+                    null).getBody()).outcome()).isEqualTo("limit handed back to the controller");
+            assertThat(adaptive.limits().get(0).pinned()).isZero();
+
+            WebEndpointResponse<Object> tooHigh = e.originAction(SecurityContext.NONE, "default", "limit", null, null,
+                    "9", null);
+            assertThat(tooHigh.getStatus()).isEqualTo(400);
+            assertThat(message(tooHigh)).contains("between 1 and 8");
+            assertThat(message(e.originAction(SecurityContext.NONE, "default", "limit", null, null, "lots", null)))
+                    .contains("bad limit 'lots'");
+            assertThat(message(e.originAction(SecurityContext.NONE, "default", "limit", null, null, null, null)))
+                    .contains("needs 'limit'");
+            assertThat(message(e.originAction(SecurityContext.NONE, "default", "down", null, null, "3", null)))
+                    .contains("'limit' applies to the limit action only");
+            assertThat(message(e.originAction(SecurityContext.NONE, "nowhere", "limit", null, null, "3", null)))
+                    .contains("no configured origin named 'nowhere'");
+        } finally {
+            adaptive.close();
+        }
+        // This fixture's pool has fixed sizing: nothing to pin, and its read shows no limits.
+        WebEndpointResponse<Object> fixedPool = endpoint.originAction(SecurityContext.NONE, "east", "limit", null,
+                null, "3", null);
+        assertThat(fixedPool.getStatus()).isEqualTo(400);
+        assertThat(message(fixedPool)).contains("sizing FIXED");
+        assertThat(((PoolViews.PoolView) endpoint.pool(SecurityContext.NONE, null).getBody()).limits()).isEmpty();
+    }
+
+    @Test
     void drainDownAndUpChangeTheOriginAndRepeatsAreHarmless() {
-        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "drain", "2s", null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.DRAINING);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "up", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "north", "up", null, null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("north")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.DOWN);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "down", null, null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "west", "up", null, null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        Outcome drained = (Outcome) endpoint.originAction(SecurityContext.NONE, "east", "drain", null, null, null).getBody();
+        Outcome drained = (Outcome) endpoint.originAction(SecurityContext.NONE, "east", "drain", null, null, null, null).getBody();
         assertThat(drained.outcome()).isEqualTo("draining within 30s");
     }
 
     @Test
     void originActionsTakeDimensionSelectors() {
-        assertThat(endpoint.originAction(SecurityContext.NONE, "host=db1", "down", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "host=db1", "down", null, null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.DOWN);
         assertThat(state("west")).isEqualTo(OriginState.UP);
-        assertThat(endpoint.originAction(SecurityContext.NONE, "name=east", "up", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.originAction(SecurityContext.NONE, "name=east", "up", null, null, null, null).getStatus()).isEqualTo(200);
         assertThat(state("east")).isEqualTo(OriginState.UP);
-        WebEndpointResponse<Object> none = endpoint.originAction(SecurityContext.NONE, "host=db9", "down", null, null, null);
+        WebEndpointResponse<Object> none = endpoint.originAction(SecurityContext.NONE, "host=db9", "down", null, null, null, null);
         assertThat(none.getStatus()).isEqualTo(400);
         assertThat(message(none)).startsWith("no origin matches 'host=db9'");
-        WebEndpointResponse<Object> badKey = endpoint.originAction(SecurityContext.NONE, "rack=r1", "down", null, null, null);
+        WebEndpointResponse<Object> badKey = endpoint.originAction(SecurityContext.NONE, "rack=r1", "down", null, null, null, null);
         assertThat(badKey.getStatus()).isEqualTo(400);
         assertThat(message(badKey)).contains("bad origin selector 'rack=r1'");
         assertThat(pool.snapshot().origins()).extracting(OriginSnapshot::state).containsOnly(OriginState.UP);
@@ -233,7 +287,7 @@ class PoolEndpointTest {
                 new Case("east", "switchover", null, "west", "'east' is not a primary in service"),
                 new Case("east", null, null, null, "unknown origin action"));
         for (Case c : cases) {
-            WebEndpointResponse<Object> r = endpoint.originAction(SecurityContext.NONE, c.origin(), c.action(), c.timeout(), c.to(), null);
+            WebEndpointResponse<Object> r = endpoint.originAction(SecurityContext.NONE, c.origin(), c.action(), c.timeout(), c.to(), null, null);
             assertThat(r.getStatus()).as("%s", c).isEqualTo(400);
             assertThat(message(r)).as("%s", c).contains(c.expected());
         }
@@ -257,9 +311,9 @@ class PoolEndpointTest {
                 endpoint.poolAction(SecurityContext.NONE, "rebalance", unknown.toString(), null),
                 endpoint.poolAction(SecurityContext.NONE, "rebalance", "east=1,x" + fiveMegabytes.substring(0, 1000) + "=oops", null),
                 endpoint.poolAction(SecurityContext.NONE, fiveMegabytes, null, null),
-                endpoint.originAction(SecurityContext.NONE, "north", "drain", fiveMegabytes + "s", null, null),
-                endpoint.originAction(SecurityContext.NONE, "north", fiveMegabytes, null, null, null),
-                endpoint.originAction(SecurityContext.NONE, "x".repeat(100_000), "down", null, null, null));
+                endpoint.originAction(SecurityContext.NONE, "north", "drain", fiveMegabytes + "s", null, null, null),
+                endpoint.originAction(SecurityContext.NONE, "north", fiveMegabytes, null, null, null, null),
+                endpoint.originAction(SecurityContext.NONE, "x".repeat(100_000), "down", null, null, null, null));
         for (WebEndpointResponse<Object> r : answers) {
             assertThat(r.getStatus()).isEqualTo(400);
             assertThat(message(r)).hasSizeLessThan(2100);

@@ -148,7 +148,8 @@ class PoolJmxTest {
             assertThat(operations(server, endpoint)).containsExactlyInAnyOrder("pool", "origin", "poolAction",
                     "originAction");
             Map<?, ?> result = (Map<?, ?>) server.invoke(endpoint, "originAction",
-                    new Object[] {"east", "down", null, null}, new String[] {STRING, STRING, STRING, STRING});
+                    new Object[] {"east", "down", null, null, null},
+                    new String[] {STRING, STRING, STRING, STRING, STRING});
             assertThat(result.get("action")).isEqualTo("down");
             assertThat(ctx.getBean(dev.slotpool.SlotPoolDataSource.class).snapshot().origin("east").orElseThrow()
                     .state()).hasToString("DOWN");

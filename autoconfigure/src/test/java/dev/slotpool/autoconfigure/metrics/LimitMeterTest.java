@@ -27,8 +27,8 @@ class LimitMeterTest {
         assertThat(registry.get("slotpool.limit").tags("pool", "shop", "origin", "first").gauge().value())
                 .as("no source yet").isNaN();
         metrics.attachLimits(() -> List.of(
-                new LimitSnapshot("first", 12, 1, 16, 0, "held time 1.0× its minimum: holding", 2100, List.of()),
-                new LimitSnapshot("second", 3, 1, 16, 3, "pinned at 3 by an operator", 0, List.of())));
+                new LimitSnapshot("first", 12, 1, 16, 0, 0, "held time 1.0× its minimum: holding", 2100, List.of()),
+                new LimitSnapshot("second", 3, 1, 16, 3, 9, "pinned at 3 by an operator", 0, List.of())));
         assertThat(registry.get("slotpool.limit").tags("origin", "first").gauge().value()).isEqualTo(12);
         assertThat(registry.get("slotpool.limit").tags("origin", "second").gauge().value()).isEqualTo(3);
 
