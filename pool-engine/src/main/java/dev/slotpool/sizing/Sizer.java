@@ -100,10 +100,9 @@ public final class Sizer {
         for (int i = 0; i < n; i++) {
             Member o = configured.get(i);
             int ceiling = Math.max(floor, o.ceiling());
-            // From the floor: the first minimum is measured at the lowest concurrency, the uncontended held time.
-            // The warm-up may open initialSize (within an equal share of the budget); the first tick holds back
-            // what is above the floor.
-            tracked[i] = new Tracked(o, new LimitController(floor, ceiling, floor));
+            // The search starts at the floor. The warm-up may open initialSize (within an equal share of the
+            // budget); the first tick holds back what is above the floor.
+            tracked[i] = new Tracked(o, new LimitController(floor, ceiling));
             o.gate().set(floor, Math.min(ceiling, Math.min(initial, Math.max(floor, share))), Long.MAX_VALUE, 0);
         }
         this.lastTick = now;

@@ -100,7 +100,7 @@ class AdaptiveSizingTest {
             assertThat(limit(pool).limit()).isEqualTo(1);
             Load load = new Load(pool, 32, () -> sleepMillis(5));
             LimitSnapshot grown = awaitLimit(pool, l -> l >= 12, "the limit to grow");
-            assertThat(grown.reason()).contains("× its minimum");
+            assertThat(grown.reason()).contains("tx/s at");
             assertThat(grown.history()).isNotEmpty();
             load.close();
             assertThat(load.failures).isEmpty();
@@ -281,7 +281,10 @@ class AdaptiveSizingTest {
             pool.releaseLimit("default");
             Pools.await(pool, s -> limit(pool).pinned() == 0 && !limit(pool).reason().contains("pinned"),
                     "the pin released");
-            assertThat(limit(pool).limit()).isEqualTo(6);
+            // Released, the controller searches again from the step at or below the pin (steps 1, 2, 4, 8, 10).
+            assertThat(limit(pool).limit()).isEqualTo(4);
+            assertThat(events).anyMatch(e -> e.type() == PoolEvent.Type.LIMIT
+                    && e.detail().equals("limit 6 -> 4: the pin released: searching again from 4"));
         } finally {
             pool.close();
         }

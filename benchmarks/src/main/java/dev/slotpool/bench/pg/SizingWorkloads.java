@@ -68,13 +68,27 @@ public final class SizingWorkloads {
         abstract void run(Connection c) throws SQLException;
     }
 
-    /** A pool under test: its DataSource, its connections held now, its limit (-1: none), its close. */
-    record Pool(String name, DataSource ds, IntSupplier held, IntSupplier limit, AutoCloseable close) {
+    /** A pool under test: its DataSource, its connections held and lent now, its limit (-1: none), its close. */
+    record Pool(String name, DataSource ds, IntSupplier held, IntSupplier lent, IntSupplier limit,
+                AutoCloseable close) {
     }
 
     /** One cell's numbers. */
     record Cell(String workload, String pool, double txPerSecond, double p50Millis, double p99Millis,
-                double meanHeld, int maxHeld, double meanLimit) {
+                double meanHeld, int maxHeld, double meanLent, double meanLimit) {
+
+        /** The median of each measure over a cell's runs. */
+        static Cell median(List<Cell> runs) {
+            Cell first = runs.get(0);
+            return new Cell(first.workload(), first.pool(), med(runs, Cell::txPerSecond), med(runs, Cell::p50Millis),
+                    med(runs, Cell::p99Millis), med(runs, Cell::meanHeld),
+                    (int) med(runs, c -> c.maxHeld()), med(runs, Cell::meanLent), med(runs, Cell::meanLimit));
+        }
+
+        private static double med(List<Cell> runs, java.util.function.ToDoubleFunction<Cell> f) {
+            double[] v = runs.stream().mapToDouble(f).sorted().toArray();
+            return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        }
     }
 
     private SizingWorkloads() {
@@ -98,46 +112,87 @@ public final class SizingWorkloads {
                 s.execute("INSERT INTO hot VALUES (1, 0)");
             }
             String url = server.getJdbcUrl("postgres", "postgres");
-            List<Cell> cells = new ArrayList<>();
+            int rounds = intArg(args, "--rounds", 1);
+            java.util.Map<String, List<Cell>> runs = new java.util.LinkedHashMap<>();
             try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("cells.csv")))) {
-                csv.println("workload,pool,threads,tx_per_s,p50_ms,p99_ms,mean_held,max_held,mean_limit");
-                for (String w : workloads.split(",")) {
-                    if (w.isBlank()) {
-                        continue;
-                    }
-                    Workload workload = Workload.valueOf(w);
-                    List<String> pools = new ArrayList<>();
-                    for (int size : sizes) {
-                        pools.add("fixed-" + size);
-                    }
-                    pools.add("adaptive-64");
-                    pools.add("hikari-10");
-                    pools.add("hikari-" + formula);
-                    for (String p : pools) {
-                        Cell cell;
-                        try (PoolHandle h = new PoolHandle(start(p, url))) {
-                            cell = measure(workload, h.pool, threads, warmup, window);
+                csv.println("round,workload,pool,threads,tx_per_s,p50_ms,p99_ms,mean_held,max_held,mean_lent,"
+                        + "mean_limit");
+                for (int round = 1; round <= rounds; round++) {
+                    for (String w : workloads.split(",")) {
+                        if (w.isBlank()) {
+                            continue;
                         }
-                        cells.add(cell);
-                        csv.printf(Locale.ROOT, "%s,%s,%d,%.1f,%.2f,%.2f,%.1f,%d,%.1f%n", cell.workload(),
-                                cell.pool(), threads, cell.txPerSecond(), cell.p50Millis(), cell.p99Millis(),
-                                cell.meanHeld(), cell.maxHeld(), cell.meanLimit());
-                        csv.flush();
-                        System.out.printf(Locale.ROOT, "%-8s %-12s %9.1f tx/s  p50 %7.2f ms  p99 %8.2f ms  "
-                                        + "held %5.1f (max %d)  limit %5.1f%n", cell.workload(), cell.pool(),
-                                cell.txPerSecond(), cell.p50Millis(), cell.p99Millis(), cell.meanHeld(),
-                                cell.maxHeld(), cell.meanLimit());
+                        Workload workload = Workload.valueOf(w);
+                        List<String> pools = new ArrayList<>();
+                        for (int size : sizes) {
+                            pools.add("fixed-" + size);
+                        }
+                        pools.add("adaptive-64");
+                        pools.add("hikari-10");
+                        pools.add("hikari-" + formula);
+                        for (String p : pools) {
+                            Cell cell;
+                            try (PoolHandle h = new PoolHandle(start(p, url))) {
+                                cell = measure(workload, h.pool, threads, warmup, window);
+                            }
+                            runs.computeIfAbsent(cell.workload() + "," + cell.pool(), k -> new ArrayList<>()).add(cell);
+                            csv.printf(Locale.ROOT, "%d,%s,%s,%d,%.1f,%.2f,%.2f,%.1f,%d,%.1f,%.1f%n", round,
+                                    cell.workload(), cell.pool(), threads, cell.txPerSecond(), cell.p50Millis(),
+                                    cell.p99Millis(), cell.meanHeld(), cell.maxHeld(), cell.meanLent(),
+                                    cell.meanLimit());
+                            csv.flush();
+                            print("run " + round, cell);
+                        }
                     }
                 }
+            }
+            if (!runs.isEmpty()) {
+                medians(runs, threads, out);
             }
             if (!phase.isZero()) {
                 phases(url, threads, phase, out);
             }
-            int fleet = intArg(args, "--fleet", 0);
-            if (fleet > 0) {
-                fleet(server, url, fleet, threads / fleet, intArg(args, "--budget", 12),
+        }
+        int fleet = intArg(args, "--fleet", 0);
+        if (fleet > 0) {
+            // A server of its own whose max_connections is the fleet's budgets and its reserved slots (3) with 3
+            // spare, far below the pools' ceilings: a pool past its budget would be refused sessions.
+            int budget = intArg(args, "--budget", 12);
+            try (EmbeddedPostgres server = EmbeddedPostgres.builder()
+                    .setServerConfig("max_connections", String.valueOf(fleet * budget + 6))
+                    .setServerConfig("synchronous_commit", "off").start()) {
+                fleet(server, server.getJdbcUrl("postgres", "postgres"), fleet, threads / fleet, budget,
                         Duration.ofSeconds(intArg(args, "--fleet-seconds", 20)), out);
             }
+        }
+    }
+
+    private static void print(String what, Cell cell) {
+        System.out.printf(Locale.ROOT, "%-7s %-8s %-12s %9.1f tx/s  p50 %7.2f ms  p99 %8.2f ms  held %5.1f (max %d)  "
+                        + "lent %5.1f  limit %5.1f%n", what, cell.workload(), cell.pool(), cell.txPerSecond(),
+                cell.p50Millis(), cell.p99Millis(), cell.meanHeld(), cell.maxHeld(), cell.meanLent(),
+                cell.meanLimit());
+    }
+
+    /** Each cell's medians over its runs, and per workload adaptive against the best fixed size by median tx/s. */
+    private static void medians(java.util.Map<String, List<Cell>> runs, int threads, Path out) throws Exception {
+        List<Cell> medians = runs.values().stream().map(Cell::median).toList();
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("cells-median.csv")))) {
+            csv.println("workload,pool,threads,runs,tx_per_s,p50_ms,p99_ms,mean_held,max_held,mean_lent,mean_limit");
+            for (Cell m : medians) {
+                csv.printf(Locale.ROOT, "%s,%s,%d,%d,%.1f,%.2f,%.2f,%.1f,%d,%.1f,%.1f%n", m.workload(), m.pool(),
+                        threads, runs.get(m.workload() + "," + m.pool()).size(), m.txPerSecond(), m.p50Millis(),
+                        m.p99Millis(), m.meanHeld(), m.maxHeld(), m.meanLent(), m.meanLimit());
+                print("median", m);
+            }
+        }
+        for (String w : medians.stream().map(Cell::workload).distinct().toList()) {
+            Cell best = medians.stream().filter(m -> m.workload().equals(w) && m.pool().startsWith("fixed-"))
+                    .max(java.util.Comparator.comparingDouble(Cell::txPerSecond)).orElseThrow();
+            Cell adaptive = medians.stream().filter(m -> m.workload().equals(w) && m.pool().startsWith("adaptive-"))
+                    .findFirst().orElseThrow();
+            System.out.printf(Locale.ROOT, "%-8s best %s: adaptive tx/s %.2f of it, p99 %.2f of it%n", w,
+                    best.pool(), adaptive.txPerSecond() / best.txPerSecond(), adaptive.p99Millis() / best.p99Millis());
         }
     }
 
@@ -159,7 +214,7 @@ public final class SizingWorkloads {
                         .borrowTimeout(Duration.ofSeconds(60)).build();
                 IntSupplier limit = kind[0].equals("adaptive")
                         ? () -> ds.limits().stream().mapToInt(LimitSnapshot::limit).sum() : () -> -1;
-                return new Pool(spec, ds, () -> ds.snapshot().total(), limit, ds::close);
+                return new Pool(spec, ds, () -> ds.snapshot().total(), () -> ds.snapshot().borrowed(), limit, ds::close);
             }
             case "hikari" -> {
                 HikariConfig c = new HikariConfig();
@@ -169,7 +224,8 @@ public final class SizingWorkloads {
                 c.setMinimumIdle(size);
                 c.setConnectionTimeout(60_000);
                 HikariDataSource ds = new HikariDataSource(c);
-                return new Pool(spec, ds, () -> ds.getHikariPoolMXBean().getTotalConnections(), () -> -1, ds::close);
+                return new Pool(spec, ds, () -> ds.getHikariPoolMXBean().getTotalConnections(),
+                        () -> ds.getHikariPoolMXBean().getActiveConnections(), () -> -1, ds::close);
             }
             default -> throw new IllegalArgumentException("unknown pool " + spec);
         }
@@ -212,6 +268,7 @@ public final class SizingWorkloads {
             workers.add(t);
         }
         long heldSum = 0;
+        long lentSum = 0;
         long limitSum = 0;
         int samples = 0;
         int maxHeld = 0;
@@ -221,6 +278,7 @@ public final class SizingWorkloads {
                 int h = pool.held().getAsInt();
                 heldSum += h;
                 maxHeld = Math.max(maxHeld, h);
+                lentSum += pool.lent().getAsInt();
                 limitSum += pool.limit().getAsInt();
                 samples++;
             }
@@ -243,7 +301,7 @@ public final class SizingWorkloads {
         double seconds = window.toNanos() / 1e9;
         return new Cell(workload.name(), pool.name(), n / seconds, percentile(all, 0.50) / 1e6,
                 percentile(all, 0.99) / 1e6, samples == 0 ? 0 : (double) heldSum / samples, maxHeld,
-                samples == 0 ? 0 : (double) limitSum / samples);
+                samples == 0 ? 0 : (double) lentSum / samples, samples == 0 ? 0 : (double) limitSum / samples);
     }
 
     /** One adaptive pool through CPU, latency, lock and CPU again: tx/s per second and the limit every 250 ms. */
@@ -272,18 +330,27 @@ public final class SizingWorkloads {
             }
             long t0 = System.nanoTime();
             long last = 0;
+            List<String> summary = new ArrayList<>();
             for (int p = 0; p < order.length; p++) {
                 current[0] = order[p];
-                long end = t0 + (p + 1) * phase.toNanos();
+                long begin = t0 + p * phase.toNanos();
+                long end = begin + phase.toNanos();
+                List<long[]> samples = new ArrayList<>(); // {ms into the phase, limit, transactions}
                 while (System.nanoTime() < end) {
                     Thread.sleep(250);
                     long d = done.get();
-                    series.printf(Locale.ROOT, "%d,%s,%d,%d,%d%n", (System.nanoTime() - t0) / 1_000_000,
-                            order[p], pool.limit().getAsInt(), pool.held().getAsInt(), d - last);
+                    long now = System.nanoTime();
+                    int limit = pool.limit().getAsInt();
+                    series.printf(Locale.ROOT, "%d,%s,%d,%d,%d%n", (now - t0) / 1_000_000, order[p], limit,
+                            pool.held().getAsInt(), d - last);
+                    samples.add(new long[] {(now - begin) / 1_000_000, limit, d - last});
                     last = d;
                 }
                 series.flush();
+                summary.add(settled(p + 1, order[p], samples, phase));
             }
+            summary.forEach(System.out::println);
+            Files.write(out.resolve("phases-summary.csv"), summary);
             stop.set(true);
             for (Thread t : workers) {
                 t.join();
@@ -291,6 +358,30 @@ public final class SizingWorkloads {
         } finally {
             pool.close().close();
         }
+    }
+
+    /**
+     * One phase's line: the limit's median over its last 10 s and range there, the time from the phase's start until
+     * the limit stays within a quarter below and a third above that median (at least one either way), and the
+     * throughput after its first 10 s.
+     */
+    static String settled(int n, Workload w, List<long[]> samples, Duration phase) {
+        long tail = phase.toMillis() - 10_000;
+        int[] last = samples.stream().filter(x -> x[0] >= tail).mapToInt(x -> (int) x[1]).sorted().toArray();
+        int median = last[last.length / 2];
+        double lo = median - Math.max(1, 0.25 * median);
+        double hi = median + Math.max(1, median / 3.0);
+        long settle = 0;
+        for (long[] x : samples) {
+            if (x[1] < lo || x[1] > hi) {
+                settle = x[0];
+            }
+        }
+        long tx = samples.stream().filter(x -> x[0] >= 10_000).mapToLong(x -> x[2]).sum();
+        double seconds = (phase.toMillis() - 10_000) / 1000.0;
+        return String.format(Locale.ROOT, "phase %d %s: limit median %d (%d-%d) over the last 10 s, settled after "
+                + "%.2f s, %.1f tx/s after 10 s", n, w, median, last[0], last[last.length - 1], settle / 1000.0,
+                tx / seconds);
     }
 
     /**
