@@ -238,9 +238,10 @@ public final class SlotTable<T> {
      * Ends the wait of every thread enqueued before this call: each wakes and gets null, as at its timeout (a slot
      * handed to it first is still its own). For an owner that knows no slot can come before the waiters' deadlines;
      * a borrower that enqueues after this call waits as usual, so the owner checks its own condition once the
-     * borrower is enqueued ({@code onShortage}'s second run, {@link #borrow}). The count is written before the
-     * queue is read, and a waiter reads it after its enqueue (Dekker): either it sees the new count or it is
-     * signalled.
+     * borrower is enqueued ({@code onShortage}'s second run, {@link #borrow}); one caught between its read of the
+     * count and its enqueue is turned away too, and its caller looks again as after a timeout. The count is written
+     * before the queue is read, and a waiter reads it before its enqueue and checks it before every park (Dekker):
+     * either it sees the new count or it is signalled.
      */
     public void turnAwayWaiters() {
         turnAways.incrementAndGet();
@@ -432,8 +433,9 @@ public final class SlotTable<T> {
     private Slot<T> await(Borrower me, long deadline, EntryFilter<? super T> preferred, Runnable onShortage)
             throws InterruptedException {
         Waiter w = new Waiter(Thread.currentThread(), System.nanoTime());
-        waiters.enqueue(w);
+        // Read before the enqueue, so that every turn-away from the moment this waiter is counted differs from it.
         int turnedAway = turnAways.get();
+        waiters.enqueue(w);
         try {
             // Tell the creators again now that this waiter is counted: their first look may have come before it.
             onShortage.run();

@@ -30,6 +30,22 @@ class TurnAwayWaitersTest {
         }
     }
 
+    /** A turn-away that comes right after a waiter is counted, before it has looked at anything else: the waiter
+     * still leaves (it read the turn-aways' count after joining the queue, and took the new count for its own). */
+    @Test
+    void aWaiterTurnedAwayJustAfterItJoinedTheQueueLeaves() throws Exception {
+        SlotTable<String> table = new SlotTable<>(1, 0);
+        table.reserve().publishBorrowed("only");
+        for (int i = 0; i < 2_000; i++) {
+            CompletableFuture<Slot<String>> w = waiter(table);
+            while (table.waiting() == 0) {
+                Thread.onSpinWait();
+            }
+            table.turnAwayWaiters();
+            assertThat(w.get(20, TimeUnit.SECONDS)).as("turned away, round " + i).isNull();
+        }
+    }
+
     @Test
     void waitersQueuedBeforeLeaveWithNullAndLaterOnesAreHandedTheReturn() throws Exception {
         SlotTable<String> table = new SlotTable<>(1, 0);
