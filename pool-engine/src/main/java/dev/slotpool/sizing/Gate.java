@@ -80,6 +80,11 @@ public final class Gate {
         return new long[] {returns.sumThenReset(), heldNanos.sumThenReset()};
     }
 
+    /** Lowers the sessions after the tick closed held-back connections ({@link Sizer} only). */
+    void lowerSessions(int by) {
+        sessions -= by;
+    }
+
     /** The tick's verdict ({@link Sizer} only): the limit, the sessions, the clip and the surplus to hold back. */
     void set(int limit, int sessions, long clipNanos, int surplus) {
         this.limit = limit;

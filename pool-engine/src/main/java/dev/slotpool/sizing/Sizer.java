@@ -127,22 +127,26 @@ public final class Sizer {
         boolean waiting = pool.waiting();
         pool.count();
         boolean grew = false;
+        boolean squeezed = false;
         for (Tracked t : tracked) {
             Member o = t.origin;
             Gate g = o.gate();
             long[] sample = g.drain();
             int before = t.controller.limit();
+            int room = room(t);
             String reason;
             int pin = t.pin;
             if (pin > 0) {
-                t.controller.reset(pin);
-                reason = "pinned at " + pin + " by an operator";
+                int to = Math.min(pin, Math.max(t.controller.floor(), room));
+                t.controller.reset(to);
+                reason = "pinned at " + pin + " by an operator" + (to < pin ? "; the fleet budget leaves " + to : "");
             } else if (!o.up().getAsBoolean()) {
                 reason = "origin " + o.state().get() + ": holding";
             } else {
-                reason = t.controller.step(interval, sample[0], sample[1], waiting, g.inUse, room(t)).reason();
+                reason = t.controller.step(interval, sample[0], sample[1], waiting, g.inUse, room).reason();
             }
             int limit = t.controller.limit();
+            squeezed |= waiting && limit >= room && limit < o.ceiling();
             int over = g.lendable - limit;
             int surplus = 0;
             if (over > 0) {
@@ -163,7 +167,7 @@ public final class Sizer {
             }
         }
         if (budget != Integer.MAX_VALUE) {
-            keepWithinBudget();
+            keepWithinBudget(squeezed);
         }
         for (Tracked t : tracked) {
             t.heldBack = t.origin.gate().heldBack;
@@ -173,8 +177,8 @@ public final class Sizer {
         }
     }
 
-    /** The highest limit the budget leaves {@code t}: the budget less what the others hold or may open, less the
-     * connections {@code t} keeps held back. */
+    /** The highest limit the budget leaves {@code t}: the budget less what the others hold or may open. Its own
+     * held-back connections fit: a limit that rises gives them back before anything is opened. */
     private int room(Tracked t) {
         if (budget == Integer.MAX_VALUE) {
             return Integer.MAX_VALUE;
@@ -183,7 +187,7 @@ public final class Sizer {
         for (Tracked u : tracked) {
             others += u == t ? 0 : taken(u);
         }
-        return budget - others - t.origin.gate().heldBack;
+        return budget - others;
     }
 
     /** The sessions {@code u} counts against the budget: those it holds, or may open if more. */
@@ -192,11 +196,23 @@ public final class Sizer {
     }
 
     /**
-     * Closes held-back connections while the origins' sessions add up to more than the budget (a limit grew into
-     * room that others' held-back connections fill), the origin holding the most back first; each close lowers its
-     * origin's sessions, so no creation refills the room before the close is done.
+     * Closes held-back connections while the origins' sessions add up to more than the budget (a pin, or a limit
+     * whose origin holds some back), the origin holding the most back first; and when the budget is what stops an
+     * origin's borrowers ({@code squeezed}), every held-back connection, which only keeps the room from it. Each
+     * close lowers its origin's sessions at once, and the room it leaves is counted only once its connection is
+     * closed (the next tick's counts), so no creation takes the room before the close is done.
      */
-    private void keepWithinBudget() {
+    private void keepWithinBudget(boolean squeezed) {
+        if (squeezed) {
+            for (Tracked u : tracked) {
+                Gate g = u.origin.gate();
+                if (g.heldBack > 0) {
+                    int closed = pool.closeHeldBack(g, g.heldBack);
+                    g.heldBack -= closed;
+                    g.lowerSessions(closed);
+                }
+            }
+        }
         int total = 0;
         for (Tracked u : tracked) {
             total += taken(u);
@@ -218,7 +234,7 @@ public final class Sizer {
                 return;
             }
             g.heldBack -= closed;
-            g.set(g.limit(), g.sessions() - closed, most.controller.clipNanos(), 0);
+            g.lowerSessions(closed);
             total -= closed;
         }
     }

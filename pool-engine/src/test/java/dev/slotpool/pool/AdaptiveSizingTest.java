@@ -300,6 +300,47 @@ class AdaptiveSizingTest {
     }
 
     @Test
+    void heldBackConnectionsGiveWayToAnOriginTheFleetBudgetStops() throws Exception {
+        StubDatabase a = StubDatabase.reset("sizing-way-a");
+        StubDatabase b = StubDatabase.reset("sizing-way-b");
+        ConnectionPool pool = new ConnectionPool(Pools.stub(a).url(null).minSize(2).maxSize(32)
+                .origin(OriginConfig.named("a").url(a.url()).weight(1))
+                .origin(OriginConfig.named("b").url(b.url()).weight(1))
+                .sizing(Sizing.ADAPTIVE).fleetBudget(8).borrowTimeout(Duration.ofSeconds(30)).config());
+        AtomicBoolean watching = new AtomicBoolean(true);
+        AtomicInteger most = new AtomicInteger();
+        Thread watcher = new Thread(() -> {
+            while (watching.get()) {
+                most.accumulateAndGet((int) (a.live() + b.live()), Math::max);
+                sleepMillis(2);
+            }
+        });
+        watcher.start();
+        try {
+            pool.pinLimit("a", 7);
+            pool.pinLimit("b", 1);
+            Load load = new Load(pool, 24, () -> sleepMillis(5));
+            Pools.await(pool, s -> s.origin("a").orElseThrow().total() == 7, "7 connections to a");
+            // b's pin above what the budget leaves it: capped, and a's held-back connections closed to make room.
+            pool.pinLimit("a", 1);
+            pool.pinLimit("b", 7);
+            Pools.await(pool, s -> s.origin("b").orElseThrow().total() == 7 && limitOf(pool, "b") == 7,
+                    "7 connections to b");
+            load.close();
+            assertThat(load.failures).isEmpty();
+            assertThat(most.get()).as("sessions open at once on both servers").isLessThanOrEqualTo(8);
+        } finally {
+            watching.set(false);
+            watcher.join();
+            pool.close();
+        }
+    }
+
+    private static int limitOf(ConnectionPool pool, String origin) {
+        return pool.limits().stream().filter(l -> l.origin().equals(origin)).findFirst().orElseThrow().limit();
+    }
+
+    @Test
     void theFleetBudgetCapsTheSumOfTheLimits() throws Exception {
         StubDatabase a = StubDatabase.reset("sizing-a");
         StubDatabase b = StubDatabase.reset("sizing-b");
