@@ -199,29 +199,19 @@ public final class SlotPoolDataSource implements DataSource, AutoCloseable {
         lifecycle.started().rebalanceToConfigured();
     }
 
-    /** Each configured origin's adaptive limit, its bounds, pin, reason and last changes (docs/architecture.md,
+    /** Each configured origin's adaptive limit, bounds, pin, reason and last changes (docs/architecture.md,
      * "Adaptive sizing"); empty under {@link Sizing#FIXED}. */
-    public List<LimitSnapshot> limits() {
-        return lifecycle.started().limits();
-    }
+    public List<LimitSnapshot> limits() { return lifecycle.started().limits(); }
 
-    /**
-     * Pins an origin's adaptive limit, applied within one sizing tick (500 ms); at its ceiling it holds the origin
-     * as {@link Sizing#FIXED} would.
-     *
-     * @throws IllegalArgumentException for an unknown origin or a limit outside its floor and ceiling
-     * @throws IllegalStateException    under {@link Sizing#FIXED}
-     */
-    public void pinLimit(String origin, int limit) {
-        lifecycle.started().pinLimit(origin, limit);
-    }
+    /** Pins an origin's adaptive limit within its floor and ceiling, applied within a sizing tick (500 ms).
+     * @throws IllegalArgumentException for an unknown origin or a limit out of its bounds
+     * @throws IllegalStateException    under {@link Sizing#FIXED} */
+    public void pinLimit(String origin, int limit) { lifecycle.started().pinLimit(origin, limit); }
 
-    /** Hands a pinned origin's limit back to the controller, which goes on from the pinned value.
+    /** Hands a pinned limit back to the controller, which searches again from the pinned value.
      * @throws IllegalArgumentException for an unknown origin
      * @throws IllegalStateException    under {@link Sizing#FIXED} */
-    public void releaseLimit(String origin) {
-        lifecycle.started().releaseLimit(origin);
-    }
+    public void releaseLimit(String origin) { lifecycle.started().releaseLimit(origin); }
 
     /**
      * Takes the pool out of service for a JVM checkpoint (docs/architecture.md, Checkpoint and restore): every

@@ -28,10 +28,12 @@ import java.util.function.IntSupplier;
  * sizing"): three workloads (CPU-bound {@code generate_series} counts, latency-bound 10 ms {@code pg_sleep}, a hot
  * row updated and held 2 ms by every transaction), each against every pool with the same threads; then one
  * adaptive pool through the phases CPU, latency, lock, CPU, with its limit sampled every 250 ms; then a fleet of
- * adaptive pools, each with its fleet budget, on the latency-bound workload.
+ * adaptive pools, each with its fleet budget, and one of fixed pools of that size, on the latency-bound workload,
+ * against a server whose {@code max_connections} is the budgets' sum.
  *
  * <p>{@code --threads N --warmup S --window S --phase S --sizes 1,2,...,64 --workloads CPU,LATENCY,LOCK
- * --fleet POOLS --budget N --fleet-seconds S --out DIR} ({@code --phase 0}, {@code --fleet 0}: none)
+ * --rounds N --fleet POOLS --budget N --fleet-seconds S --out DIR} ({@code --phase 0}, {@code --fleet 0}: none;
+ * each cell runs once per round, and the medians over the rounds are printed and written)
  */
 public final class SizingWorkloads {
 
@@ -146,11 +148,10 @@ public final class SizingWorkloads {
                     }
                 }
             }
-            if (!runs.isEmpty()) {
-                medians(runs, threads, out);
-            }
+            java.util.Map<Workload, Integer> bestFixed = runs.isEmpty() ? java.util.Map.of()
+                    : medians(runs, threads, out);
             if (!phase.isZero()) {
-                phases(url, threads, phase, out);
+                phases(url, threads, phase, bestFixed, out);
             }
         }
         int fleet = intArg(args, "--fleet", 0);
@@ -161,8 +162,13 @@ public final class SizingWorkloads {
             try (EmbeddedPostgres server = EmbeddedPostgres.builder()
                     .setServerConfig("max_connections", String.valueOf(fleet * budget + 6))
                     .setServerConfig("synchronous_commit", "off").start()) {
-                fleet(server, server.getJdbcUrl("postgres", "postgres"), fleet, threads / fleet, budget,
-                        Duration.ofSeconds(intArg(args, "--fleet-seconds", 20)), out);
+                try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("fleet.csv")))) {
+                    csv.println("sizing,pool,threads,budget,tx_per_s,mean_limit,mean_lent,most_held");
+                    for (Sizing sizing : Sizing.values()) {
+                        fleet(server, server.getJdbcUrl("postgres", "postgres"), sizing, fleet, threads / fleet,
+                                budget, Duration.ofSeconds(intArg(args, "--fleet-seconds", 20)), csv);
+                    }
+                }
             }
         }
     }
@@ -174,8 +180,11 @@ public final class SizingWorkloads {
                 cell.meanLimit());
     }
 
-    /** Each cell's medians over its runs, and per workload adaptive against the best fixed size by median tx/s. */
-    private static void medians(java.util.Map<String, List<Cell>> runs, int threads, Path out) throws Exception {
+    /** Each cell's medians over its runs, and per workload adaptive against the best fixed size by median tx/s;
+     * returns that size per workload. */
+    private static java.util.Map<Workload, Integer> medians(java.util.Map<String, List<Cell>> runs, int threads,
+                                                            Path out) throws Exception {
+        java.util.Map<Workload, Integer> bestFixed = new java.util.EnumMap<>(Workload.class);
         List<Cell> medians = runs.values().stream().map(Cell::median).toList();
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("cells-median.csv")))) {
             csv.println("workload,pool,threads,runs,tx_per_s,p50_ms,p99_ms,mean_held,max_held,mean_lent,mean_limit");
@@ -193,7 +202,9 @@ public final class SizingWorkloads {
                     .findFirst().orElseThrow();
             System.out.printf(Locale.ROOT, "%-8s best %s: adaptive tx/s %.2f of it, p99 %.2f of it%n", w,
                     best.pool(), adaptive.txPerSecond() / best.txPerSecond(), adaptive.p99Millis() / best.p99Millis());
+            bestFixed.put(Workload.valueOf(w), Integer.parseInt(best.pool().substring("fixed-".length())));
         }
+        return bestFixed;
     }
 
     /** Closes a pool however the measure ends. */
@@ -305,7 +316,9 @@ public final class SizingWorkloads {
     }
 
     /** One adaptive pool through CPU, latency, lock and CPU again: tx/s per second and the limit every 250 ms. */
-    static void phases(String url, int threads, Duration phase, Path out) throws Exception {
+    static void phases(String url, int threads, Duration phase, java.util.Map<Workload, Integer> bestFixed,
+                       Path out) throws Exception {
+        List<long[]> chart = new ArrayList<>();
         Workload[] order = {Workload.CPU, Workload.LATENCY, Workload.LOCK, Workload.CPU};
         Pool pool = start("adaptive-64", url);
         try (PrintWriter series = new PrintWriter(Files.newBufferedWriter(out.resolve("phases.csv")))) {
@@ -344,6 +357,7 @@ public final class SizingWorkloads {
                     series.printf(Locale.ROOT, "%d,%s,%d,%d,%d%n", (now - t0) / 1_000_000, order[p], limit,
                             pool.held().getAsInt(), d - last);
                     samples.add(new long[] {(now - begin) / 1_000_000, limit, d - last});
+                    chart.add(new long[] {(now - t0) / 1_000_000, limit, pool.held().getAsInt()});
                     last = d;
                 }
                 series.flush();
@@ -351,6 +365,8 @@ public final class SizingWorkloads {
             }
             summary.forEach(System.out::println);
             Files.write(out.resolve("phases-summary.csv"), summary);
+            SizingCharts.write(out, chart, order, phase.toMillis(), bestFixed, threads + " threads, ceiling 64, "
+                    + phase.toSeconds() + " s a phase");
             stop.set(true);
             for (Thread t : workers) {
                 t.join();
@@ -385,15 +401,17 @@ public final class SizingWorkloads {
     }
 
     /**
-     * {@code pools} adaptive pools (ceiling 64 each) with {@code budget} each, {@code threadsEach} threads each, on
-     * the latency-bound workload: every 100 ms each pool's connections held and the server's client sessions.
+     * {@code pools} pools with {@code threadsEach} threads each on the latency-bound workload: adaptive ones with a
+     * ceiling of 64 and {@code budget} each, or fixed ones of {@code budget} connections; every 100 ms each pool's
+     * connections held and lent, its limit, and the server's client sessions.
      */
-    static void fleet(EmbeddedPostgres server, String url, int pools, int threadsEach, int budget, Duration length,
-                      Path out) throws Exception {
+    static void fleet(EmbeddedPostgres server, String url, Sizing sizing, int pools, int threadsEach, int budget,
+                      Duration length, PrintWriter csv) throws Exception {
         List<SlotPoolDataSource> fleet = new ArrayList<>();
         for (int i = 0; i < pools; i++) {
-            fleet.add(SlotPoolDataSource.builder().name("fleet-" + i).url(url).minSize(1).maxSize(64)
-                    .sizing(Sizing.ADAPTIVE).fleetBudget(budget).borrowTimeout(Duration.ofSeconds(60)).build());
+            var b = SlotPoolDataSource.builder().name("fleet-" + i).url(url).minSize(1).sizing(sizing)
+                    .borrowTimeout(Duration.ofSeconds(60));
+            fleet.add((sizing == Sizing.ADAPTIVE ? b.maxSize(64).fleetBudget(budget) : b.maxSize(budget)).build());
         }
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLongArray done = new AtomicLongArray(pools);
@@ -416,6 +434,9 @@ public final class SizingWorkloads {
             }
         }
         int[] mostHeld = new int[pools];
+        long[] limitSum = new long[pools];
+        long[] lentSum = new long[pools];
+        int samples = 0;
         int mostTotal = 0;
         int mostSessions = 0;
         long warm = System.nanoTime() + Duration.ofSeconds(5).toNanos();
@@ -426,10 +447,17 @@ public final class SizingWorkloads {
             while (System.nanoTime() < end) {
                 Thread.sleep(100);
                 int total = 0;
+                boolean warmed = atWarm != null;
+                samples += warmed ? 1 : 0;
                 for (int i = 0; i < pools; i++) {
-                    int h = fleet.get(i).snapshot().total();
+                    var snapshot = fleet.get(i).snapshot();
+                    int h = snapshot.total();
                     mostHeld[i] = Math.max(mostHeld[i], h);
                     total += h;
+                    if (warmed) {
+                        lentSum[i] += snapshot.borrowed();
+                        limitSum[i] += fleet.get(i).limits().stream().mapToInt(LimitSnapshot::limit).sum();
+                    }
                 }
                 mostTotal = Math.max(mostTotal, total);
                 try (var rs = q.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = "
@@ -452,16 +480,18 @@ public final class SizingWorkloads {
             p.close();
         }
         double seconds = (length.toNanos() - Duration.ofSeconds(5).toNanos()) / 1e9;
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("fleet.csv")))) {
-            csv.println("pool,threads,budget,tx_per_s,most_held");
-            for (int i = 0; i < pools; i++) {
-                csv.printf(Locale.ROOT, "fleet-%d,%d,%d,%.1f,%d%n", i, threadsEach, budget,
-                        (atEnd[i] - atWarm[i]) / seconds, mostHeld[i]);
-            }
-            csv.printf(Locale.ROOT, "all,%d,%d,%.1f,%d%n", threadsEach * pools, budget * pools,
-                    (Arrays.stream(atEnd).sum() - Arrays.stream(atWarm).sum()) / seconds, mostTotal);
-            csv.printf(Locale.ROOT, "server-sessions,,,,%d%n", mostSessions);
+        String kind = sizing.name().toLowerCase(Locale.ROOT);
+        for (int i = 0; i < pools; i++) {
+            String line = String.format(Locale.ROOT, "%s,fleet-%d,%d,%d,%.1f,%.1f,%.1f,%d", kind, i, threadsEach,
+                    budget, (atEnd[i] - atWarm[i]) / seconds, (double) limitSum[i] / Math.max(1, samples),
+                    (double) lentSum[i] / Math.max(1, samples), mostHeld[i]);
+            csv.println(line);
+            System.out.println("fleet " + line);
         }
+        csv.printf(Locale.ROOT, "%s,all,%d,%d,%.1f,,,%d%n", kind, threadsEach * pools, budget * pools,
+                (Arrays.stream(atEnd).sum() - Arrays.stream(atWarm).sum()) / seconds, mostTotal);
+        csv.printf(Locale.ROOT, "%s,server-sessions,,,,,,%d%n", kind, mostSessions);
+        csv.flush();
     }
 
     private static long[] copy(AtomicLongArray a) {
