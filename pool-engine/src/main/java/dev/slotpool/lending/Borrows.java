@@ -259,7 +259,8 @@ public final class Borrows {
 
     /** Whether a connection this thread owns may be lent without closing, attaching or validating it first. */
     private boolean lendableAsIs(PooledConnection e, long now) {
-        return e.drcp == null && e.closeReason(now) == null && e.origin.takesWrites() && !idleTooLong(e, now);
+        // takesWrites before the state (in closeReason): see Origin#takesWrites.
+        return e.drcp == null && e.origin.takesWrites() && e.closeReason(now) == null && !idleTooLong(e, now);
     }
 
     private boolean idleTooLong(PooledConnection e, long now) {
@@ -283,6 +284,8 @@ public final class Borrows {
      */
     private Connection lendIfUsable(Slot<PooledConnection> s, long deadline, boolean read) throws SQLException {
         PooledConnection e = s.entry();
+        // Read before the state (in closeReason): a role's hold on writes ends only once its DOWN is stored.
+        boolean serves = read ? e.origin.servesReads() : e.origin.takesWrites();
         long now = ticker.nanoTime();
         CloseReason reason = e.closeReason(now);
         if (reason == CloseReason.ORIGIN_NOT_UP) {
@@ -293,8 +296,13 @@ public final class Borrows {
             closing.closeOwned(e, reason, false);
             return null;
         }
-        if (read ? !e.origin.servesReads() : !e.origin.takesWrites()) {
+        if (!serves) {
             table.release(e.slot, now);
+            // With no filter to reserve them (reads to standbys off), a held origin's entries are met again at once
+            // until the hold ends (Origin#holdWrites): the deadline bounds that.
+            if (timeoutNanos != 0 && deadline - now <= 0) {
+                throw timeout(deadline);
+            }
             return null;
         }
         boolean validate = idleTooLong(e, now);
