@@ -334,9 +334,12 @@ public final class OriginOperations {
      * Ends a pause the pool set ({@code from}: a suspension's, a switchover's) by the role's verdict: DOWN for its
      * role if the role holds the origin out, else UP. Each side reads the verdict after its status change and
      * {@link #outForRole} and {@link #inForRole} read the status after the verdict, so a verdict that changes
-     * meanwhile is applied by one of them.
+     * meanwhile is applied by one of them. The pause is the role's to replace from before the verdict is read: a
+     * verdict stored after that read finds it (or the UP) and replaces it while its reading holds the origin's
+     * writes ({@link RoleWatch}), so the UP this call may set in between lends no writer the origin.
      */
     void restore(Origin o, OriginStatus from, String reason) {
+        setByRole.put(o, from);
         String verdict = roleVerdicts.get(o);
         if (verdict == null) {
             upIfStill(o, from, reason);

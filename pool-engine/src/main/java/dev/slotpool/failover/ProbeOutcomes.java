@@ -27,7 +27,7 @@ final class ProbeOutcomes implements Probes.Outcomes {
     @Override
     public void answered(Origin o, OriginStatus before, long now) {
         detector.connected(o);
-        if (before.state() == OriginState.DOWN && (roles.roles().refusal(o.name) == null || !o.takesWrites())) {
+        if (before.state() == OriginState.DOWN && (roles.roles().refusal(o.name) == null || o.keptForReads())) {
             operations.upIfStill(o, before, "probe succeeded");
         }
     }

@@ -53,7 +53,7 @@ public final class RoleGate {
      * borrow, or, for a standby kept for reads, to read borrows only. */
     public boolean admits(Origin o, RoleReading role) {
         watch.register(o.name, () -> new Side(o));
-        return watch.admits(o.name, role) || !o.takesWrites();
+        return watch.admits(o.name, role) || o.keptForReads();
     }
 
     private final class Side implements RoleWatch.Watched {
@@ -97,6 +97,19 @@ public final class RoleGate {
         }
 
         @Override
+        public void holdWrites() {
+            o.holdWrites();
+        }
+
+        @Override
+        public void releaseWrites() {
+            o.releaseWrites();
+            if (readsToStandbys && o.takesWrites()) {
+                table.sharedMayHaveGrown(); // its entries were reserved while held (PooledConnection.TAKES_WRITES)
+            }
+        }
+
+        @Override
         public boolean watchable() {
             return o.parent == null;
         }
@@ -108,7 +121,7 @@ public final class RoleGate {
                 keepForReads(r, reason);
                 return;
             }
-            if (!o.takesWrites()) {
+            if (o.keptForReads()) {
                 o.keepForReads(false, false);
             }
             operations.outForRole(o, reason);
@@ -134,7 +147,7 @@ public final class RoleGate {
          * verdict, the older last; the watch's next reading, within {@code RoleWatch.CHECK_NANOS}, sets it right. */
         @Override
         public void read(RoleReading r) {
-            if (o.takesWrites()) {
+            if (!o.keptForReads()) {
                 return;
             }
             // A reading with no answer (UNKNOWN: its query failed) stops reads until the next that answers.
@@ -160,7 +173,7 @@ public final class RoleGate {
 
         @Override
         public void backForRole(String reason) {
-            if (!o.takesWrites()) {
+            if (o.keptForReads()) {
                 o.keepForReads(false, false);
                 events.emit(PoolEvent.Type.ORIGIN_STATE, o.name, null, "takes writes again: " + reason,
                         System.Logger.Level.INFO);

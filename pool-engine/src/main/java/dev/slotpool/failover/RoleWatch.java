@@ -59,6 +59,14 @@ public final class RoleWatch {
         /** Puts an origin the role had taken out back in service (only if the role took it out). */
         void backForRole(String reason);
 
+        /** Lends none of the origin's connections to borrows that may write until {@link #releaseWrites}: held
+         * from before a reading that refuses writes is stored until its verdict is applied ({@link #outForRole}),
+         * so that no borrow that begins once the reading is visible meets the origin as it was. Nests. */
+        void holdWrites();
+
+        /** Ends one {@link #holdWrites}. */
+        void releaseWrites();
+
         /** The replica-lag bound its reads are held to, in milliseconds, or -1 when its reads do not depend on its
          * lag (reads to standbys off): then its stream's progress is not followed ({@link ReceiveProgress}). */
         long lagBoundMillis();
@@ -122,9 +130,8 @@ public final class RoleWatch {
      * closes the connection.
      */
     public boolean admits(String origin, RoleReading role) {
-        String refusal = roles.judge(origin, role);
-        applyAll();
         Watched w = origins.get(origin);
+        String refusal = judgeAndApply(w, origin, role);
         if (w != null) {
             Long stalledFor = stalled.get(origin);
             boolean lagKnown = role.role() == ServerRole.STANDBY && role.lagMillis() >= 0;
@@ -158,8 +165,31 @@ public final class RoleWatch {
         applyAll();
     }
 
+    /**
+     * Stores the reading ({@link OriginRoles#judge}) and applies what changed; returns the origin's refusal. A
+     * reading that refuses writes (a standby, a read-only server) holds the origin's writes from before it is stored
+     * until its verdict is applied: the reading is visible to everyone at once, the verdict only once applied.
+     */
+    private String judgeAndApply(Watched w, String origin, RoleReading reading) {
+        boolean hold = w != null && !reading.takesWrites();
+        if (hold) {
+            w.holdWrites();
+        }
+        try {
+            String refusal = roles.judge(origin, reading);
+            applyAll();
+            return refusal;
+        } finally {
+            if (hold) {
+                w.releaseWrites();
+            }
+        }
+    }
+
     /** Compares every known origin's standing with what is applied, and applies the differences: origins back in
-     * service first, so a promoted standby serves before the primary it outranks is taken out. */
+     * service first, so a promoted standby serves before the primary it outranks is taken out. A verdict is
+     * claimed ({@link #out}) and applied under a hold on the origin's writes: a judging thread that finds it
+     * claimed releases its own hold before the claimant has applied it. */
     private void applyAll() {
         for (Watched w : origins.values()) {
             String applied = out.get(w.name());
@@ -172,8 +202,13 @@ public final class RoleWatch {
             String refusal = roles.refusal(w.name());
             if (refusal != null) {
                 if (!refusal.equals(out.get(w.name()))) {
-                    out.put(w.name(), refusal);
-                    w.outForRole(refusal);
+                    w.holdWrites();
+                    try {
+                        out.put(w.name(), refusal);
+                        w.outForRole(refusal);
+                    } finally {
+                        w.releaseWrites();
+                    }
                 }
                 startWatching(w);
             }
@@ -246,8 +281,7 @@ public final class RoleWatch {
                         stream.close();
                         w.read(null);
                     } else {
-                        roles.judge(w.name(), r);
-                        applyAll();
+                        judgeAndApply(w, w.name(), r);
                         w.read(followStream(w, stream, r, session));
                     }
                 }

@@ -259,7 +259,8 @@ public final class Borrows {
 
     /** Whether a connection this thread owns may be lent without closing, attaching or validating it first. */
     private boolean lendableAsIs(PooledConnection e, long now) {
-        return e.drcp == null && e.closeReason(now) == null && e.origin.takesWrites() && !e.heldBack
+        // takesWrites before the state (in closeReason): see Origin#takesWrites.
+        return e.drcp == null && e.origin.takesWrites() && e.closeReason(now) == null && !e.heldBack
                 && !idleTooLong(e, now);
     }
 
@@ -278,12 +279,14 @@ public final class Borrows {
      * connection was idle, so it joins its origin's paced drain if there is one, {@link PacedDrains#closeOwned}), it
      * must not be marked, behind DRCP a pooled server is attached to it, and it is validated if it sat idle too
      * long, within the time the borrow has left. With too little time left to validate, it goes back and the
-     * borrow times out. Its origin must also serve the borrow (read after the slot CAS, as the state): a borrow
+     * borrow times out. Its origin must also serve the borrow (read after the slot CAS, before the state): a borrow
      * that may write never gets a standby kept for reads, a read one only a standby that takes reads; one that
      * does not, or one adaptive sizing held back meanwhile, goes back unused (null).
      */
     private Connection lendIfUsable(Slot<PooledConnection> s, long deadline, boolean read) throws SQLException {
         PooledConnection e = s.entry();
+        // Before the state (in closeReason): a role's hold on writes ends only once its DOWN is stored.
+        boolean serves = read ? e.origin.servesReads() : e.origin.takesWrites();
         long now = ticker.nanoTime();
         CloseReason reason = e.closeReason(now);
         if (reason == CloseReason.ORIGIN_NOT_UP) {
@@ -294,8 +297,17 @@ public final class Borrows {
             closing.closeOwned(e, reason, false);
             return null;
         }
-        if (e.heldBack || (read ? !e.origin.servesReads() : !e.origin.takesWrites())) {
+        if (e.heldBack) {
+            table.release(e.slot, now); // held back by adaptive sizing since this borrower's scan read it
+            return null;
+        }
+        if (!serves) {
             table.release(e.slot, now);
+            // With no filter to reserve them (reads to standbys off), a held origin's entries are met again at once
+            // until the hold ends (Origin#holdWrites): the deadline bounds that. A read borrow falls back instead.
+            if (!read && timeoutNanos != 0 && deadline - now <= 0) {
+                throw timeout(deadline);
+            }
             return null;
         }
         boolean validate = idleTooLong(e, now);

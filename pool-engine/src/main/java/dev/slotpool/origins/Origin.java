@@ -16,12 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An origin at run time: its configuration, state, weight and the counts the creator needs. Nothing here is
- * touched on the borrow/return fast path except the volatile {@link #state()} read (S7) and, with reads to
- * standbys on, the volatile {@link #takesWrites()} or {@link #servesReads()} read.
+ * touched on the borrow/return fast path except the volatile {@link #state()} read (S7), the volatile
+ * {@link #takesWrites()} reads and, for a read borrow, {@link #servesReads()}.
  */
 public final class Origin {
 
     private static final VarHandle STATUS;
+    private static final VarHandle WRITE_HOLDS;
 
     /** Effective weights are base × this × the latency factor, so a factor of 0.37 still has two digits. */
     public static final int LATENCY_SCALE = 100;
@@ -29,6 +30,7 @@ public final class Origin {
     static {
         try {
             STATUS = MethodHandles.lookup().findVarHandle(Origin.class, "status", OriginStatus.class);
+            WRITE_HOLDS = MethodHandles.lookup().findVarHandle(Origin.class, "writeHolds", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -68,6 +70,9 @@ public final class Origin {
     /** Why a standby kept for reads takes them or not, as its last reading said ({@code RoleGate}'s words, e.g.
      * "takes no reads: replica lag 814 ms (bound 500 ms)"); for snapshots only, so it may lag the flags above. */
     private volatile String readsVerdict;
+    /** The role's steps under way that may take the origin out of write service ({@link #holdWrites}); accessed
+     * through {@link #WRITE_HOLDS}. */
+    private volatile int writeHolds;
 
     /** Latency-aware balancing's samples (see {@link OriginLoad}). */
     public final OriginLoad load = new OriginLoad();
@@ -108,10 +113,29 @@ public final class Origin {
         return state() == OriginState.UP;
     }
 
-    /** Volatile read: whether borrows that may write may be lent this origin's connections (false for a standby
-     * kept for reads); a borrower checks it after winning a slot, as it checks {@link #state()}. */
+    /** Volatile reads: whether borrows that may write may be lent this origin's connections (false for a standby
+     * kept for reads, and while the role holds its writes); a borrower checks it after winning a slot, before it
+     * checks {@link #state()}. The holds are read first: a hold is released only after its verdict is stored (the
+     * flag, or the role's DOWN), so a borrower that finds none finds the verdict. */
     public boolean takesWrites() {
-        return !readsOnly;
+        return writeHolds == 0 && !readsOnly;
+    }
+
+    /** Whether the server is a standby kept for reads ({@code RoleGate}'s verdict, whatever the holds). */
+    public boolean keptForReads() {
+        return readsOnly;
+    }
+
+    /** The role ({@code RoleWatch}, through {@code RoleGate}) is about to store something that may take the origin
+     * out of write service: borrows that may write are not lent its connections until {@link #releaseWrites}, so
+     * none that begins once a reading of a standby is visible is lent one before its verdict is applied. Nests. */
+    public void holdWrites() {
+        WRITE_HOLDS.getAndAdd(this, 1);
+    }
+
+    /** Ends one {@link #holdWrites}, after its verdict is stored. */
+    public void releaseWrites() {
+        WRITE_HOLDS.getAndAdd(this, -1);
     }
 
     /** Volatile read: whether read borrows may be lent this origin's connections (a standby kept for reads, within
@@ -141,7 +165,7 @@ public final class Origin {
 
     /** Whether and why a standby kept for reads takes them now; null for an origin not kept for reads. */
     public String readsVerdict() {
-        return takesWrites() ? null : readsVerdict;
+        return readsOnly ? readsVerdict : null;
     }
 
     /** Whether new connections to this configured origin land on servers named by its discovery query. */

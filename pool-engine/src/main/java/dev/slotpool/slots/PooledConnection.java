@@ -148,7 +148,8 @@ public final class PooledConnection extends LeadingPadding implements Connection
     }
 
     /** The entries every borrow may take when standbys' connections are kept for read borrows
-     * (docs/architecture.md, "Reads to standbys"). */
+     * (docs/architecture.md, "Reads to standbys"): not a standby's, nor, while the role holds an origin's writes
+     * ({@link Origin#holdWrites}), that origin's, so that writers wait instead of meeting them. */
     public static final EntryFilter<PooledConnection> TAKES_WRITES = e -> e.origin.takesWrites();
 
     /** The entries every borrow may take under adaptive sizing: none held back, and, with reads to standbys, only

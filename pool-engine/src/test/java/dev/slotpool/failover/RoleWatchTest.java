@@ -59,6 +59,12 @@ class RoleWatchTest {
         final AtomicInteger room = new AtomicInteger(1);
         /** {@link #lagBoundMillis}: -1, reads not by lag, unless a test sets it. */
         volatile long lagBound = -1;
+        /** The holds on its writes not yet released ({@link #holdWrites}). */
+        final AtomicInteger writeHolds = new AtomicInteger();
+        /** For each {@link #outForRole}: whether its writes were held, and its reading as the watch then knew it. */
+        final List<String> outs = new CopyOnWriteArrayList<>();
+        /** The roles the watch knows, to say what it knew at each {@link #outForRole}; set by a test. */
+        volatile OriginRoles roles;
 
         Origin(StubDatabase db) {
             this.db = db;
@@ -102,6 +108,19 @@ class RoleWatchTest {
         @Override
         public void outForRole(String reason) {
             calls.add("out: " + reason);
+            if (roles != null) {
+                outs.add((writeHolds.get() > 0 ? "held, " : "not held, ") + roles.reading(name()).role());
+            }
+        }
+
+        @Override
+        public void holdWrites() {
+            writeHolds.incrementAndGet();
+        }
+
+        @Override
+        public void releaseWrites() {
+            writeHolds.decrementAndGet();
         }
 
         @Override
@@ -159,6 +178,21 @@ class RoleWatchTest {
         assertThat(b.calls).as("a standby an operator marks up is taken out again").last()
                 .isEqualTo("out: standby (pg_is_in_recovery() is true)");
         await("no watch left", () -> first.live() == 0 && a.room.get() == 1);
+    }
+
+    @Test
+    void aStandbysReadingIsStoredAndItsVerdictAppliedUnderAHoldOnItsWrites() throws Exception {
+        Origin b = new Origin(second.answer("pg_is_in_recovery", pg(true, 0)));
+        b.roles = watch.roles();
+        watch.register(b);
+        assertThat(admits(second)).isFalse();
+        assertThat(b.outs).as("out for its role while its writes were held, the reading already stored")
+                .containsExactly("held, STANDBY");
+
+        watch.accepted("watch-second"); // an operator's markUp: the verdict applied again, again under a hold
+        assertThat(b.outs).hasSizeGreaterThanOrEqualTo(2).allMatch("held, STANDBY"::equals);
+        // The watcher's own readings hold the writes for a moment each: a moment with none is awaited.
+        await("every hold released", () -> b.writeHolds.get() == 0);
     }
 
     @Test

@@ -39,10 +39,10 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Checked: a write borrow is lent only to an origin the pool read as PRIMARY just before and just after (a
  * reading that changes in between is a race the check leaves alone); a read borrow lent by a standby kept for
- * reads had a lag within the bound by the readings around it. At rest: nothing being created, the pool's room equal
- * to its live slots plus its own sessions and to the servers' open connections, a suspend that empties the pool,
- * and, once the history settles with one live primary, that primary takes writes. After close(): no role watcher
- * or switchover worker of the pool alive.
+ * reads had a lag within the bound, or was read as promoted, by the readings around it. At rest: nothing being
+ * created, the pool's room equal to its live slots plus its own sessions and to the servers' open connections, a
+ * suspend that empties the pool, and, once the history settles with one live primary, that primary takes writes.
+ * After close(): no role watcher or switchover worker of the pool alive.
  */
 final class RoleHistory {
 
@@ -276,7 +276,7 @@ final class RoleHistory {
                 violation("a write borrow was lent a connection of '" + origin.name + "', read as "
                         + describe(before[i]) + " before and " + describe(after[i]) + " after; " + story);
             }
-            if (read && !origin.takesWrites() && !withinLag(before[i]) && !withinLag(after[i])) {
+            if (read && origin.keptForReads() && !readable(before[i]) && !readable(after[i])) {
                 violation("a read borrow was lent a connection of standby '" + origin.name + "', read as "
                         + describe(before[i]) + " before and " + describe(after[i]) + " after, bound "
                         + MAX_LAG.toMillis() + " ms; " + story);
@@ -305,6 +305,12 @@ final class RoleHistory {
 
     private static boolean isPrimary(RoleReading r) {
         return r != null && r.role() == ServerRole.PRIMARY;
+    }
+
+    /** A reading by which a read may be served: a primary (a standby's promotion is read before its flag for
+     * reads is cleared), or a standby within the lag bound. */
+    private static boolean readable(RoleReading r) {
+        return isPrimary(r) || withinLag(r);
     }
 
     private static boolean withinLag(RoleReading r) {
