@@ -251,7 +251,7 @@
   // limit's only under adaptive sizing.
   var PANELS = [
     { id: 'connections', counts: true, series: ['borrowed', 'available', 'creating'] },
-    { id: 'limit', counts: true, series: ['limit', 'borrowed', 'heldBack'] },
+    { id: 'limit', counts: true, series: ['borrowed', 'limit', 'heldBack'] }, // lent drawn as borrowed is above
     { id: 'rate', series: ['borrowRate'] },
     { id: 'wait', series: ['waitP99Millis'], empty: 'no wait timer (no MeterRegistry)' },
     { id: 'waiting', counts: true, series: ['waiting'], poolOnly: true }
