@@ -57,6 +57,7 @@
       var badge = card.querySelector('.badge');
       badge.className = 'badge badge-' + o.state.toLowerCase();
       renderPooler(card, o);
+      renderLimit(card, limitOf(pool, o.name));
       renderSlots(card, o);
     });
     renderFreeSlots(live.freeSlots);
@@ -76,6 +77,21 @@
     if (o.pooler) { when(readAt, o.pooler.readAt, false); } else { show(readAt, null); }
   }
 
+  // An origin's adaptive limit in the pool's view, or null (fixed sizing).
+  function limitOf(pool, origin) {
+    return (pool.limits || []).filter(function (l) { return l.origin === origin; })[0] || null;
+  }
+
+  // The limit's block (the template draws it only under adaptive sizing), pinned shown as ConsoleView.pinned does.
+  function renderLimit(card, l) {
+    var box = card.querySelector('.limit');
+    if (!box || !l) { return; }
+    box.querySelectorAll('[data-l]').forEach(function (el) {
+      var name = el.getAttribute('data-l');
+      show(el, name === 'pinned' ? (l.pinned > 0 ? 'at ' + l.pinned : 'no') : l[name]);
+    });
+  }
+
   // An instant as the JSON has it (ISO-8601, UTC, up to nanoseconds), shown in the browser's zone, to the second
   // (with milliseconds for events, which come several a second); the date only when it is not today. The element
   // keeps the instant in its datetime attribute and, in UTC, in its title.
@@ -92,13 +108,22 @@
 
   // A stream event as a point of the history: the same values the server samples each second.
   function livePoint(view) {
-    function values(live, sizes, waiting) {
+    function values(live, sizes, waiting, limit, heldBack) {
       return { borrowRate: live.borrowRate, waiting: waiting, waitP99Millis: live.waitP99Millis,
-        available: sizes.available, borrowed: sizes.borrowed, creating: sizes.creating, closing: sizes.closing };
+        available: sizes.available, borrowed: sizes.borrowed, creating: sizes.creating, closing: sizes.closing,
+        limit: limit, heldBack: heldBack };
     }
-    var origins = {};
-    view.pool.origins.forEach(function (o) { origins[o.name] = values(view.live.origins[o.name] || {}, o.sizes, null); });
-    return { at: view.live.at, pool: values(view.live, view.pool.sizes, view.pool.waiting), origins: origins };
+    var origins = {}, limits = view.pool.limits || [];
+    view.pool.origins.forEach(function (o) {
+      var l = limitOf(view.pool, o.name);
+      origins[o.name] = values(view.live.origins[o.name] || {}, o.sizes, null, l ? l.limit : null, l ? l.heldBack : null);
+    });
+    // The pool's limit is its origins' summed, as ConsoleHistory samples it; none under fixed sizing.
+    function sum(name) {
+      return limits.length ? limits.reduce(function (n, l) { return n + l[name]; }, 0) : null;
+    }
+    return { at: view.live.at, pool: values(view.live, view.pool.sizes, view.pool.waiting, sum('limit'), sum('heldBack')),
+      origins: origins };
   }
 
   // Points stay in time order: a stream event taken before the history's last second is already in it.
@@ -222,13 +247,15 @@
   // scaled to the seconds present (up to the 15 minutes kept), labelled in the browser's time zone. Hand-drawn SVG:
   // its axes and labels are text a screen reader and a test can read. A gap of more than 2 s (a missed second)
   // breaks a line, as does a value the point has not got.
-  // Each panel's lines by the point's value names; its caption (units, keys) is the template's.
+  // Each panel's lines by the point's value names; its caption (units, keys) is the template's, which draws the
+  // limit's only under adaptive sizing.
   var PANELS = [
     { id: 'connections', counts: true, series: ['borrowed', 'available', 'creating'] },
+    { id: 'limit', counts: true, series: ['borrowed', 'limit', 'heldBack'] }, // lent drawn as borrowed is above
     { id: 'rate', series: ['borrowRate'] },
     { id: 'wait', series: ['waitP99Millis'], empty: 'no wait timer (no MeterRegistry)' },
     { id: 'waiting', counts: true, series: ['waiting'], poolOnly: true }
-  ];
+  ].filter(function (panel) { return chart.querySelector('[data-panel="' + panel.id + '"]'); });
   var SVG = 'http://www.w3.org/2000/svg';
   var MIN_SPAN = 10000; // a frame never narrower than 10 s, so the first seconds are not one vertical smear
 
@@ -418,7 +445,7 @@
       e.preventDefault();
       var text = form.getAttribute('data-confirm') || 'Are you sure?';
       var params = new URLSearchParams(new FormData(form));
-      form.querySelectorAll('input[name="weights"],input[name="to"],input[name="timeout"]').forEach(function (extra) {
+      form.querySelectorAll('input[name="weights"],input[name="to"],input[name="timeout"],input[name="limit"]:not([type="hidden"])').forEach(function (extra) {
         if (extra.value.trim()) { text += ' (' + extra.name + ' ' + extra.value.trim() + ')'; }
       });
       confirmAction(text).then(function (ok) {

@@ -28,9 +28,10 @@ public final class PoolViews {
     }
 
     /**
-     * The pool: sizes, waiting borrowers, counters since start, every origin with one summary per slot, and, in a
-     * read of {@code /actuator/pool}, every setting with its source ({@link PoolSettings}) and each origin's
-     * adaptive limit ({@code limits}: empty under fixed sizing); both null elsewhere.
+     * The pool: sizes, waiting borrowers, counters since start, every origin with one summary per slot, in a read
+     * of {@code /actuator/pool} every setting with its source ({@link PoolSettings}), null elsewhere, and in that
+     * read and the console's page data each origin's adaptive limit ({@code limits}: empty under fixed sizing),
+     * null elsewhere.
      */
     public record PoolView(String name, boolean closed, Sizes sizes, int waiting, long oldestWaitMillis, long borrows,
                            long timeouts, long connectionsOpened, long connectionsClosed,

@@ -36,7 +36,8 @@ public final class ConsoleViewSource {
     /** The console's view of the pool now, as every reader may see it. */
     public ConsoleView view() {
         PoolSnapshot s = pool.snapshot();
-        return ConsoleViews.view(System.currentTimeMillis(), s, rates(s), waits, events.recent(), reader);
+        return ConsoleViews.view(System.currentTimeMillis(), s, pool.limits(), rates(s), waits, events.recent(),
+                reader);
     }
 
     /** An event of the log as every reader may see it. */

@@ -1,5 +1,6 @@
 package dev.slotpool.console;
 
+import dev.slotpool.LimitSnapshot;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.PoolEvent;
 import dev.slotpool.PoolSnapshot;
@@ -25,8 +26,10 @@ import static dev.slotpool.autoconfigure.PoolViews.oneDecimal;
 /**
  * The console's view records (the page model, {@code GET {path}/snapshot} and each server-sent event): the pool as
  * both front doors project it ({@link PoolViews}, one vocabulary with {@code /actuator/pool}), with what only the
- * console adds beside it: borrow rates, wait percentiles, free slots and the event log. These go to every reader (one
- * stream serves them all), so they are made for a reader who may not see holders (docs/console.md, Security model):
+ * console adds beside it: borrow rates, wait percentiles, free slots and the event log. Its pool's {@code limits}
+ * are the origins' adaptive limits, as {@code /actuator/pool} reads them (empty under fixed sizing). These go to
+ * every reader (one stream serves them all), so they are made for a reader who may not see holders
+ * (docs/console.md, Security model):
  * no slot names its holder, failure and event texts without client addresses or user names, URLs only when
  * {@code show-values} is {@code always}. Nothing here computes routing: rates and percentiles are handed in.
  */
@@ -69,6 +72,18 @@ public final class ConsoleViews {
         public String maxWait(@Nullable PoolerView v) {
             return v == null ? NONE : BigDecimal.valueOf(v.maxWaitMicros(), 6).setScale(3, RoundingMode.HALF_UP)
                     .stripTrailingZeros().toPlainString() + " s";
+        }
+
+        /** The origin's adaptive limit, or null (fixed sizing, or an origin that has none). */
+        public @Nullable LimitSnapshot limit(String origin) {
+            List<LimitSnapshot> limits = pool.limits();
+            return limits == null ? null
+                    : limits.stream().filter(l -> l.origin().equals(origin)).findFirst().orElse(null);
+        }
+
+        /** Whether a limit is pinned, as the page shows it (console.js the same): {@code no}, or {@code at 12}. */
+        public String pinned(LimitSnapshot l) {
+            return l.pinned() > 0 ? "at " + l.pinned() : "no";
         }
 
         /** When a pooler view was read, as the page shows it (console.js the same): UTC, to the second. */
@@ -118,10 +133,11 @@ public final class ConsoleViews {
     /**
      * Values of one second. {@code waiting} is the pool's only (null for an origin: a waiting borrower takes a
      * connection of any origin); {@code waitP99Millis} is null without a MeterRegistry; the connections by state
-     * as the snapshot counts them.
+     * as the snapshot counts them; {@code limit} and {@code heldBack} the adaptive limit and the connections held
+     * back above it (the pool's: its origins' summed), both null under fixed sizing.
      */
     public record HistoryValues(double borrowRate, Integer waiting, Double waitP99Millis, int available,
-                                int borrowed, int creating, int closing) {
+                                int borrowed, int creating, int closing, Integer limit, Integer heldBack) {
     }
 
     /** The event log as {@code GET {path}/events} answers it: the filters applied and the events, newest first. */
@@ -142,8 +158,9 @@ public final class ConsoleViews {
     public record Percentiles(Double p50Millis, Double p99Millis) {
     }
 
-    static ConsoleView view(long at, PoolSnapshot s, Rates rates, WaitPercentiles waits, List<EventRow> events,
-                            PoolViews.Reader reader) {
+    /** The page's data: the pool with its origins' adaptive limits ({@code limits}: empty under fixed sizing). */
+    static ConsoleView view(long at, PoolSnapshot s, List<LimitSnapshot> limits, Rates rates, WaitPercentiles waits,
+                            List<EventRow> events, PoolViews.Reader reader) {
         Double p50 = null;
         Double p99 = null;
         int held = 0;
@@ -159,7 +176,7 @@ public final class ConsoleViews {
                     p == null ? null : p.p99Millis()));
         }
         Live live = new Live(at, Math.max(0, s.maxSize() - held), oneDecimal(rates.pool()), p50, p99, origins);
-        return new ConsoleView(PoolViews.pool(s, reader), live,
+        return new ConsoleView(PoolViews.pool(s, reader, null, limits), live,
                 events.stream().map(e -> forReaders(e, reader)).toList());
     }
 

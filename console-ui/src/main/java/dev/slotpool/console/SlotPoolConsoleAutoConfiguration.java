@@ -94,7 +94,8 @@ public class SlotPoolConsoleAutoConfiguration {
                         settings.showUrls()),
                 views -> new ConsoleStreams(views::view, ConsoleStreams.DEFAULT_MAX_STREAMS,
                         ConsoleStreams.DEFAULT_MAX_STREAMS_PER_CLIENT, Duration.ofSeconds(1)),
-                pool -> new ConsoleHistory(pool::snapshot, percentiles, System::nanoTime, System::currentTimeMillis));
+                pool -> new ConsoleHistory(pool::snapshot, pool::limits, percentiles, System::nanoTime,
+                        System::currentTimeMillis));
     }
 
     /** The sampler starts with the context even under lazy initialization: the history must fill before a page

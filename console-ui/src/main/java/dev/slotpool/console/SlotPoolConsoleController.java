@@ -260,6 +260,21 @@ public class SlotPoolConsoleController {
     }
 
     /**
+     * Pins the origin's adaptive limit at {@code limit} (a whole number, or {@code fixed}: its ceiling), or hands it
+     * back to the controller ({@code adaptive}); refused under fixed sizing. Only a form body, as rebalance: a
+     * missed {@code limit} is refused, not guessed.
+     */
+    @PostMapping(path = "/origins/{origin}/limit", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseBody
+    public ResponseEntity<Object> limit(@PathVariable String origin, @RequestParam(required = false) String limit,
+                                        @RequestParam(required = false) String pool, HttpServletRequest request) {
+        return refusal(request).orElseGet(() -> withPool(pool, HttpStatus.BAD_REQUEST, p -> answer(p, request,
+                PoolActions.apply(p.pool(), origin, () -> PoolActions.limitAction(PoolActionInput.limit(limit)),
+                        caller(request)))));
+    }
+
+    /**
      * Runs the request on the pool named {@code key}, the first pool when null; an unknown key answers
      * {@code unknown} (404 for a read, 400 for an action).
      */

@@ -135,7 +135,7 @@ class ConsoleHistoryEndpointsTest {
                             "unknown origin 'south' (known origins: east, west, north")));
             mvc.perform(get("/slotpool/events").param("type", "CREATED,EXPLODED")).andExpect(status().isBadRequest())
                     .andExpect(jsonPath("$.message").value("unknown type 'EXPLODED' (types: CREATED, CREATION_FAILED, "
-                            + "CLOSED, TIMEOUT, LEAK, ORIGIN_STATE, REBALANCE)"));
+                            + "CLOSED, TIMEOUT, LEAK, ORIGIN_STATE, REBALANCE, LIMIT)"));
             mvc.perform(get("/slotpool/events").param("type", "x".repeat(500))).andExpect(status().isBadRequest())
                     .andExpect(jsonPath("$.message").value(containsString("(500 characters)")));
             mvc.perform(get("/slotpool/events").param("pool", "nope")).andExpect(status().isNotFound())

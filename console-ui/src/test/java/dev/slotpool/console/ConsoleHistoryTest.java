@@ -1,5 +1,6 @@
 package dev.slotpool.console;
 
+import dev.slotpool.LimitSnapshot;
 import dev.slotpool.OriginSnapshot;
 import dev.slotpool.OriginState;
 import dev.slotpool.PoolSnapshot;
@@ -30,9 +31,11 @@ class ConsoleHistoryTest {
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final AtomicLong millis = new AtomicLong(T0);
     private final AtomicReference<PoolSnapshot> snapshot = new AtomicReference<>(pool(0, 0, 0));
+    /** The pool's adaptive limits: none (fixed sizing) unless a test sets them. */
+    private final AtomicReference<List<LimitSnapshot>> limits = new AtomicReference<>(List.of());
 
     private ConsoleHistory history(WaitPercentiles waits) {
-        return new ConsoleHistory(snapshot::get, waits, nanos::get, millis::get);
+        return new ConsoleHistory(snapshot::get, limits::get, waits, nanos::get, millis::get);
     }
 
     /** Moves both clocks by {@code ms}. */
@@ -107,13 +110,46 @@ class ConsoleHistoryTest {
         HistoryPoint p = h.history().points().get(0);
         assertThat(p.origins().keySet()).containsExactly("east", "west");
         HistoryValues east = p.origins().get("east");
-        assertThat(east).isEqualTo(new HistoryValues(0.0, null, 12.5, 1, 2, 1, 0));
-        assertThat(p.origins().get("west")).isEqualTo(new HistoryValues(0.0, null, 3.0, 3, 0, 0, 1));
+        assertThat(east).isEqualTo(new HistoryValues(0.0, null, 12.5, 1, 2, 1, 0, null, null));
+        assertThat(p.origins().get("west")).isEqualTo(new HistoryValues(0.0, null, 3.0, 3, 0, 0, 1, null, null));
         assertThat(p.pool()).as("the pool: waiting, the slowest origin's p99, its counts")
-                .isEqualTo(new HistoryValues(0.0, 4, 12.5, 4, 2, 1, 1));
+                .isEqualTo(new HistoryValues(0.0, 4, 12.5, 4, 2, 1, 1, null, null));
         ConsoleHistory none = history(WaitPercentiles.NONE);
         none.sample();
         assertThat(none.history().points().get(0).pool().waitP99Millis()).as("without a registry").isNull();
+    }
+
+    @Test
+    void underAdaptiveSizingEachOriginHasItsLimitAndHeldBackThePoolTheirSum() {
+        ConsoleHistory h = history(WaitPercentiles.NONE);
+        limits.set(List.of(limit("east", 4, 1), limit("west", 6, 0)));
+        h.sample();
+        advance(1000);
+        limits.set(List.of(limit("east", 2, 2), limit("west", 7, 0)));
+        h.sample();
+        List<HistoryPoint> points = h.history().points();
+        assertThat(points).hasSize(2);
+        assertThat(points.get(0).origins().get("east")).isEqualTo(new HistoryValues(0.0, null, null, 1, 2, 1, 0, 4, 1));
+        assertThat(points.get(0).origins().get("west")).isEqualTo(new HistoryValues(0.0, null, null, 3, 0, 0, 1, 6, 0));
+        assertThat(points.get(0).pool().limit()).as("the pool's: its origins' summed").isEqualTo(10);
+        assertThat(points.get(0).pool().heldBack()).isEqualTo(1);
+        assertThat(points.get(1).origins().get("east").limit()).as("a lowered limit").isEqualTo(2);
+        assertThat(points.get(1).origins().get("east").heldBack()).isEqualTo(2);
+        assertThat(points.get(1).pool().limit()).isEqualTo(9);
+        assertThat(points.get(1).pool().heldBack()).isEqualTo(2);
+    }
+
+    @Test
+    void underFixedSizingNoPointHasALimit() {
+        ConsoleHistory h = history(WaitPercentiles.NONE);
+        h.sample();
+        HistoryPoint p = h.history().points().get(0);
+        assertThat(p.pool().limit()).isNull();
+        assertThat(p.pool().heldBack()).isNull();
+        assertThat(p.origins().values()).allSatisfy(v -> {
+            assertThat(v.limit()).isNull();
+            assertThat(v.heldBack()).isNull();
+        });
     }
 
     @Test
@@ -133,10 +169,10 @@ class ConsoleHistoryTest {
         ConsoleHistory counting = new ConsoleHistory(() -> {
             samples.incrementAndGet();
             return snapshot.get();
-        }, WaitPercentiles.NONE, System::nanoTime, System::currentTimeMillis);
+        }, List::of, WaitPercentiles.NONE, System::nanoTime, System::currentTimeMillis);
         ConsoleHistory failing = new ConsoleHistory(() -> {
             throw new IllegalStateException("pool closed");
-        }, WaitPercentiles.NONE, System::nanoTime, System::currentTimeMillis);
+        }, List::of, WaitPercentiles.NONE, System::nanoTime, System::currentTimeMillis);
         ConsoleSampler sampler = new ConsoleSampler(List.of(failing, counting), Duration.ofMillis(10));
         try {
             await(() -> samples.get() >= 3, "three samples despite the failing pool");
@@ -161,8 +197,13 @@ class ConsoleHistoryTest {
     }
 
     private static HistoryPoint point(long at) {
-        HistoryValues v = new HistoryValues(0, 0, null, 0, 0, 0, 0);
+        HistoryValues v = new HistoryValues(0, 0, null, 0, 0, 0, 0, null, null);
         return new HistoryPoint(at, v, Map.of());
+    }
+
+    /** An origin's limit between 1 and 12, moved by the controller. */
+    private static LimitSnapshot limit(String origin, int limit, int heldBack) {
+        return new LimitSnapshot(origin, limit, 1, 12, 0, heldBack, "held time steady", 800, List.of());
     }
 
     /** Two origins: east (1 available, 2 borrowed, 1 creating), west (3 available, 1 closing). */

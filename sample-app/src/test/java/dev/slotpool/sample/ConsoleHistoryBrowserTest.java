@@ -97,6 +97,9 @@ class ConsoleHistoryBrowserTest {
             assertThat((List<?>) svg.get("values")).as(panel + " value labels").hasSizeGreaterThanOrEqualTo(2)
                     .allMatch(v -> String.valueOf(v).matches("\\d+(\\.\\d)?"));
         }
+        // The sample app sizes its pool fixed: no limit block on a card, no limit chart.
+        assertThat(browser.driver().findElements(By.cssSelector("#chart [data-panel='limit'], article.origin .limit")))
+                .as("limit blocks and chart under fixed sizing").isEmpty();
         int span = chartAttribute("data-span-seconds");
         assertThat(span).as("seconds the time axis spans").isBetween(MIN_POINTS - 1, 600);
         assertThat(browser.driver().findElement(By.cssSelector("[data-panel='connections'] figcaption")).getText())
