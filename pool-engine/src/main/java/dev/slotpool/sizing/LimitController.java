@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * connections that give (nearly) the most throughput, on steps that double from the floor to the ceiling. From the
  * floor it doubles the limit while each doubling raises throughput by at least {@link #GAIN}, then holds the
  * smallest limit within {@link #NEAR_BEST} of the best it measured; while holding, it probes one step up now and
- * then. A workload that changes under it (throughput or held time off by {@link #CHANGE} for {@link #CHANGE_TICKS}
+ * then. A workload that changes under it (throughput or held time {@link #CHANGE} times off for {@link #CHANGE_TICKS}
  * ticks) or a released pin starts the search again from where the limit is: halving while throughput holds, then
  * doubling while it rises.
  * Pure: fed one tick's sample at a time, it keeps no clock and touches nothing shared (the {@link Sizer}'s thread
@@ -27,8 +27,9 @@ public final class LimitController {
     /** A limit whose throughput is within this share of the best measured is as good, and the smallest such is
      * held. */
     static final double NEAR_BEST = 0.97;
-    /** A throughput or held time this far off what the held limit measured is a change of workload... */
-    static final double CHANGE = 0.25;
+    /** A throughput or held time this many times above or below what the held limit measured is a change of
+     * workload (far beyond a tick's noise on a busy machine, which moved throughput by a quarter)... */
+    static final double CHANGE = 1.5;
     /** ...when it lasts this many ticks in a row. */
     static final int CHANGE_TICKS = 2;
     /** Ticks held (with borrowers waiting at the limit) between two probes one step up. */
@@ -306,7 +307,7 @@ public final class LimitController {
     }
 
     private static boolean off(double now, double measured) {
-        return measured > 0 && Math.abs(now / measured - 1) > CHANGE;
+        return measured > 0 && (now > CHANGE * measured || now * CHANGE < measured);
     }
 
     private static String tx(double perSecond) {

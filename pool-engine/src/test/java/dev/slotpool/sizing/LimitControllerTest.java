@@ -142,6 +142,15 @@ class LimitControllerTest {
     }
 
     @Test
+    void aTicksNoiseOfAFifthNeverStartsASearch() {
+        for (long seed = 1; seed <= 10; seed++) {
+            Run run = new Run(new LimitController(1, 64), seed, 0.2);
+            run.ticks(LOCK, 300);
+            assertThat(run.steps).as("seed " + seed).noneMatch(s -> s.reason().contains("workload changed"));
+        }
+    }
+
+    @Test
     void neverGrowsWithoutBorrowersWaitingAtTheLimit() {
         LimitController c = new LimitController(1, 64);
         for (int i = 0; i < 50; i++) {

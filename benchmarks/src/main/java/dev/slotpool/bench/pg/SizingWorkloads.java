@@ -93,7 +93,31 @@ public final class SizingWorkloads {
         }
     }
 
+    /** The adaptive pools' limit changes ({@code LIMIT} events: when, the change and why), written after each cell
+     * to {@code limit-events.txt}: what the controller did, beside what the cell measured. */
+    private static final java.util.Queue<dev.slotpool.PoolEvent> LIMIT_CHANGES =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static final dev.slotpool.PoolListener LIMIT_EVENTS = new dev.slotpool.PoolListener() {
+        @Override
+        public void onEvent(dev.slotpool.PoolEvent e) {
+            if (e.type() == dev.slotpool.PoolEvent.Type.LIMIT) {
+                LIMIT_CHANGES.add(e);
+            }
+        }
+    };
+
     private SizingWorkloads() {
+    }
+
+    /** Appends the limit changes since the last call to {@code limit-events.txt}, under {@code heading}. */
+    private static void writeLimitChanges(Path out, String heading) throws java.io.IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("== " + heading);
+        for (dev.slotpool.PoolEvent e; (e = LIMIT_CHANGES.poll()) != null; ) {
+            lines.add(e.at() + " " + e.detail());
+        }
+        Files.write(out.resolve("limit-events.txt"), lines, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
     }
 
     public static void main(String[] args) throws Exception {
@@ -144,6 +168,7 @@ public final class SizingWorkloads {
                                     cell.meanLimit());
                             csv.flush();
                             print("run " + round, cell);
+                            writeLimitChanges(out, "run " + round + " " + cell.workload() + " " + cell.pool());
                         }
                     }
                 }
@@ -222,7 +247,7 @@ public final class SizingWorkloads {
             case "fixed", "adaptive" -> {
                 SlotPoolDataSource ds = SlotPoolDataSource.builder().name(spec).url(url).minSize(1).maxSize(size)
                         .sizing(kind[0].equals("adaptive") ? Sizing.ADAPTIVE : Sizing.FIXED)
-                        .borrowTimeout(Duration.ofSeconds(60)).build();
+                        .listener(LIMIT_EVENTS).borrowTimeout(Duration.ofSeconds(60)).build();
                 IntSupplier limit = kind[0].equals("adaptive")
                         ? () -> ds.limits().stream().mapToInt(LimitSnapshot::limit).sum() : () -> -1;
                 return new Pool(spec, ds, () -> ds.snapshot().total(), () -> ds.snapshot().borrowed(), limit, ds::close);
@@ -361,7 +386,8 @@ public final class SizingWorkloads {
                     last = d;
                 }
                 series.flush();
-                summary.add(settled(p + 1, order[p], samples, phase));
+                summary.add(settled(p + 1, order[p], samples, phase, java.time.Instant.now().minusMillis(
+                        (System.nanoTime() - begin) / 1_000_000), out));
             }
             summary.forEach(System.out::println);
             Files.write(out.resolve("phases-summary.csv"), summary);
@@ -377,22 +403,24 @@ public final class SizingWorkloads {
     }
 
     /**
-     * One phase's line: the limit's median over its last 10 s and range there, the time from the phase's start until
-     * the limit stays within a quarter below and a third above that median (at least one either way), and the
-     * throughput after its first 10 s.
+     * One phase's line: the limit's median over its last 10 s and range there; the time from the phase's start to
+     * the last change of the limit in it other than a probe (a step up for one measured tick, and back), which is
+     * when the controller last settled; and the throughput after its first 10 s. The phase's changes go to
+     * {@code limit-events.txt}.
      */
-    static String settled(int n, Workload w, List<long[]> samples, Duration phase) {
+    static String settled(int n, Workload w, List<long[]> samples, Duration phase, java.time.Instant begin,
+                          Path out) throws java.io.IOException {
         long tail = phase.toMillis() - 10_000;
         int[] last = samples.stream().filter(x -> x[0] >= tail).mapToInt(x -> (int) x[1]).sorted().toArray();
         int median = last[last.length / 2];
-        double lo = median - Math.max(1, 0.25 * median);
-        double hi = median + Math.max(1, median / 3.0);
         long settle = 0;
-        for (long[] x : samples) {
-            if (x[1] < lo || x[1] > hi) {
-                settle = x[0];
+        for (dev.slotpool.PoolEvent e : LIMIT_CHANGES) {
+            boolean probe = e.detail().contains(": probing ") || e.detail().endsWith("no gain, back");
+            if (!probe && e.at().isAfter(begin)) {
+                settle = Math.max(settle, java.time.Duration.between(begin, e.at()).toMillis());
             }
         }
+        writeLimitChanges(out, "phase " + n + " " + w);
         long tx = samples.stream().filter(x -> x[0] >= 10_000).mapToLong(x -> x[2]).sum();
         double seconds = (phase.toMillis() - 10_000) / 1000.0;
         return String.format(Locale.ROOT, "phase %d %s: limit median %d (%d-%d) over the last 10 s, settled after "
