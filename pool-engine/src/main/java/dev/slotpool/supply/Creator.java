@@ -108,12 +108,13 @@ public final class Creator {
     }
 
     /**
-     * A borrower found nothing free: wake the creators only if a connection could be created (room, or a paced
-     * drain's connection to close for room), so a saturated pool at maxSize does not wake them on every queued
-     * borrow.
+     * A borrower found nothing free: wake the creators only if a connection could be created (room in the pool
+     * and below an origin's cap, or a paced drain's connection to close for room), so a saturated pool, at
+     * maxSize or with every origin at its cap, does not wake them on every queued borrow. Room that comes free
+     * later wakes them on its own (a close, a limit raised, an origin UP again).
      */
     public void shortage() {
-        if (capacity.hasRoom() || drains.drainsQueued()) {
+        if ((capacity.hasRoom() && placement.anyBelowCap()) || drains.drainsQueued()) {
             signal();
         }
     }

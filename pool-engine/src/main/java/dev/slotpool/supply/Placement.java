@@ -57,6 +57,17 @@ final class Placement {
         return best == null || attempt(best, now) == Attempt.WAIT ? null : best;
     }
 
+    /** Whether an UP origin with a weight is below its cap (its maxConnections, or what adaptive sizing leaves
+     * it): a creation could be placed, back-off and connects under way aside. Racy reads, for a wake-up only. */
+    public boolean anyBelowCap() {
+        for (Origin o : origins.configured()) {
+            if (o.state() == OriginState.UP && o.weight > 0 && o.occupied.get() < o.cap(maxSize)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private enum Attempt { ACCEPT, WAIT, SKIP }
 
     /**
