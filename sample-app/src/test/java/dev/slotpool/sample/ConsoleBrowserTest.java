@@ -142,11 +142,14 @@ class ConsoleBrowserTest {
                     .as("switchover on %s", origin).isFalse();
         }
         assertThat(browser.driver().findElement(By.cssSelector("[data-closed]")).isDisplayed()).as("CLOSED badge").isFalse();
-        // Each cell shows its borrow count under its letter, as its title says.
+        // Each cell shows its borrow count under its letter, as its title says: read in one script, so that the
+        // stream's next update of the cell cannot come between the reads.
         WebElement cell = card("east").findElement(By.cssSelector("ul.slots button.slot"));
-        assertThat(js().executeScript("return getComputedStyle(arguments[0], '::after').content;", cell))
-                .isEqualTo("\"" + cell.getAttribute("data-borrows") + "\"");
-        assertThat(cell.getAttribute("title")).contains(cell.getAttribute("data-borrows") + " borrow");
+        @SuppressWarnings("unchecked")
+        List<String> shown = (List<String>) js().executeScript("return [getComputedStyle(arguments[0], '::after')"
+                + ".content, arguments[0].getAttribute('data-borrows'), arguments[0].getAttribute('title')];", cell);
+        assertThat(shown.get(0)).isEqualTo("\"" + shown.get(1) + "\"");
+        assertThat(shown.get(2)).contains(shown.get(1) + " borrow");
         // CREATED events name their slot; times are clock times in the browser's zone.
         assertThat(eventLog()).anyMatch(e -> e.matches("\\d{1,2}:\\d\\d:\\d\\d[.,]\\d{3}( ?[AP]M)? CREATED \\w+\\s+slot \\d+\\s*"));
         screenshot("2-console-with-load");
