@@ -1,6 +1,5 @@
 package dev.slotpool.pool;
 
-import dev.slotpool.CloseReason;
 import dev.slotpool.LimitSnapshot;
 import dev.slotpool.OriginConfig;
 import dev.slotpool.PoolEvent;
