@@ -14,7 +14,8 @@ import java.util.List;
  * @param pinned        the operator's pin, or 0 when the controller moves the limit
  * @param heldBack      its open connections held back above the limit, as the last tick counted them
  * @param reason        why the limit is where it is, as the last tick judged
- * @param minHeldMicros the lowest tick mean held time seen, the controller's baseline (0 before any)
+ * @param minHeldMicros the lowest tick mean held time since the controller last began a search, where held times
+ *                      are clipped at ten times it (0 before any)
  * @param history       the last changes of the limit, oldest first
  */
 public record LimitSnapshot(String origin, int limit, int floor, int ceiling, int pinned, int heldBack,

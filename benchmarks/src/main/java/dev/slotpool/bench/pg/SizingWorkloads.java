@@ -3,25 +3,39 @@ package dev.slotpool.bench.pg;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.slotpool.LimitSnapshot;
+import dev.slotpool.PoolEvent;
+import dev.slotpool.PoolListener;
 import dev.slotpool.Sizing;
 import dev.slotpool.SlotPoolDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
-import javax.sql.DataSource;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntSupplier;
+import java.util.function.ToDoubleFunction;
+import javax.sql.DataSource;
 
 /**
  * Adaptive sizing against fixed sizes and HikariCP on an embedded PostgreSQL (docs/benchmarks.md, "Adaptive
@@ -87,7 +101,7 @@ public final class SizingWorkloads {
                     (int) med(runs, c -> c.maxHeld()), med(runs, Cell::meanLent), med(runs, Cell::meanLimit));
         }
 
-        private static double med(List<Cell> runs, java.util.function.ToDoubleFunction<Cell> f) {
+        private static double med(List<Cell> runs, ToDoubleFunction<Cell> f) {
             double[] v = runs.stream().mapToDouble(f).sorted().toArray();
             return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
         }
@@ -95,12 +109,12 @@ public final class SizingWorkloads {
 
     /** The adaptive pools' limit changes ({@code LIMIT} events: when, the change and why), written after each cell
      * to {@code limit-events.txt}: what the controller did, beside what the cell measured. */
-    private static final java.util.Queue<dev.slotpool.PoolEvent> LIMIT_CHANGES =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private static final dev.slotpool.PoolListener LIMIT_EVENTS = new dev.slotpool.PoolListener() {
+    private static final Queue<PoolEvent> LIMIT_CHANGES =
+            new ConcurrentLinkedQueue<>();
+    private static final PoolListener LIMIT_EVENTS = new PoolListener() {
         @Override
-        public void onEvent(dev.slotpool.PoolEvent e) {
-            if (e.type() == dev.slotpool.PoolEvent.Type.LIMIT) {
+        public void onEvent(PoolEvent e) {
+            if (e.type() == PoolEvent.Type.LIMIT) {
                 LIMIT_CHANGES.add(e);
             }
         }
@@ -110,14 +124,14 @@ public final class SizingWorkloads {
     }
 
     /** Appends the limit changes since the last call to {@code limit-events.txt}, under {@code heading}. */
-    private static void writeLimitChanges(Path out, String heading) throws java.io.IOException {
+    private static void writeLimitChanges(Path out, String heading) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add("== " + heading);
-        for (dev.slotpool.PoolEvent e; (e = LIMIT_CHANGES.poll()) != null; ) {
+        for (PoolEvent e; (e = LIMIT_CHANGES.poll()) != null; ) {
             lines.add(e.at() + " " + e.detail());
         }
-        Files.write(out.resolve("limit-events.txt"), lines, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND);
+        Files.write(out.resolve("limit-events.txt"), lines, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
     }
 
     public static void main(String[] args) throws Exception {
@@ -139,7 +153,7 @@ public final class SizingWorkloads {
             }
             String url = server.getJdbcUrl("postgres", "postgres");
             int rounds = intArg(args, "--rounds", 1);
-            java.util.Map<String, List<Cell>> runs = new java.util.LinkedHashMap<>();
+            Map<String, List<Cell>> runs = new LinkedHashMap<>();
             try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("cells.csv")))) {
                 csv.println("round,workload,pool,threads,tx_per_s,p50_ms,p99_ms,mean_held,max_held,mean_lent,"
                         + "mean_limit");
@@ -173,7 +187,7 @@ public final class SizingWorkloads {
                     }
                 }
             }
-            java.util.Map<Workload, Integer> bestFixed = runs.isEmpty() ? java.util.Map.of()
+            Map<Workload, Integer> bestFixed = runs.isEmpty() ? Map.of()
                     : medians(runs, threads, out);
             if (!phase.isZero()) {
                 phases(url, threads, phase, bestFixed, out);
@@ -207,9 +221,9 @@ public final class SizingWorkloads {
 
     /** Each cell's medians over its runs, and per workload adaptive against the best fixed size by median tx/s;
      * returns that size per workload. */
-    private static java.util.Map<Workload, Integer> medians(java.util.Map<String, List<Cell>> runs, int threads,
+    private static Map<Workload, Integer> medians(Map<String, List<Cell>> runs, int threads,
                                                             Path out) throws Exception {
-        java.util.Map<Workload, Integer> bestFixed = new java.util.EnumMap<>(Workload.class);
+        Map<Workload, Integer> bestFixed = new EnumMap<>(Workload.class);
         List<Cell> medians = runs.values().stream().map(Cell::median).toList();
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out.resolve("cells-median.csv")))) {
             csv.println("workload,pool,threads,runs,tx_per_s,p50_ms,p99_ms,mean_held,max_held,mean_lent,mean_limit");
@@ -222,7 +236,7 @@ public final class SizingWorkloads {
         }
         for (String w : medians.stream().map(Cell::workload).distinct().toList()) {
             Cell best = medians.stream().filter(m -> m.workload().equals(w) && m.pool().startsWith("fixed-"))
-                    .max(java.util.Comparator.comparingDouble(Cell::txPerSecond)).orElseThrow();
+                    .max(Comparator.comparingDouble(Cell::txPerSecond)).orElseThrow();
             Cell adaptive = medians.stream().filter(m -> m.workload().equals(w) && m.pool().startsWith("adaptive-"))
                     .findFirst().orElseThrow();
             System.out.printf(Locale.ROOT, "%-8s best %s: adaptive tx/s %.2f of it, p99 %.2f of it%n", w,
@@ -275,7 +289,7 @@ public final class SizingWorkloads {
         int[] counts = new int[threads];
         long[] measureFrom = new long[1];
         List<Thread> workers = new ArrayList<>();
-        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
         long from = start + warmup.toNanos();
         long to = from + window.toNanos();
@@ -341,7 +355,7 @@ public final class SizingWorkloads {
     }
 
     /** One adaptive pool through CPU, latency, lock and CPU again: tx/s per second and the limit every 250 ms. */
-    static void phases(String url, int threads, Duration phase, java.util.Map<Workload, Integer> bestFixed,
+    static void phases(String url, int threads, Duration phase, Map<Workload, Integer> bestFixed,
                        Path out) throws Exception {
         List<long[]> chart = new ArrayList<>();
         Workload[] order = {Workload.CPU, Workload.LATENCY, Workload.LOCK, Workload.CPU};
@@ -350,7 +364,7 @@ public final class SizingWorkloads {
             series.println("t_ms,phase,limit,held,tx_in_last_250ms");
             Workload[] current = {order[0]};
             AtomicBoolean stop = new AtomicBoolean();
-            java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+            AtomicLong done = new AtomicLong();
             List<Thread> workers = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 Thread t = new Thread(() -> {
@@ -386,7 +400,7 @@ public final class SizingWorkloads {
                     last = d;
                 }
                 series.flush();
-                summary.add(settled(p + 1, order[p], samples, phase, java.time.Instant.now().minusMillis(
+                summary.add(settled(p + 1, order[p], samples, phase, Instant.now().minusMillis(
                         (System.nanoTime() - begin) / 1_000_000), out));
             }
             summary.forEach(System.out::println);
@@ -408,16 +422,16 @@ public final class SizingWorkloads {
      * when the controller last settled; and the throughput after its first 10 s. The phase's changes go to
      * {@code limit-events.txt}.
      */
-    static String settled(int n, Workload w, List<long[]> samples, Duration phase, java.time.Instant begin,
-                          Path out) throws java.io.IOException {
+    static String settled(int n, Workload w, List<long[]> samples, Duration phase, Instant begin,
+                          Path out) throws IOException {
         long tail = phase.toMillis() - 10_000;
         int[] last = samples.stream().filter(x -> x[0] >= tail).mapToInt(x -> (int) x[1]).sorted().toArray();
         int median = last[last.length / 2];
         long settle = 0;
-        for (dev.slotpool.PoolEvent e : LIMIT_CHANGES) {
+        for (PoolEvent e : LIMIT_CHANGES) {
             boolean probe = e.detail().contains(": probing ") || e.detail().endsWith("no gain, back");
             if (!probe && e.at().isAfter(begin)) {
-                settle = Math.max(settle, java.time.Duration.between(begin, e.at()).toMillis());
+                settle = Math.max(settle, Duration.between(begin, e.at()).toMillis());
             }
         }
         writeLimitChanges(out, "phase " + n + " " + w);
